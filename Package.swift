@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+// PlantLeaf: on-device leaf-disease classification on LiteRT, libpng, libjpeg-turbo and V4L2.
+import PackageDescription
+
+let package = Package(
+    name: "PlantLeaf",
+    products: [
+        .library(name: "PlantLeafKit", targets: ["PlantLeafKit"]),
+        .executable(name: "plantleaf", targets: ["plantleaf"]),
+    ],
+    targets: [
+        // One small C shim per C library: each exposes plain functions for what Swift cannot
+        // do safely (setjmp error recovery, macros, ioctl numbers, dlopen of the runtime).
+        .target(name: "CLiteRt", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG"]),
+        .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit"]),
+        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"]),
+        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

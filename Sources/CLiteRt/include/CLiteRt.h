@@ -1,0 +1,157 @@
+// The project's own declarations of the LiteRT C API it uses (libLiteRt.so from the
+// ai-edge-litert 2.3.0 wheel ships no headers). Every layout here was measured on that
+// library; see ../shared/docs/litert-runtime.md. The library is opened at run time with
+// dlopen, so building PlantLeaf never needs it.
+#ifndef PLANTLEAF_CLITERT_H
+#define PLANTLEAF_CLITERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+// Every LiteRT enum is a 4-byte int; plain typedefs import into Swift as Int32.
+typedef int32_t LiteRtStatus;
+typedef int32_t LiteRtElementType;
+typedef size_t LiteRtParamIndex;
+
+enum {
+    kPLStatusOk = 0,
+    kPLElementTypeFloat32 = 1,
+    kPLElementTypeInt32 = 2,
+    kPLElementTypeUInt8 = 3,
+    kPLElementTypeInt64 = 4,
+    kPLElementTypeBool = 6,
+    kPLElementTypeInt16 = 7,
+    kPLElementTypeInt8 = 9,
+    kPLElementTypeFloat16 = 10,
+    kPLTensorTypeRanked = 0,
+    kPLQuantizationNone = 0,
+    kPLQuantizationPerTensor = 1,
+    kPLAcceleratorCPU = 1,
+    kPLTensorBufferTypeHostMemory = 1,
+    kPLLockModeRead = 0,
+    kPLLockModeWrite = 1,
+    kPLEnvOptionAutoRegisterAccelerators = 24,
+    kPLEnvOptionMinLogSeverity = 25,
+    kPLAnyTypeInt = 2,
+    kPLLogSeverityError = 3,
+};
+
+typedef struct LiteRtEnvironmentT *LiteRtEnvironment;
+typedef struct LiteRtModelT *LiteRtModel;
+typedef struct LiteRtSignatureT *LiteRtSignature;
+typedef struct LiteRtTensorT *LiteRtTensor;
+typedef struct LiteRtOptionsT *LiteRtOptions;
+typedef struct LiteRtOpaqueOptionsT *LiteRtOpaqueOptions;
+typedef struct LiteRtCompiledModelT *LiteRtCompiledModel;
+typedef struct LiteRtTensorBufferT *LiteRtTensorBuffer;
+typedef struct LiteRtTensorBufferRequirementsT *LiteRtTensorBufferRequirements;
+
+// 68 bytes: bits 0-6 of the first word are the rank, bit 7 says strides are present.
+typedef struct {
+    uint32_t rank_and_flags;
+    int32_t dimensions[8];   // negative = dynamic
+    uint32_t strides[8];
+} LiteRtLayout;
+
+typedef struct {
+    LiteRtElementType element_type;
+    LiteRtLayout layout;
+} LiteRtRankedTensorType;
+
+typedef struct {
+    float scale;
+    int64_t zero_point;
+} LiteRtQuantizationPerTensor;
+
+typedef struct {
+    int32_t type;
+    union {
+        bool bool_value;
+        int64_t int_value;
+        double real_value;
+        const char *str_value;
+        const void *ptr_value;
+    };
+} LiteRtAny;
+
+typedef struct {
+    int32_t tag;
+    LiteRtAny value;
+} LiteRtEnvOption;
+
+_Static_assert(sizeof(LiteRtLayout) == 68, "LiteRtLayout is 68 bytes in libLiteRt.so");
+_Static_assert(sizeof(LiteRtRankedTensorType) == 72, "LiteRtRankedTensorType is 72 bytes");
+_Static_assert(sizeof(LiteRtQuantizationPerTensor) == 16, "per-tensor quantization is 16 bytes");
+_Static_assert(sizeof(LiteRtAny) == 16 && sizeof(LiteRtEnvOption) == 24, "LiteRtEnvOption is 24 bytes");
+
+static inline uint32_t pl_layout_rank(const LiteRtLayout *layout) { return layout->rank_and_flags & 0x7f; }
+static inline void pl_layout_set_rank(LiteRtLayout *layout, uint32_t rank) {
+    layout->rank_and_flags = (layout->rank_and_flags & ~0x7fu) | (rank & 0x7f);
+}
+
+// X-macro list of every entry point PlantLeaf uses: return type, name, parameters, arguments.
+// It generates the function-pointer table, the dlsym loop and the pl_* call-through wrappers.
+#define PL_LITERT_FUNCTIONS(X) \
+    X(LiteRtStatus, LiteRtCreateEnvironment, (int count, const LiteRtEnvOption *options, LiteRtEnvironment *env), (count, options, env)) \
+    X(void, LiteRtDestroyEnvironment, (LiteRtEnvironment env), (env)) \
+    X(LiteRtStatus, LiteRtCreateModelFromFile, (LiteRtEnvironment env, const char *path, LiteRtModel *model), (env, path, model)) \
+    X(LiteRtStatus, LiteRtCreateModelFromBuffer, (LiteRtEnvironment env, const void *data, size_t size, LiteRtModel *model), (env, data, size, model)) \
+    X(void, LiteRtDestroyModel, (LiteRtModel model), (model)) \
+    X(LiteRtStatus, LiteRtGetNumModelSignatures, (LiteRtModel model, LiteRtParamIndex *count), (model, count)) \
+    X(LiteRtStatus, LiteRtGetModelSignature, (LiteRtModel model, LiteRtParamIndex index, LiteRtSignature *signature), (model, index, signature)) \
+    X(LiteRtStatus, LiteRtGetSignatureKey, (LiteRtSignature signature, const char **key), (signature, key)) \
+    X(LiteRtStatus, LiteRtGetNumSignatureInputs, (LiteRtSignature signature, LiteRtParamIndex *count), (signature, count)) \
+    X(LiteRtStatus, LiteRtGetNumSignatureOutputs, (LiteRtSignature signature, LiteRtParamIndex *count), (signature, count)) \
+    X(LiteRtStatus, LiteRtGetSignatureInputTensorByIndex, (LiteRtSignature signature, LiteRtParamIndex index, LiteRtTensor *tensor), (signature, index, tensor)) \
+    X(LiteRtStatus, LiteRtGetSignatureOutputTensorByIndex, (LiteRtSignature signature, LiteRtParamIndex index, LiteRtTensor *tensor), (signature, index, tensor)) \
+    X(LiteRtStatus, LiteRtGetTensorName, (LiteRtTensor tensor, const char **name), (tensor, name)) \
+    X(LiteRtStatus, LiteRtGetTensorTypeId, (LiteRtTensor tensor, int32_t *type_id), (tensor, type_id)) \
+    X(LiteRtStatus, LiteRtGetRankedTensorType, (LiteRtTensor tensor, LiteRtRankedTensorType *type), (tensor, type)) \
+    X(LiteRtStatus, LiteRtGetQuantizationTypeId, (LiteRtTensor tensor, int32_t *type_id), (tensor, type_id)) \
+    X(LiteRtStatus, LiteRtGetPerTensorQuantization, (LiteRtTensor tensor, LiteRtQuantizationPerTensor *quantization), (tensor, quantization)) \
+    X(LiteRtStatus, LiteRtCreateOptions, (LiteRtOptions *options), (options)) \
+    X(void, LiteRtDestroyOptions, (LiteRtOptions options), (options)) \
+    X(LiteRtStatus, LiteRtSetOptionsHardwareAccelerators, (LiteRtOptions options, int32_t accelerators), (options, accelerators)) \
+    X(LiteRtStatus, LiteRtCreateOpaqueOptions, (const char *identifier, void *payload, void (*destructor)(void *), LiteRtOpaqueOptions *options), (identifier, payload, destructor, options)) \
+    X(LiteRtStatus, LiteRtAddOpaqueOptions, (LiteRtOptions options, LiteRtOpaqueOptions opaque), (options, opaque)) \
+    X(LiteRtStatus, LiteRtCreateCompiledModel, (LiteRtEnvironment env, LiteRtModel model, LiteRtOptions options, LiteRtCompiledModel *compiled), (env, model, options, compiled)) \
+    X(void, LiteRtDestroyCompiledModel, (LiteRtCompiledModel compiled), (compiled)) \
+    X(LiteRtStatus, LiteRtGetCompiledModelInputTensorLayout, (LiteRtCompiledModel compiled, LiteRtParamIndex signature, LiteRtParamIndex index, LiteRtLayout *layout), (compiled, signature, index, layout)) \
+    X(LiteRtStatus, LiteRtGetCompiledModelOutputTensorLayouts, (LiteRtCompiledModel compiled, LiteRtParamIndex signature, size_t count, LiteRtLayout *layouts, bool update_allocation), (compiled, signature, count, layouts, update_allocation)) \
+    X(LiteRtStatus, LiteRtRunCompiledModel, (LiteRtCompiledModel compiled, LiteRtParamIndex signature, size_t input_count, LiteRtTensorBuffer *inputs, size_t output_count, LiteRtTensorBuffer *outputs), (compiled, signature, input_count, inputs, output_count, outputs)) \
+    X(LiteRtStatus, LiteRtCreateManagedTensorBuffer, (LiteRtEnvironment env, int32_t buffer_type, const LiteRtRankedTensorType *type, size_t size, LiteRtTensorBuffer *buffer), (env, buffer_type, type, size, buffer)) \
+    X(LiteRtStatus, LiteRtLockTensorBuffer, (LiteRtTensorBuffer buffer, void **host_memory, int32_t mode), (buffer, host_memory, mode)) \
+    X(LiteRtStatus, LiteRtUnlockTensorBuffer, (LiteRtTensorBuffer buffer), (buffer)) \
+    X(LiteRtStatus, LiteRtGetTensorBufferSize, (LiteRtTensorBuffer buffer, size_t *size), (buffer, size)) \
+    X(void, LiteRtDestroyTensorBuffer, (LiteRtTensorBuffer buffer), (buffer))
+
+typedef struct {
+#define PL_LITERT_FIELD(ret, name, params, args) ret(*name) params;
+    PL_LITERT_FUNCTIONS(PL_LITERT_FIELD)
+#undef PL_LITERT_FIELD
+} PLLiteRtAPI;
+
+// Filled by pl_litert_load; only read after it returned 0.
+extern PLLiteRtAPI pl_litert;
+
+#define PL_LITERT_WRAPPER(ret, name, params, args) \
+    static inline ret pl_##name params { return pl_litert.name args; }
+PL_LITERT_FUNCTIONS(PL_LITERT_WRAPPER)
+#undef PL_LITERT_WRAPPER
+
+// Opens the library at `path` and resolves every entry point above. Returns 0 on success;
+// otherwise writes one line saying why (dlopen's reason or the first missing symbol) to `error`.
+// Loading is done once per process: a second call with any path returns the first result.
+int pl_litert_load(const char *path, char *error, size_t error_size);
+
+// Adds the XNNPACK thread count to `options` (the CPU option builders are not exported, an
+// opaque "xnnpack" TOML payload is what the library reads).
+LiteRtStatus pl_litert_set_num_threads(LiteRtOptions options, int threads);
+
+// The runtime prints "INFO: ..." lines on stderr that no option silences. Between begin and end,
+// stderr goes to a temporary file; end restores it and passes on every line except INFO ones.
+int pl_stderr_capture_begin(void);
+void pl_stderr_capture_end(int token);
+
+#endif

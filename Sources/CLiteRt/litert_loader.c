@@ -1,0 +1,91 @@
+#define _GNU_SOURCE
+#include "CLiteRt.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+PLLiteRtAPI pl_litert;
+
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static int load_state = 0;  // 0 not tried, 1 loaded, -1 failed
+static char load_error[512];
+
+int pl_litert_load(const char *path, char *error, size_t error_size) {
+    pthread_mutex_lock(&load_lock);
+    if (load_state == 0) {
+        void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (handle == NULL) {
+            const char *reason = dlerror();
+            snprintf(load_error, sizeof load_error, "%s", reason ? reason : "dlopen failed");
+            load_state = -1;
+        } else {
+            load_state = 1;
+#define PL_LITERT_RESOLVE(ret, name, params, args) \
+            if (load_state == 1) { \
+                *(void **)(&pl_litert.name) = dlsym(handle, #name); \
+                if (pl_litert.name == NULL) { \
+                    snprintf(load_error, sizeof load_error, "%s does not export %s", path, #name); \
+                    load_state = -1; \
+                } \
+            }
+            PL_LITERT_FUNCTIONS(PL_LITERT_RESOLVE)
+#undef PL_LITERT_RESOLVE
+            if (load_state != 1) {
+                memset(&pl_litert, 0, sizeof pl_litert);
+                dlclose(handle);
+            }
+        }
+    }
+    int result = load_state == 1 ? 0 : -1;
+    if (result != 0 && error != NULL && error_size > 0) snprintf(error, error_size, "%s", load_error);
+    pthread_mutex_unlock(&load_lock);
+    return result;
+}
+
+static void free_payload(void *payload) { free(payload); }
+
+LiteRtStatus pl_litert_set_num_threads(LiteRtOptions options, int threads) {
+    char *payload = NULL;
+    if (asprintf(&payload, "num_threads = %d\n", threads) < 0) return 2;  // kLiteRtStatusErrorMemoryAllocation
+    LiteRtOpaqueOptions opaque = NULL;
+    LiteRtStatus status = pl_litert.LiteRtCreateOpaqueOptions("xnnpack", payload, free_payload, &opaque);
+    if (status != kPLStatusOk) {
+        free(payload);
+        return status;
+    }
+    return pl_litert.LiteRtAddOpaqueOptions(options, opaque);
+}
+
+static FILE *captured_stderr;
+
+int pl_stderr_capture_begin(void) {
+    fflush(stderr);
+    captured_stderr = tmpfile();
+    if (captured_stderr == NULL) return -1;
+    int saved = dup(STDERR_FILENO);
+    if (saved < 0 || dup2(fileno(captured_stderr), STDERR_FILENO) < 0) {
+        if (saved >= 0) close(saved);
+        fclose(captured_stderr);
+        captured_stderr = NULL;
+        return -1;
+    }
+    return saved;
+}
+
+void pl_stderr_capture_end(int token) {
+    if (token < 0 || captured_stderr == NULL) return;
+    fflush(stderr);
+    dup2(token, STDERR_FILENO);
+    close(token);
+    rewind(captured_stderr);
+    char line[1024];
+    while (fgets(line, sizeof line, captured_stderr) != NULL) {
+        if (strncmp(line, "INFO: ", 6) != 0) fputs(line, stderr);
+    }
+    fclose(captured_stderr);
+    captured_stderr = NULL;
+}

@@ -1,0 +1,42 @@
+/// Why an image could not be read or decoded. The file name is added by the caller
+/// (see `FileError`), so these say only what is wrong with the bytes.
+public enum ImageError: Error, Equatable, CustomStringConvertible {
+    case empty
+    /// Neither a PNG nor a JPEG signature; carries the first bytes seen, in hex.
+    case unknownFormat(firstBytes: String)
+    case tooLarge(format: ImageFormat, width: Int, height: Int, limit: Int)
+    case truncated(format: ImageFormat, detail: String)
+    case corrupt(format: ImageFormat, detail: String)
+    case outOfMemory(format: ImageFormat)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "empty file (0 bytes)"
+        case .unknownFormat(let firstBytes):
+            return "not a PNG or JPEG image (starts with \(firstBytes))"
+        case .tooLarge(let format, let width, let height, let limit):
+            return "\(format) claims \(width)x\(height) pixels, above the \(limit / 1_000_000)-megapixel limit"
+        case .truncated(let format, let detail):
+            return "truncated \(format): \(detail)"
+        case .corrupt(let format, let detail):
+            return "corrupt \(format): \(detail)"
+        case .outOfMemory(let format):
+            return "out of memory decoding \(format)"
+        }
+    }
+}
+
+public enum ImageFormat: String, Sendable, CustomStringConvertible {
+    case png = "PNG"
+    case jpeg = "JPEG"
+
+    public var description: String { rawValue }
+
+    /// Tells the format from the file's first bytes; the file name plays no part.
+    public static func detect(_ bytes: some Collection<UInt8>) -> ImageFormat? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        return nil
+    }
+}

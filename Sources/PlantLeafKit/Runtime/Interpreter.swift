@@ -1,0 +1,218 @@
+import CLiteRt
+
+/// One model compiled for the CPU by LiteRT, with a host-memory buffer for its single input and
+/// its first output. Owns every LiteRT handle and releases them in the order LiteRT needs
+/// (buffers, compiled model, options, model, environment) when it is deinitialised.
+///
+/// Not safe for concurrent use: LiteRT runs on one compiled model were not tested from several
+/// threads at once, so callers serialise `invoke()`.
+public final class Interpreter {
+    public let modelPath: String
+    public let input: TensorInfo
+    public let output: TensorInfo
+    public let threads: Int
+
+    private var environment: LiteRtEnvironment?
+    private var model: LiteRtModel?
+    private var options: LiteRtOptions?
+    private var compiledModel: LiteRtCompiledModel?
+    private var inputBuffer: LiteRtTensorBuffer?
+    private var outputBuffer: LiteRtTensorBuffer?
+
+    public init(modelPath: String, threads: Int = 1) throws(RuntimeError) {
+        guard threads >= 1 else { throw .invalidThreadCount(threads) }
+        try LiteRtLibrary.load()
+        try ModelFile.validate(path: modelPath)
+        self.modelPath = modelPath
+        self.threads = threads
+
+        // Build everything into locals first: a throw part-way leaves `self` uninitialised, so
+        // a guard object releases what was created so far.
+        let handles = Handles()
+        var environmentOptions = [
+            // CPU only: stops the library probing for GPU libraries at start-up.
+            LiteRtEnvOption(tag: Int32(kPLEnvOptionAutoRegisterAccelerators),
+                            value: LiteRtAny(type: Int32(kPLAnyTypeInt), .init(int_value: Int64(kPLAcceleratorCPU)))),
+            LiteRtEnvOption(tag: Int32(kPLEnvOptionMinLogSeverity),
+                            value: LiteRtAny(type: Int32(kPLAnyTypeInt), .init(int_value: Int64(kPLLogSeverityError)))),
+        ]
+        try check(pl_LiteRtCreateEnvironment(Int32(environmentOptions.count), &environmentOptions, &handles.environment),
+                  "LiteRtCreateEnvironment", modelPath)
+        try check(pl_LiteRtCreateModelFromFile(handles.environment, modelPath, &handles.model),
+                  "LiteRtCreateModelFromFile", modelPath)
+
+        var signature: LiteRtSignature?
+        try check(pl_LiteRtGetModelSignature(handles.model, 0, &signature), "LiteRtGetModelSignature", modelPath)
+        var inputCount = 0, outputCount = 0
+        try check(pl_LiteRtGetNumSignatureInputs(signature, &inputCount), "LiteRtGetNumSignatureInputs", modelPath)
+        try check(pl_LiteRtGetNumSignatureOutputs(signature, &outputCount), "LiteRtGetNumSignatureOutputs", modelPath)
+        guard inputCount == 1, outputCount >= 1 else {
+            throw .unsupportedModel(path: modelPath, reason: "expected 1 input and at least 1 output, found \(inputCount) and \(outputCount)")
+        }
+        var inputTensor: LiteRtTensor?, outputTensor: LiteRtTensor?
+        try check(pl_LiteRtGetSignatureInputTensorByIndex(signature, 0, &inputTensor), "LiteRtGetSignatureInputTensorByIndex", modelPath)
+        try check(pl_LiteRtGetSignatureOutputTensorByIndex(signature, 0, &outputTensor), "LiteRtGetSignatureOutputTensorByIndex", modelPath)
+
+        try check(pl_LiteRtCreateOptions(&handles.options), "LiteRtCreateOptions", modelPath)
+        try check(pl_LiteRtSetOptionsHardwareAccelerators(handles.options, Int32(kPLAcceleratorCPU)),
+                  "LiteRtSetOptionsHardwareAccelerators", modelPath)
+        try check(pl_litert_set_num_threads(handles.options, Int32(threads)), "LiteRtAddOpaqueOptions(xnnpack)", modelPath)
+        // Compiling creates the XNNPACK delegate, which announces itself on stderr.
+        let stderrToken = pl_stderr_capture_begin()
+        let compileStatus = pl_LiteRtCreateCompiledModel(handles.environment, handles.model, handles.options, &handles.compiledModel)
+        pl_stderr_capture_end(stderrToken)
+        try check(compileStatus, "LiteRtCreateCompiledModel", modelPath)
+
+        // The compiled model's layouts have dynamic dimensions (a -1 batch) resolved.
+        var inputLayout = LiteRtLayout()
+        try check(pl_LiteRtGetCompiledModelInputTensorLayout(handles.compiledModel, 0, 0, &inputLayout),
+                  "LiteRtGetCompiledModelInputTensorLayout", modelPath)
+        var outputLayouts = [LiteRtLayout](repeating: LiteRtLayout(), count: outputCount)
+        try check(pl_LiteRtGetCompiledModelOutputTensorLayouts(handles.compiledModel, 0, outputCount, &outputLayouts, false),
+                  "LiteRtGetCompiledModelOutputTensorLayouts", modelPath)
+
+        let input = try Interpreter.describe(inputTensor, layout: inputLayout, modelPath: modelPath)
+        let output = try Interpreter.describe(outputTensor, layout: outputLayouts[0], modelPath: modelPath)
+        try Interpreter.checkSupported(input: input, output: output, modelPath: modelPath)
+
+        handles.inputBuffer = try Interpreter.makeBuffer(for: input, layout: inputLayout, environment: handles.environment, modelPath: modelPath)
+        handles.outputBuffer = try Interpreter.makeBuffer(for: output, layout: outputLayouts[0], environment: handles.environment, modelPath: modelPath)
+
+        self.input = input
+        self.output = output
+        (environment, model, options, compiledModel, inputBuffer, outputBuffer) =
+            (handles.environment, handles.model, handles.options, handles.compiledModel, handles.inputBuffer, handles.outputBuffer)
+        handles.release = false
+    }
+
+    deinit {
+        Interpreter.destroy(environment: environment, model: model, options: options,
+                            compiledModel: compiledModel, inputBuffer: inputBuffer, outputBuffer: outputBuffer)
+    }
+
+    /// The input's height and width (the model's input is [1, H, W, 3]).
+    public var inputSize: (width: Int, height: Int) { (input.shape[2], input.shape[1]) }
+
+    /// Gives `body` the input tensor's memory to fill (input.byteCount bytes).
+    public func writeInput<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) throws(RuntimeError) -> Result {
+        var memory: UnsafeMutableRawPointer?
+        try check(pl_LiteRtLockTensorBuffer(inputBuffer, &memory, Int32(kPLLockModeWrite)), "LiteRtLockTensorBuffer", modelPath)
+        defer { _ = pl_LiteRtUnlockTensorBuffer(inputBuffer) }
+        return body(UnsafeMutableRawBufferPointer(start: memory, count: input.byteCount))
+    }
+
+    /// Runs the model on what the input buffer holds.
+    public func invoke() throws(RuntimeError) {
+        var inputs: [LiteRtTensorBuffer?] = [inputBuffer]
+        var outputs: [LiteRtTensorBuffer?] = [outputBuffer]
+        try check(pl_LiteRtRunCompiledModel(compiledModel, 0, 1, &inputs, 1, &outputs), "LiteRtRunCompiledModel", modelPath)
+    }
+
+    /// Gives `body` the output tensor's memory (output.byteCount bytes) to read.
+    public func readOutput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(RuntimeError) -> Result {
+        var memory: UnsafeMutableRawPointer?
+        try check(pl_LiteRtLockTensorBuffer(outputBuffer, &memory, Int32(kPLLockModeRead)), "LiteRtLockTensorBuffer", modelPath)
+        defer { _ = pl_LiteRtUnlockTensorBuffer(outputBuffer) }
+        return body(UnsafeRawBufferPointer(start: memory, count: output.byteCount))
+    }
+
+    // MARK: - Construction helpers
+
+    /// Releases handles created before an initialiser failure; disarmed once `self` owns them.
+    private final class Handles {
+        var environment: LiteRtEnvironment?
+        var model: LiteRtModel?
+        var options: LiteRtOptions?
+        var compiledModel: LiteRtCompiledModel?
+        var inputBuffer: LiteRtTensorBuffer?
+        var outputBuffer: LiteRtTensorBuffer?
+        var release = true
+
+        deinit {
+            if release {
+                Interpreter.destroy(environment: environment, model: model, options: options,
+                                    compiledModel: compiledModel, inputBuffer: inputBuffer, outputBuffer: outputBuffer)
+            }
+        }
+    }
+
+    private static func destroy(environment: LiteRtEnvironment?, model: LiteRtModel?, options: LiteRtOptions?,
+                                compiledModel: LiteRtCompiledModel?, inputBuffer: LiteRtTensorBuffer?,
+                                outputBuffer: LiteRtTensorBuffer?) {
+        if let inputBuffer { pl_LiteRtDestroyTensorBuffer(inputBuffer) }
+        if let outputBuffer { pl_LiteRtDestroyTensorBuffer(outputBuffer) }
+        if let compiledModel { pl_LiteRtDestroyCompiledModel(compiledModel) }
+        if let options { pl_LiteRtDestroyOptions(options) }
+        if let model { pl_LiteRtDestroyModel(model) }
+        if let environment { pl_LiteRtDestroyEnvironment(environment) }
+    }
+
+    private static func describe(_ tensor: LiteRtTensor?, layout: LiteRtLayout, modelPath: String) throws(RuntimeError) -> TensorInfo {
+        var namePointer: UnsafePointer<CChar>?
+        try check(pl_LiteRtGetTensorName(tensor, &namePointer), "LiteRtGetTensorName", modelPath)
+        let name = namePointer.map { String(cString: $0) } ?? ""
+        var typeId: Int32 = 0
+        try check(pl_LiteRtGetTensorTypeId(tensor, &typeId), "LiteRtGetTensorTypeId", modelPath)
+        guard typeId == Int32(kPLTensorTypeRanked) else {
+            throw .unsupportedModel(path: modelPath, reason: "tensor \(name) has no fixed rank")
+        }
+        var rankedType = LiteRtRankedTensorType()
+        try check(pl_LiteRtGetRankedTensorType(tensor, &rankedType), "LiteRtGetRankedTensorType", modelPath)
+        guard let elementType = ElementType(rawValue: rankedType.element_type) else {
+            throw .unsupportedModel(path: modelPath, reason: "tensor \(name) has element type \(rankedType.element_type)")
+        }
+        var quantizationType: Int32 = 0
+        try check(pl_LiteRtGetQuantizationTypeId(tensor, &quantizationType), "LiteRtGetQuantizationTypeId", modelPath)
+        var quantization: Quantization?
+        if quantizationType == Int32(kPLQuantizationPerTensor) {
+            var parameters = LiteRtQuantizationPerTensor()
+            try check(pl_LiteRtGetPerTensorQuantization(tensor, &parameters), "LiteRtGetPerTensorQuantization", modelPath)
+            quantization = Quantization(scale: parameters.scale, zeroPoint: Int(parameters.zero_point))
+        }
+        return TensorInfo(name: name, elementType: elementType, shape: dimensions(of: layout), quantization: quantization)
+    }
+
+    private static func dimensions(of layout: LiteRtLayout) -> [Int] {
+        var copy = layout
+        let rank = Int(pl_layout_rank(&copy))
+        return withUnsafeBytes(of: layout.dimensions) { raw in
+            (0..<min(rank, 8)).map { Int(raw.load(fromByteOffset: $0 * 4, as: Int32.self)) }
+        }
+    }
+
+    private static func checkSupported(input: TensorInfo, output: TensorInfo, modelPath: String) throws(RuntimeError) {
+        let shape = input.shape
+        guard shape.count == 4, shape[0] == 1, shape[1] > 0, shape[2] > 0, shape[3] == 3 else {
+            throw .unsupportedModel(path: modelPath, reason: "input \(input.name) is \(shape), expected [1, H, W, 3] (one RGB image)")
+        }
+        let feedable: [ElementType] = [.int8, .uint8, .float32]
+        guard feedable.contains(input.elementType) else {
+            throw .unsupportedModel(path: modelPath, reason: "input \(input.name) is \(input.elementType); int8, uint8 or float32 expected")
+        }
+        guard feedable.contains(output.elementType) else {
+            throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.elementType); int8, uint8 or float32 expected")
+        }
+        guard output.elementCount > 0, output.shape.last == output.elementCount else {
+            throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.shape), expected [1, classes]")
+        }
+        if input.elementType != .float32, input.quantization == nil {
+            throw .unsupportedModel(path: modelPath, reason: "input \(input.name) is \(input.elementType) without per-tensor quantisation")
+        }
+        if output.elementType != .float32, output.quantization == nil {
+            throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.elementType) without per-tensor quantisation")
+        }
+    }
+
+    private static func makeBuffer(for tensor: TensorInfo, layout: LiteRtLayout, environment: LiteRtEnvironment?,
+                                   modelPath: String) throws(RuntimeError) -> LiteRtTensorBuffer? {
+        var type = LiteRtRankedTensorType(element_type: tensor.elementType.rawValue, layout: layout)
+        var buffer: LiteRtTensorBuffer?
+        try check(pl_LiteRtCreateManagedTensorBuffer(environment, Int32(kPLTensorBufferTypeHostMemory), &type, tensor.byteCount, &buffer),
+                  "LiteRtCreateManagedTensorBuffer", modelPath)
+        return buffer
+    }
+}
+
+private func check(_ status: LiteRtStatus, _ function: String, _ modelPath: String) throws(RuntimeError) {
+    if status != LiteRtStatus(kPLStatusOk) { throw .callFailed(function: function, status: status, context: modelPath) }
+}

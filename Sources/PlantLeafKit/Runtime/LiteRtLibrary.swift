@@ -1,0 +1,75 @@
+import CLiteRt
+import Glibc
+
+/// Finds and opens libLiteRt.so. It is loaded with dlopen at run time rather than linked, so
+/// PlantLeaf builds without it and a missing library is an error message, not a loader crash.
+public enum LiteRtLibrary {
+    /// Environment variable naming the library explicitly; when set, nothing else is searched.
+    public static let pathVariable = "PLANTLEAF_LITERT_LIB"
+    /// Where `make runtime` puts the library, relative to the project root.
+    public static let projectRelativePath = ".runtime/lib/libLiteRt.so"
+
+    /// Candidate paths in search order: the variable alone if set; otherwise beside the
+    /// executable, the project folder the executable was built in (walking up from
+    /// .build/<config>/), and the current directory's project folder.
+    public static func candidatePaths(environment: [String: String] = currentEnvironment(),
+                                      executablePath: String? = currentExecutablePath(),
+                                      workingDirectory: String? = currentWorkingDirectory()) -> [String] {
+        if let explicit = environment[pathVariable], !explicit.isEmpty { return [explicit] }
+        var candidates: [String] = []
+        if let executablePath {
+            var directory = parentDirectory(of: executablePath)
+            candidates.append(directory + "/libLiteRt.so")
+            for _ in 0..<4 where directory != "/" {
+                directory = parentDirectory(of: directory)
+                candidates.append((directory == "/" ? "" : directory) + "/" + projectRelativePath)
+            }
+        }
+        if let workingDirectory { candidates.append(workingDirectory + "/" + projectRelativePath) }
+        var unique: [String] = []
+        for path in candidates where !unique.contains(path) { unique.append(path) }
+        return unique
+    }
+
+    /// Loads the first candidate that exists. Safe to call repeatedly: the process keeps the
+    /// first library it opened. Returns the path that was loaded.
+    @discardableResult
+    public static func load(candidates: [String] = candidatePaths()) throws(RuntimeError) -> String {
+        guard let path = candidates.first(where: { access($0, F_OK) == 0 }) else {
+            throw .libraryNotFound(searched: candidates)
+        }
+        var message = [CChar](repeating: 0, count: 512)
+        if pl_litert_load(path, &message, message.count) != 0 {
+            throw .libraryUnusable(path: path, reason: stringFromCBuffer(message))
+        }
+        return path
+    }
+
+    public static func currentEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        for key in [pathVariable] {
+            if let value = getenv(key) { result[key] = String(cString: value) }
+        }
+        return result
+    }
+
+    public static func currentExecutablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        buffer[length] = 0
+        return stringFromCBuffer(buffer)
+    }
+
+    public static func currentWorkingDirectory() -> String? {
+        guard let cwd = getcwd(nil, 0) else { return nil }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let parent = String(path[..<slash])
+        return parent.isEmpty ? "/" : parent
+    }
+}

@@ -1,0 +1,60 @@
+/// What went wrong while loading LiteRT, the model, or running it. Every case renders as one
+/// line that says what failed, where, and what to do about it.
+public enum RuntimeError: Error, Equatable, CustomStringConvertible {
+    /// No libLiteRt.so at any of the places searched.
+    case libraryNotFound(searched: [String])
+    /// A libLiteRt.so was found but cannot be used (wrong architecture, too old a glibc, wrong version).
+    case libraryUnusable(path: String, reason: String)
+    case modelNotFound(path: String)
+    case modelUnreadable(path: String, reason: String)
+    /// The file is not a TensorFlow Lite flatbuffer (checked before the runtime sees it).
+    case notAModel(path: String, reason: String)
+    /// The model loaded, but PlantLeaf cannot feed it (input not [1,H,W,3], unsupported types ...).
+    case unsupportedModel(path: String, reason: String)
+    /// A LiteRT call returned an error status.
+    case callFailed(function: String, status: Int32, context: String)
+    case invalidThreadCount(Int)
+
+    public var description: String {
+        switch self {
+        case .libraryNotFound(let searched):
+            return "libLiteRt.so not found (looked in \(searched.joined(separator: ", "))): "
+                + "run `make runtime` to download it, or set PLANTLEAF_LITERT_LIB to its path"
+        case .libraryUnusable(let path, let reason):
+            return "cannot load \(path): \(reason); PlantLeaf needs libLiteRt.so from ai-edge-litert 2.3.0 "
+                + "(run `make runtime`; on aarch64 it needs glibc 2.34+, e.g. Raspberry Pi OS Bookworm)"
+        case .modelNotFound(let path):
+            return "model not found: \(path) (run `make setup` to link the default model, or pass --model)"
+        case .modelUnreadable(let path, let reason):
+            return "cannot read model \(path): \(reason)"
+        case .notAModel(let path, let reason):
+            return "\(path) is not a TensorFlow Lite model: \(reason)"
+        case .unsupportedModel(let path, let reason):
+            return "model \(path) is not supported: \(reason)"
+        case .callFailed(let function, let status, let context):
+            return "\(function) failed for \(context): \(RuntimeError.statusName(status)) (LiteRT status \(status))"
+        case .invalidThreadCount(let threads):
+            return "thread count must be at least 1, got \(threads)"
+        }
+    }
+
+    /// libLiteRt.so does not export LiteRtGetStatusString, so the names live here.
+    static func statusName(_ status: Int32) -> String {
+        switch status {
+        case 1: return "invalid argument"
+        case 2: return "out of memory"
+        case 3: return "runtime failure"
+        case 4: return "missing input"
+        case 5: return "unsupported"
+        case 6: return "not found"
+        case 7: return "timeout"
+        case 8: return "wrong version"
+        case 500: return "file I/O error"
+        case 501: return "invalid flatbuffer"
+        case 502: return "dynamic loading error"
+        case 504: return "compilation failed"
+        case 1000: return "index out of bounds"
+        default: return "unknown error"
+        }
+    }
+}

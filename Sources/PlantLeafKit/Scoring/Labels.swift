@@ -1,0 +1,78 @@
+/// Class names in the model's output order, one a line. Blank lines and lines starting with '#'
+/// are skipped, so a label file can say where its names come from.
+public struct Labels: Sendable, Equatable {
+    public let names: [String]
+
+    public init(names: [String]) {
+        self.names = names
+    }
+
+    public init(parsing text: String) {
+        names = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { $0.trimmingWhitespace() }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+
+    public static func load(path: String) throws(LabelError) -> Labels {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.readAll(path: path)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .notText(path: path) }
+        let labels = Labels(parsing: text)
+        if labels.names.isEmpty { throw .empty(path: path) }
+        return labels
+    }
+
+    /// The label file must name exactly one class per model output.
+    public func check(againstClassCount classes: Int, path: String) throws(LabelError) {
+        if names.count != classes { throw .countMismatch(path: path, labels: names.count, classes: classes) }
+    }
+
+    public var count: Int { names.count }
+
+    public subscript(index: Int) -> String { names[index] }
+
+    /// A name for people: PlantVillage's "Tomato___Early_blight" reads "Tomato — Early blight".
+    /// Other labels only lose their underscores.
+    public static func displayName(_ label: String) -> String {
+        let parts = label.split(separator: "___", omittingEmptySubsequences: false).map { part in
+            part.replacingUnderscores().split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        return parts.joined(separator: " — ")
+    }
+}
+
+public enum LabelError: Error, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case notText(path: String)
+    case empty(path: String)
+    case countMismatch(path: String, labels: Int, classes: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "cannot read labels \(path): \(reason) (run `make setup`, or pass --labels)"
+        case .notText(let path):
+            return "labels \(path) is not UTF-8 text"
+        case .empty(let path):
+            return "labels \(path) names no classes"
+        case .countMismatch(let path, let labels, let classes):
+            return "labels \(path) has \(labels) names but the model outputs \(classes) classes: use the label file made for this model"
+        }
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\u{FEFF}" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+
+    func replacingUnderscores() -> String {
+        String(map { $0 == "_" ? " " : $0 })
+    }
+}

@@ -1,0 +1,57 @@
+/// Builds JSON text with keys in the order they are written (JSONEncoder would sort or shuffle
+/// them), for the one-object-per-line output formats.
+public struct JSONObject {
+    private var members: [String] = []
+
+    public init() {}
+
+    public mutating func add(_ key: String, _ value: String) { append(key, JSONObject.quote(value)) }
+    public mutating func add(_ key: String, _ value: Int) { append(key, String(value)) }
+    public mutating func add(_ key: String, _ value: Bool) { append(key, value ? "true" : "false") }
+    public mutating func add(_ key: String, _ value: Double, decimals: Int = 6) { append(key, JSONObject.number(value, decimals: decimals)) }
+    public mutating func add(_ key: String, _ value: JSONObject) { append(key, value.text) }
+    public mutating func add(_ key: String, objects: [JSONObject]) {
+        append(key, "[" + objects.map(\.text).joined(separator: ", ") + "]")
+    }
+    /// Adds text that is already JSON (an array or a nested value built elsewhere).
+    public mutating func add(_ key: String, json: String) { append(key, json) }
+    public mutating func addNull(_ key: String) { append(key, "null") }
+
+    public var text: String { "{" + members.joined(separator: ", ") + "}" }
+
+    private mutating func append(_ key: String, _ value: String) {
+        members.append(JSONObject.quote(key) + ": " + value)
+    }
+
+    /// A finite number with at most `decimals` decimals and no trailing zeros; NaN and infinities,
+    /// which JSON cannot hold, become null.
+    public static func number(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        var text = String(rounded)
+        if text.contains("e") { return text }
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
+    public static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

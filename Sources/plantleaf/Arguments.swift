@@ -1,0 +1,85 @@
+import PlantLeafKit
+
+/// A command-line mistake: reported with the command's name and exit code 2.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The parsed form of `--option value`, `--option=value`, `--flag` and positional arguments.
+/// `--` ends the options. Unknown options are usage errors.
+struct Arguments {
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    init(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            let name: String
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            } else {
+                name = argument
+            }
+            if valued.contains(name) {
+                if let inlineValue {
+                    values[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                    values[name] = arguments[index]
+                    index += 1
+                }
+            } else if allowedFlags.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else {
+                throw UsageError("unknown option \(argument)")
+            }
+        }
+    }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    func string(_ name: String) -> String? { values[name] }
+
+    func integer(_ name: String, default defaultValue: Int, minimum: Int) throws(UsageError) -> Int {
+        guard let text = values[name] else { return defaultValue }
+        guard let value = Int(text) else { throw UsageError("\(name) must be a whole number, got '\(text)'") }
+        guard value >= minimum else { throw UsageError("\(name) must be at least \(minimum), got \(value)") }
+        return value
+    }
+
+    func double(_ name: String) throws(UsageError) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let value = Double(text), value.isFinite else { throw UsageError("\(name) must be a number, got '\(text)'") }
+        return value
+    }
+
+    func choice(_ name: String, from choices: [String], default defaultValue: String) throws(UsageError) -> String {
+        guard let text = values[name] else { return defaultValue }
+        guard choices.contains(text) else { throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'") }
+        return text
+    }
+}
+
+/// Exit codes shared by every subcommand.
+enum ExitCode {
+    static let success: Int32 = 0
+    /// Some inputs failed (the others were still processed).
+    static let partialFailure: Int32 = 1
+    /// Bad usage, or the model, labels or runtime could not be set up.
+    static let setupFailure: Int32 = 2
+}

@@ -1,0 +1,148 @@
+import PlantLeafKit
+
+/// `plantleaf classify`: the top classes for every image file given or found in given folders.
+enum ClassifyCommand {
+    static let help = """
+        USAGE: plantleaf classify [options] PATH...
+
+        Classifies leaf photos (PNG or JPEG, told apart by their bytes). Folders are searched
+        recursively for .jpg, .jpeg and .png files.
+
+        OPTIONS:
+          --model FILE       .tflite model (default: \(ProjectPaths.defaultModel))
+          --labels FILE      class names, one a line, in output order (default: \(ProjectPaths.defaultLabels))
+          --top-k N          classes to show per image (default: 3)
+          --threads N        CPU threads for inference (default: 1)
+          --format FORMAT    text, json (one object a line) or csv (default: text)
+          --mean M --std S   feed the model (pixel - M) / S instead of what its input tensor implies
+          -h, --help         show this help
+
+        EXIT CODES: 0 every file classified, 1 some files failed, 2 usage, model, labels or runtime error.
+        """
+
+    enum Format: String {
+        case text, json, csv
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let parsed: Arguments
+        let format: Format
+        let topK: Int, threads: Int
+        var normalization: Normalization?
+        do {
+            parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--format", "--mean", "--std"],
+                                   flags: ["--help", "-h"])
+            if parsed.has("--help") || parsed.has("-h") {
+                Console.out(help)
+                return ExitCode.success
+            }
+            format = Format(rawValue: try parsed.choice("--format", from: ["text", "json", "csv"], default: "text"))!
+            topK = try parsed.integer("--top-k", default: 3, minimum: 1)
+            threads = try parsed.integer("--threads", default: 1, minimum: 1)
+            let mean = try parsed.double("--mean"), std = try parsed.double("--std")
+            if mean != nil || std != nil {
+                let spread = std ?? 255
+                guard spread != 0 else { throw UsageError("--std must not be 0") }
+                normalization = Normalization(mean: mean ?? 0, std: spread)
+            }
+            guard !parsed.positionals.isEmpty else { throw UsageError("give at least one image file or folder") }
+        } catch {
+            Console.error("plantleaf classify: \(error) (see plantleaf classify --help)")
+            return ExitCode.setupFailure
+        }
+
+        let classifier: Classifier
+        do {
+            classifier = try Classifier(modelPath: parsed.string("--model") ?? ProjectPaths.locate(ProjectPaths.defaultModel),
+                                        labelsPath: parsed.string("--labels") ?? ProjectPaths.locate(ProjectPaths.defaultLabels),
+                                        threads: threads, normalization: normalization)
+        } catch {
+            Console.error("plantleaf classify: \(error)")
+            return ExitCode.setupFailure
+        }
+
+        let entries = ImageFiles.expand(parsed.positionals)
+        let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
+        let showsProgress = Console.stderrIsTerminal && fileCount >= 20
+        if format == .csv { Console.out("path,rank,index,label,score,decode_ms,preprocess_ms,invoke_ms,postprocess_ms") }
+        var failures = 0, done = 0
+        for entry in entries {
+            switch entry {
+            case .problem(let path, let reason):
+                failures += 1
+                report(path: path, reason: reason, format: format, showsProgress: showsProgress)
+            case .file(let path):
+                if showsProgress { Console.progress("[\(done + 1)/\(fileCount)] \(path)") }
+                do {
+                    let result = try classifier.classify(path: path, topK: topK)
+                    if showsProgress { Console.progress(nil) }
+                    print(result, path: path, format: format)
+                } catch {
+                    failures += 1
+                    report(path: path, reason: error.reason, format: format, showsProgress: showsProgress)
+                }
+                done += 1
+            }
+        }
+        if showsProgress { Console.progress(nil) }
+        if failures > 0 {
+            Console.error("plantleaf classify: \(failures) of \(entries.count) inputs failed")
+            return ExitCode.partialFailure
+        }
+        return ExitCode.success
+    }
+
+    private static func report(path: String, reason: String, format: Format, showsProgress: Bool) {
+        if showsProgress { Console.progress(nil) }
+        Console.error("plantleaf classify: \(path): \(reason)")
+        if format == .json {
+            var object = JSONObject()
+            object.add("path", path)
+            object.add("error", reason)
+            Console.out(object.text)
+        }
+    }
+
+    private static func print(_ result: Classification, path: String, format: Format) {
+        switch format {
+        case .text:
+            var lines = [path]
+            for entry in result.top {
+                let percent = JSONObject.number(entry.score * 100, decimals: 1)
+                let padded = String(repeating: " ", count: max(0, 5 - percent.count)) + percent
+                lines.append("  \(padded)%  \(Labels.displayName(entry.label))")
+            }
+            Console.out(lines.joined(separator: "\n"))
+        case .json:
+            var object = JSONObject()
+            object.add("path", path)
+            object.add("top", objects: result.top.map { entry in
+                var item = JSONObject()
+                item.add("index", entry.index)
+                item.add("label", entry.label)
+                item.add("score", entry.score)
+                return item
+            })
+            var timing = JSONObject()
+            timing.add("decode", result.timings.decode, decimals: 3)
+            timing.add("preprocess", result.timings.preprocess, decimals: 3)
+            timing.add("invoke", result.timings.invoke, decimals: 3)
+            timing.add("postprocess", result.timings.postprocess, decimals: 3)
+            object.add("timing_ms", timing)
+            Console.out(object.text)
+        case .csv:
+            let t = result.timings
+            let times = [t.decode, t.preprocess, t.invoke, t.postprocess].map { JSONObject.number($0, decimals: 3) }.joined(separator: ",")
+            for (rank, entry) in result.top.enumerated() {
+                Console.out([csvField(path), String(rank + 1), String(entry.index), csvField(entry.label),
+                             JSONObject.number(entry.score, decimals: 6), times].joined(separator: ","))
+            }
+        }
+    }
+
+    /// RFC 4180: quote fields holding commas, quotes or line breaks; double inner quotes.
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+}
