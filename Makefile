@@ -5,13 +5,13 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/plantleaf
 DEBUG_BIN := .build/debug/plantleaf
 
-.PHONY: setup deps runtime data build demo test bench clean
+.PHONY: setup deps runtime data reference build demo test bench clean
 
 ## setup: apt packages, libLiteRt.so and the shared models/samples (idempotent)
 setup:
 	@scripts/setup.sh all
 
-deps runtime data:
+deps runtime data reference:
 	@scripts/setup.sh $@
 
 ## build: release build of the plantleaf CLI
@@ -26,6 +26,10 @@ demo: build
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## bench: speed, side by side with the reference pipeline; one script a part in scripts/bench/
+bench: build reference
+	@for part in scripts/bench/*.sh; do bash "$$part" || exit 1; done
 
 clean:
 	rm -rf .build

@@ -16,8 +16,10 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit"]),
-        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"]),
-        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"]),
+        // Helpers shared by the test targets: running the built binary, making test images.
+        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),
+        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
+        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

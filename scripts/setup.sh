@@ -6,6 +6,7 @@
 #   scripts/setup.sh runtime   libLiteRt.so from the ai-edge-litert wheel, sha256-verified
 #   scripts/setup.sh data      links the models and sample images from ../shared
 #   scripts/setup.sh all       all three
+#   scripts/setup.sh reference .venv with the reference pipeline's Python packages (make bench only)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -99,10 +100,30 @@ data() {
     say "models and samples linked from $shared"
 }
 
+# The reference pipeline (../shared/tools/reference_classify.py) needs PIL, numpy and the
+# ai_edge_litert interpreter; they live in .venv so the system Python is left alone.
+reference_packages=(pillow==11.3.0 numpy==2.2.6 ai-edge-litert==$litert_version)
+
+reference() {
+    local venv=$root/.venv
+    if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import PIL, numpy, ai_edge_litert" 2>/dev/null; then
+        say "reference pipeline packages present in .venv"
+        return
+    fi
+    if ! python3 -m venv --help >/dev/null 2>&1; then
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    fi
+    say "installing ${reference_packages[*]} into .venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet "${reference_packages[@]}"
+}
+
 case "${1:-all}" in
     deps) deps ;;
     runtime) runtime ;;
     data) data ;;
+    reference) reference ;;
     all) deps; runtime; data ;;
-    *) die "unknown step '$1' (deps, runtime, data or all)" ;;
+    *) die "unknown step '$1' (deps, runtime, data, reference or all)" ;;
 esac

@@ -108,7 +108,7 @@ enum ClassifyCommand {
         case .text:
             var lines = [path]
             for entry in result.top {
-                let percent = JSONObject.number(entry.score * 100, decimals: 1)
+                let percent = formatFixed(entry.score * 100, decimals: 1)
                 let padded = String(repeating: " ", count: max(0, 5 - percent.count)) + percent
                 lines.append("  \(padded)%  \(Labels.displayName(entry.label))")
             }
@@ -138,6 +138,15 @@ enum ClassifyCommand {
                              JSONObject.number(entry.score, decimals: 6), times].joined(separator: ","))
             }
         }
+    }
+
+    /// A number with exactly `decimals` decimals ("0.0", "99.6").
+    static func formatFixed(_ value: Double, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int64((value * scale).rounded())
+        let whole = String(scaled / Int64(scale)), fraction = String(abs(scaled) % Int64(scale))
+        return whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 
     /// RFC 4180: quote fields holding commas, quotes or line breaks; double inner quotes.

@@ -1,0 +1,141 @@
+import CJPEG
+import CPNG
+import Foundation
+import PlantLeafKit
+
+/// Paths the tests use: the package root, the built binary, and the shared data beside the repo.
+public enum TestPaths {
+    /// The package root, found from this file's location (Tests/PlantLeafTestSupport/).
+    public static let root: String = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+    }()
+
+    /// The plantleaf binary `swift build` made: PLANTLEAF_BIN if set, else .build/debug/plantleaf.
+    public static var binary: String {
+        ProcessInfo.processInfo.environment["PLANTLEAF_BIN"] ?? root + "/.build/debug/plantleaf"
+    }
+
+    public static let models = root + "/Models"
+    public static let samples = root + "/samples"
+    public static let plantVillage = samples + "/plantvillage"
+    public static let defaultModel = models + "/plantvillage_int8.tflite"
+    public static let floatModel = models + "/plantvillage_float.tflite"
+    public static let imagenetModel = models + "/mobilenet_v2_1.0_224_quant.tflite"
+    public static let labels = root + "/labels.txt"
+
+    /// A fresh empty folder under the system temp dir.
+    public static func temporaryDirectory(_ name: String = #function) -> String {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        let path = NSTemporaryDirectory() + "plantleaf-\(safe)-\(UUID().uuidString.prefix(8))"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Every sample leaf image, sorted; the class is the folder name.
+    public static func plantVillageImages() -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: plantVillage)!
+        return (enumerator.allObjects as! [String]).filter { $0.uppercased().hasSuffix(".JPG") }.sorted()
+            .map { plantVillage + "/" + $0 }
+    }
+}
+
+/// The outcome of running a command.
+public struct CommandResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// Runs a program to completion and captures its output (read concurrently, so a chatty
+/// program cannot fill a pipe and stall).
+public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                       currentDirectory: String? = nil) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let outPipe = Pipe(), errPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    DispatchQueue.global().async(group: group) { errData = errPipe.fileHandleForReading.readDataToEndOfFile() }
+    let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus,
+                         stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Runs the built plantleaf binary.
+public func runPlantLeaf(_ arguments: [String], environment: [String: String]? = nil,
+                         currentDirectory: String? = nil) throws -> CommandResult {
+    try runCommand(TestPaths.binary, arguments, environment: environment, currentDirectory: currentDirectory)
+}
+
+/// Parses one JSON line into a dictionary.
+public func jsonObject(_ line: String) -> [String: Any]? {
+    (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+}
+
+/// Makes image files in memory with the project's libpng/libjpeg shims.
+public enum TestImages {
+    /// A JPEG of `pixels` (1, 3 or 4 components a pixel); `exif` becomes an APP1 marker.
+    public static func jpeg(_ pixels: [UInt8], width: Int, height: Int, components: Int = 3, quality: Int = 95,
+                            progressive: Bool = false, exif: [UInt8]? = nil) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = pl_jpeg_encode(pixels, UInt32(width), UInt32(height), Int32(components), Int32(quality),
+                                    progressive ? 1 : 0, exif, exif?.count ?? 0, &output, &size, &message, message.count)
+        precondition(status == Int32(PL_JPEG_OK), "JPEG encoding failed: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        defer { free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+
+    /// A PNG from rows laid out as PNG stores them (see pl_png_encode).
+    public static func png(_ rows: [UInt8], width: Int, height: Int, colorType: Int, bitDepth: Int,
+                           interlaced: Bool = false, palette: [UInt8] = [], transparency: [UInt8] = []) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = pl_png_encode(rows, UInt32(width), UInt32(height), Int32(colorType), Int32(bitDepth), interlaced ? 1 : 0,
+                                   palette, Int32(palette.count / 3), transparency, Int32(transparency.count),
+                                   &output, &size, &message, message.count)
+        precondition(status == Int32(PL_PNG_OK), "PNG encoding failed: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        defer { free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+
+    /// A width x height RGB image with a different colour in each quadrant, so any turn or
+    /// mirror is visible: top-left red, top-right green, bottom-left blue, bottom-right white.
+    public static func quadrants(width: Int, height: Int) -> RGBImage {
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                switch (x < width / 2, y < height / 2) {
+                case (true, true): pixels += [255, 0, 0]
+                case (false, true): pixels += [0, 255, 0]
+                case (true, false): pixels += [0, 0, 255]
+                case (false, false): pixels += [255, 255, 255]
+                }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) {
+        precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
+    }
+}
