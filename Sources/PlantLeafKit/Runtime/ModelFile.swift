@@ -1,7 +1,8 @@
 import Glibc
 
 /// Checks a model file before LiteRT sees it: LiteRT trusts the flatbuffer it is given, so a
-/// file that is not one should be refused here with a clear reason rather than reach it.
+/// file that is not one, or a damaged one, is refused here with a clear reason rather than
+/// handed to code that would read outside it.
 public enum ModelFile {
     /// Bytes 4..<8 of every TensorFlow Lite flatbuffer.
     static let identifier: [UInt8] = Array("TFL3".utf8)
@@ -9,30 +10,39 @@ public enum ModelFile {
     static let minimumSize = 32
 
     public static func validate(path: String) throws(RuntimeError) {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .modelNotFound(path: path) }
+            throw .modelUnreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
             throw .modelUnreadable(path: path, reason: String(cString: strerror(errno)))
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw .modelUnreadable(path: path, reason: "not a regular file")
         }
-        guard let file = fopen(path, "rb") else {
+        let size = Int(status.st_size)
+        guard size >= minimumSize else { throw .notAModel(path: path, reason: "only \(size) bytes") }
+        // Mapped rather than read: the check touches only the tables, not the weights.
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
             throw .modelUnreadable(path: path, reason: String(cString: strerror(errno)))
         }
-        defer { fclose(file) }
-        var header = [UInt8](repeating: 0, count: 8)
-        let read = fread(&header, 1, header.count, file)
-        let size = Int(status.st_size)
-        guard size >= minimumSize, read == header.count else {
-            throw .notAModel(path: path, reason: "only \(size) bytes")
-        }
-        guard Array(header[4..<8]) == identifier else {
+        defer { munmap(mapping, size) }
+        try check(contents: UnsafeRawBufferPointer(start: mapping, count: size), path: path)
+    }
+
+    /// Checks a model's bytes: size, identifier, and the flatbuffer structure LiteRT will follow.
+    public static func check(contents bytes: UnsafeRawBufferPointer, path: String) throws(RuntimeError) {
+        guard bytes.count >= minimumSize else { throw .notAModel(path: path, reason: "only \(bytes.count) bytes") }
+        guard Array(bytes[4..<8]) == identifier else {
             throw .notAModel(path: path, reason: "no TFL3 identifier at byte 4")
         }
-        let rootOffset = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
-        guard rootOffset >= 8, rootOffset < size else {
-            throw .notAModel(path: path, reason: "root table offset \(rootOffset) outside the \(size)-byte file")
+        do {
+            try ModelStructure.check(bytes)
+        } catch {
+            throw .damagedModel(path: path, reason: error.reason)
         }
     }
 }

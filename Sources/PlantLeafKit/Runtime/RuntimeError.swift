@@ -9,6 +9,8 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     case modelUnreadable(path: String, reason: String)
     /// The file is not a TensorFlow Lite flatbuffer (checked before the runtime sees it).
     case notAModel(path: String, reason: String)
+    /// A TensorFlow Lite flatbuffer whose structure is broken (truncated, or bytes changed).
+    case damagedModel(path: String, reason: String)
     /// The model loaded, but PlantLeaf cannot feed it (input not [1,H,W,3], unsupported types ...).
     case unsupportedModel(path: String, reason: String)
     /// A LiteRT call returned an error status.
@@ -29,6 +31,8 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
             return "cannot read model \(path): \(reason)"
         case .notAModel(let path, let reason):
             return "\(path) is not a TensorFlow Lite model: \(reason)"
+        case .damagedModel(let path, let reason):
+            return "model \(path) is damaged: \(reason) (the file is truncated or corrupted: copy or convert it again)"
         case .unsupportedModel(let path, let reason):
             return "model \(path) is not supported: \(reason)"
         case .callFailed(let function, let status, let context):
