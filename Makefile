@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/plantleaf
 DEBUG_BIN := .build/debug/plantleaf
 
-.PHONY: setup deps runtime data reference build demo test bench clean
+.PHONY: setup deps runtime data reference build demo test bench clean fuzz-build fuzz test-sanitize leak-check
 
 ## setup: apt packages, libLiteRt.so and the shared models/samples (idempotent)
 setup:
@@ -31,5 +31,15 @@ test: setup
 bench: build reference
 	@for part in scripts/bench/*.sh; do bash "$$part" || exit 1; done
 
+## fuzz: libFuzzer + AddressSanitizer on every fuzz target for SECONDS each (crash inputs kept in .fuzz/crashes/)
+SECONDS ?= 60
+FUZZ_BUILD := $(SWIFT) build -c release --scratch-path .build-fuzz --product plantleaf-fuzz \
+	-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld
+fuzz-build: setup
+	$(FUZZ_BUILD)
+
+fuzz: fuzz-build
+	scripts/hardening/fuzz.sh $(SECONDS)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-sanitize

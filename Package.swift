@@ -14,10 +14,14 @@ let package = Package(
         .target(name: "CLiteRt", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Declares libFuzzer's driver entry for the fuzz build of plantleaf-fuzz.
+        .target(name: "CFuzzer"),
         .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit"]),
         // Helpers shared by the test targets: running the built binary, making test images.
         .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),
+        // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
+        .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
         .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
         .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport"]),
     ],

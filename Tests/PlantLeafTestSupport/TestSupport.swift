@@ -120,6 +120,19 @@ public enum TestImages {
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 
+    /// A JPEG APP1 payload ("Exif\0\0" + TIFF) whose one IFD entry is the orientation tag.
+    public static func exif(orientation: Int, bigEndian: Bool = false) -> [UInt8] {
+        func bytes(_ value: Int, _ count: Int) -> [UInt8] {
+            let littleEndian = (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+            return bigEndian ? littleEndian.reversed() : littleEndian
+        }
+        let tiff = Array((bigEndian ? "MM" : "II").utf8) + bytes(42, 2) + bytes(8, 4)  // header, IFD at 8
+            + bytes(1, 2)  // one entry
+            + bytes(0x0112, 2) + bytes(3, 2) + bytes(1, 4) + bytes(orientation, 2) + [0, 0]  // SHORT, in the value field
+            + bytes(0, 4)  // no next IFD
+        return Array("Exif\0\0".utf8) + tiff
+    }
+
     /// A width x height RGB image with a different colour in each quadrant, so any turn or
     /// mirror is visible: top-left red, top-right green, bottom-left blue, bottom-right white.
     public static func quadrants(width: Int, height: Int) -> RGBImage {

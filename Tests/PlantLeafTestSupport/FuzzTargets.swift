@@ -1,0 +1,121 @@
+import PlantLeafKit
+
+/// One entry point that untrusted bytes reach, as the fuzzer drives it: `run` must return for
+/// any input (a trap, a sanitizer report or a failed invariant is a bug), and `seeds` are the
+/// small valid inputs the fuzzer starts from. The regression tests replay saved crash inputs
+/// through the same `run`. To add a target, append one to `FuzzTargets.all`.
+public struct FuzzTarget: Sendable {
+    public let name: String
+    public let summary: String
+    public let run: @Sendable ([UInt8]) -> Void
+    public let seeds: @Sendable () -> [(name: String, bytes: [UInt8])]
+}
+
+public enum FuzzTargets {
+    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile]
+
+    public static func named(_ name: String) -> FuzzTarget? {
+        all.first { $0.name == name }
+    }
+
+    /// Fuzzed images may claim at most this many pixels: enough for every decode path, small
+    /// enough that one input decodes in milliseconds.
+    static let fuzzPixelLimit = 1 << 20
+
+    public static let imageDecoder = FuzzTarget(
+        name: "image-decoder",
+        summary: "ImageDecoder.decode (format detection, libpng, libjpeg-turbo, DCT scaling, EXIF orientation) and EXIFOrientation.read",
+        run: { bytes in
+            // A small minimum size makes even tiny JPEGs take the 1/2 .. 1/8 DCT-scaled paths.
+            let decoder = ImageDecoder(pixelLimit: fuzzPixelLimit, minimumSize: (8, 8))
+            if let image = try? decoder.decode(bytes) {
+                precondition(image.width > 0 && image.height > 0, "decoded an empty image")
+            }
+            _ = EXIFOrientation.read(fromAPP1: bytes)
+        },
+        seeds: imageSeeds)
+
+    public static let labels = FuzzTarget(
+        name: "labels",
+        summary: "Labels(parsing:) and Labels.displayName on UTF-8 text",
+        run: { bytes in
+            guard let text = String(validating: bytes, as: UTF8.self) else { return }
+            for name in Labels(parsing: text).names {
+                precondition(!name.isEmpty && !name.hasPrefix("#") && !name.contains("\n"), "label file parser kept \(name.debugDescription)")
+                _ = Labels.displayName(name)
+            }
+        },
+        seeds: {
+            [("plantvillage-style", Array("# PlantVillage classes\nApple___Apple_scab\nTomato___healthy\n".utf8)),
+             ("crlf-bom-blank", Array("\u{FEFF}first\r\n\r\n  second \t\r\n#third\r\n".utf8)),
+             ("imagenet-style", Array("background\ntench, Tinca tinca\ngreat white shark\n".utf8)),
+             ("underscores", Array("Corn_(maize)___Common_rust_\n___\n_\n".utf8))]
+        })
+
+    public static let modelFile = FuzzTarget(
+        name: "model-file",
+        summary: "ModelFile.check: size, TFL3 identifier and the flatbuffer structure LiteRT follows",
+        run: { bytes in
+            bytes.withUnsafeBytes { contents in
+                _ = try? ModelFile.check(contents: contents, path: "fuzz.tflite")
+            }
+        },
+        seeds: {
+            let model = TestModels.addition()
+            return [("addition", model), ("addition-truncated", Array(model.prefix(model.count / 2))),
+                    ("identifier-only", Array(model.prefix(32)))]
+        })
+
+    /// PNGs of every colour type and bit depth libpng reads, JPEGs of every kind the decoder
+    /// handles (with EXIF orientations), and bare EXIF payloads.
+    static func imageSeeds() -> [(name: String, bytes: [UInt8])] {
+        var seeds: [(name: String, bytes: [UInt8])] = []
+        let (width, height) = (5, 4)
+        var generator = SeedBytes()
+        // (colour type, channels, bit depths): gray, RGB, palette, gray+alpha, RGBA.
+        for (colorType, channels, depths) in [(0, 1, [1, 2, 4, 8, 16]), (2, 3, [8, 16]), (3, 1, [1, 2, 4, 8]), (4, 2, [8, 16]), (6, 4, [8, 16])] {
+            for depth in depths {
+                let rowBytes = (width * channels * depth + 7) / 8
+                let rows = generator.next(rowBytes * height)
+                let palette = colorType == 3 ? generator.next(3 << depth) : []
+                seeds.append(("png-type\(colorType)-\(depth)bit",
+                              TestImages.png(rows, width: width, height: height, colorType: colorType, bitDepth: depth, palette: palette)))
+            }
+        }
+        seeds.append(("png-interlaced", TestImages.png(generator.next(width * 3 * height), width: width, height: height,
+                                                       colorType: 2, bitDepth: 8, interlaced: true)))
+        seeds.append(("png-palette-trns", TestImages.png(generator.next(width * height), width: width, height: height, colorType: 3,
+                                                         bitDepth: 8, palette: generator.next(768), transparency: [0, 128, 255])))
+        seeds.append(("png-rgb-trns", TestImages.png(generator.next(width * 3 * height), width: width, height: height,
+                                                     colorType: 2, bitDepth: 8, transparency: [10, 20, 30])))
+
+        let image = TestImages.quadrants(width: 24, height: 16)
+        seeds.append(("jpeg-baseline", TestImages.jpeg(image.pixels, width: image.width, height: image.height)))
+        seeds.append(("jpeg-progressive", TestImages.jpeg(image.pixels, width: image.width, height: image.height, progressive: true)))
+        seeds.append(("jpeg-gray", TestImages.jpeg(generator.next(24 * 16), width: 24, height: 16, components: 1)))
+        seeds.append(("jpeg-cmyk", TestImages.jpeg(generator.next(24 * 16 * 4), width: 24, height: 16, components: 4)))
+        for orientation in [3, 6, 8] {
+            for bigEndian in [false, true] {
+                let exif = TestImages.exif(orientation: orientation, bigEndian: bigEndian)
+                seeds.append(("jpeg-exif-\(orientation)-\(bigEndian ? "mm" : "ii")",
+                              TestImages.jpeg(image.pixels, width: image.width, height: image.height, quality: 60, exif: exif)))
+                seeds.append(("exif-\(orientation)-\(bigEndian ? "mm" : "ii")", exif))
+            }
+        }
+        return seeds
+    }
+}
+
+/// Deterministic filler bytes (xorshift), so the seed set is the same on every run.
+struct SeedBytes {
+    private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    mutating func next(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+    }
+}
