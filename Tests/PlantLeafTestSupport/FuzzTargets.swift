@@ -68,7 +68,7 @@ public enum FuzzTargets {
 
     /// PNGs of every colour type and bit depth libpng reads, JPEGs of every kind the decoder
     /// handles (with EXIF orientations), and bare EXIF payloads.
-    static func imageSeeds() -> [(name: String, bytes: [UInt8])] {
+    public static func imageSeeds() -> [(name: String, bytes: [UInt8])] {
         var seeds: [(name: String, bytes: [UInt8])] = []
         let (width, height) = (5, 4)
         var generator = SeedBytes()

@@ -1,0 +1,45 @@
+import PlantLeafKit
+import PlantLeafTestSupport
+import Testing
+
+/// The fuzz seeds are valid inputs: if one stopped decoding, the fuzzer would start from
+/// nothing. They also cover every PNG colour type and bit depth and the EXIF orientations.
+@Suite struct FuzzSeedTests {
+    @Test func everyImageSeedDecodesToItsSize() {
+        let decoder = ImageDecoder()
+        for seed in FuzzTargets.imageSeeds() where !seed.name.hasPrefix("exif-") {
+            let image: RGBImage
+            do {
+                image = try decoder.decode(seed.bytes)
+            } catch {
+                Issue.record("\(seed.name): \(error)")
+                continue
+            }
+            let expected = seed.name.hasPrefix("png") ? (5, 4)
+                : (seed.name.hasPrefix("jpeg-exif-6") || seed.name.hasPrefix("jpeg-exif-8")) ? (16, 24) : (24, 16)
+            #expect(image.width == expected.0 && image.height == expected.1, "\(seed.name)")
+        }
+    }
+
+    @Test func exifSeedsCarryTheirOrientation() {
+        for orientation in [3, 6, 8] {
+            for bigEndian in [false, true] {
+                let payload = TestImages.exif(orientation: orientation, bigEndian: bigEndian)
+                #expect(EXIFOrientation.read(fromAPP1: payload).rawValue == orientation)
+            }
+        }
+    }
+
+    @Test func labelSeedsParse() {
+        let parsed = FuzzTargets.labels.seeds().map { Labels(parsing: String(decoding: $0.bytes, as: UTF8.self)).names }
+        #expect(parsed[1] == ["first", "second"])
+        #expect(parsed[0] == ["Apple___Apple_scab", "Tomato___healthy"])
+    }
+
+    /// Every seed passes through its target without tripping an invariant.
+    @Test func targetsRunTheirSeeds() {
+        for target in FuzzTargets.all {
+            for seed in target.seeds() { target.run(seed.bytes) }
+        }
+    }
+}
