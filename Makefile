@@ -41,5 +41,14 @@ fuzz-build: setup
 fuzz: fuzz-build
 	scripts/hardening/fuzz.sh $(SECONDS)
 
+## test-sanitize: the tests under AddressSanitizer/LeakSanitizer (+ UBSan for the C shims), then 30 s of fuzzing per target
+test-sanitize: setup
+	scripts/hardening/test-sanitize.sh 30
+
+## leak-check: 1000+ images (samples and damaged files) in one process: RSS first/last, valgrind's bytes definitely lost
+leak-check: build
+	@scripts/setup.sh hardening
+	python3 scripts/hardening/leak-check.py $(RELEASE_BIN) samples/plantvillage
+
 clean:
 	rm -rf .build .build-fuzz .build-sanitize

@@ -7,6 +7,7 @@
 #   scripts/setup.sh data      links the models and sample images from ../shared
 #   scripts/setup.sh all       all three
 #   scripts/setup.sh reference .venv with the reference pipeline's Python packages (make bench only)
+#   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,8 +27,12 @@ as_root() {
 apt_packages=(libpng-dev libjpeg-dev pkg-config python3 python3-pip)
 
 deps() {
+    apt_install "${apt_packages[@]}"
+}
+
+apt_install() {  # apt_install PACKAGE...: installs those not installed yet
     local missing=()
-    for package in "${apt_packages[@]}"; do
+    for package in "$@"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
     done
     if [ ${#missing[@]} -eq 0 ]; then say "apt packages present"; return; fi
@@ -124,6 +129,7 @@ case "${1:-all}" in
     runtime) runtime ;;
     data) data ;;
     reference) reference ;;
+    hardening) apt_install valgrind binutils ;;
     all) deps; runtime; data ;;
-    *) die "unknown step '$1' (deps, runtime, data, reference or all)" ;;
+    *) die "unknown step '$1' (deps, runtime, data, reference, hardening or all)" ;;
 esac
