@@ -24,12 +24,14 @@ public enum FuzzTargets {
 
     public static let imageDecoder = FuzzTarget(
         name: "image-decoder",
-        summary: "ImageDecoder.decode (format detection, libpng, libjpeg-turbo, DCT scaling, EXIF orientation) and EXIFOrientation.read",
+        summary: "ImageDecoder.decode (format detection, libpng, libjpeg-turbo, DCT scaling, EXIF orientation), Resampler.resize, EXIFOrientation.read",
         run: { bytes in
             // A small minimum size makes even tiny JPEGs take the 1/2 .. 1/8 DCT-scaled paths.
             let decoder = ImageDecoder(pixelLimit: fuzzPixelLimit, minimumSize: (8, 8))
             if let image = try? decoder.decode(bytes) {
                 precondition(image.width > 0 && image.height > 0, "decoded an empty image")
+                // What the classifier does next; odd shapes (1 x 1000, 1000 x 1) reach both resize directions.
+                _ = Resampler.resize(image, width: 24, height: 24)
             }
             _ = EXIFOrientation.read(fromAPP1: bytes)
         },
