@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/plantleaf
 DEBUG_BIN := .build/debug/plantleaf
 
-.PHONY: setup deps runtime data reference build demo test bench clean fuzz-build fuzz test-sanitize leak-check
+.PHONY: setup deps runtime data reference build demo test bench clean fuzz-build fuzz test-sanitize leak-check model-mutations
 
 ## setup: apt packages, libLiteRt.so and the shared models/samples (idempotent)
 setup:
@@ -33,10 +33,11 @@ bench: build reference
 
 ## fuzz: libFuzzer + AddressSanitizer on every fuzz target for SECONDS each (crash inputs kept in .fuzz/crashes/)
 SECONDS ?= 60
-FUZZ_BUILD := $(SWIFT) build -c release --scratch-path .build-fuzz --product plantleaf-fuzz \
-	-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld
+# Its own scratch folder, so the normal build is untouched. lld links it: gold fails on this link
+# with an internal error. -DFUZZING hands main over to libFuzzer (Fuzz/main.swift).
 fuzz-build: setup
-	$(FUZZ_BUILD)
+	$(SWIFT) build -c release --scratch-path .build-fuzz --product plantleaf-fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld
 
 fuzz: fuzz-build
 	scripts/hardening/fuzz.sh $(SECONDS)
@@ -49,6 +50,11 @@ test-sanitize: setup
 leak-check: build
 	@scripts/setup.sh hardening
 	python3 scripts/hardening/leak-check.py $(RELEASE_BIN) samples/plantvillage
+
+## model-mutations: truncated and bit-flipped copies of the default model, each classified in its own process
+model-mutations: build
+	python3 scripts/hardening/model-mutations.py $(RELEASE_BIN) Models/plantvillage_int8.tflite \
+		"$$(find -L samples/plantvillage -name '*.JPG' | sort | head -1)" --flips 2000
 
 clean:
 	rm -rf .build .build-fuzz .build-sanitize

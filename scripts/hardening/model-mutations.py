@@ -71,6 +71,11 @@ def main():
                 bad.append(name)
     for outcome, names in sorted(tally.items(), key=lambda item: -len(item[1])):
         print(f"{len(names):5d}  {outcome}  (e.g. {', '.join(names[:3])})")
+    kinds = {}
+    for outcome, names in tally.items():
+        kind = outcome.split(":")[0].split(" (")[0]
+        kinds[kind] = kinds.get(kind, 0) + len(names)
+    print("model-mutations: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items(), key=lambda item: -item[1])))
     print(f"model-mutations: {sum(len(n) for n in tally.values())} mutated models, {len(bad)} crashed or hung"
           + (f", kept in {options.keep}" if bad else ""))
     sys.exit(1 if bad else 0)
