@@ -19,4 +19,16 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderrLines == ["plantleaf classify: \(model) is not a TensorFlow Lite model: no TFL3 identifier at byte 4"])
     }
+
+    /// A named pipe would block a plain open() forever; a folder is no file either.
+    @Test func pipeAndFolderAreRefusedWithoutHanging() throws {
+        let folder = TestPaths.temporaryDirectory()
+        let pipe = folder + "/model.tflite"
+        #expect(mkfifo(pipe, 0o600) == 0)
+        for model in [pipe, folder] {
+            let result = try classify(withModel: model)
+            #expect(result.status == 2)
+            #expect(result.stderrLines == ["plantleaf classify: cannot read model \(model): not a regular file"])
+        }
+    }
 }

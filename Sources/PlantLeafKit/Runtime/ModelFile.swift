@@ -10,7 +10,8 @@ public enum ModelFile {
     static let minimumSize = 32
 
     public static func validate(path: String) throws(RuntimeError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO given as the model must not hang the open; it is refused below.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .modelNotFound(path: path) }
             throw .modelUnreadable(path: path, reason: String(cString: strerror(errno)))
