@@ -1,3 +1,4 @@
+import CAllocator
 import Glibc
 import PlantLeafKit
 
@@ -11,6 +12,9 @@ let usage = """
 
     Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
     """
+
+// Image buffers up to 32 MiB reuse freed heap memory instead of fresh pages (see CAllocator.h).
+pl_keep_freed_memory(32 << 20)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
