@@ -58,6 +58,18 @@ import Testing
         #expect(serial.map { $0.split(separator: " ")[0] } == serial.map { $0.split(separator: " ")[0] }.sorted())
     }
 
+    @Test func progressLineOnlyWhenStderrIsATerminal() throws {
+        let quiet = try runPlantLeaf(["classify", TestPaths.plantVillage])
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty)
+        // script(1) gives the command a pseudo-terminal and records what it drew there.
+        let typescript = TestPaths.temporaryDirectory() + "/typescript"
+        let command = "'\(TestPaths.binary)' classify '\(TestPaths.plantVillage)' > /dev/null"
+        let recorded = try runCommand("/usr/bin/script", ["-qec", command, typescript])
+        #expect(recorded.status == 0)
+        let screen = try String(contentsOfFile: typescript, encoding: .utf8)
+        #expect(screen.contains("[38/76] "), "\(screen.prefix(300))")
+    }
+
     @Test func helpAndVersion() throws {
         let help = try runPlantLeaf(["classify", "--help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: plantleaf classify") && help.stdout.contains("--jobs"))
