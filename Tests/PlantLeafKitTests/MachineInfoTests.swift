@@ -142,7 +142,14 @@ struct FakeSystem {
         // A 5 % dip is scheduling noise, below the 10 % that counts as throttling.
         system.write("sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "2280000\n")
         conditions.record(temperatures: system.reader.temperatures(), frequencies: system.reader.frequencies())
-        #expect(BenchWarnings.evaluate(machine: system.reader.read(), conditions: conditions).isEmpty)
+        #expect(BenchWarnings.evaluate(machine: system.reader.read(), conditions: conditions, threadCounts: [1, 4]).isEmpty)
+    }
+
+    @Test func warnsWhenThreadsOutnumberCores() {
+        let machine = FakeSystem.raspberryPi5(governor: "performance").reader.read()
+        let warnings = BenchWarnings.evaluate(machine: machine, conditions: ConditionLog(), threadCounts: [1, 8])
+        #expect(warnings == ["8 threads on 4 cores: the threads share cores, so that result measures contention, not the board; "
+                             + "use --threads values up to 4"])
     }
 
     @Test func coreListsAreCompact() {

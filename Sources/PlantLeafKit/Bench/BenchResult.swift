@@ -105,5 +105,5 @@ public struct BenchResult: Sendable {
     public var imageBytes: Int
     public var runs: [ThreadRunResult]
 
-    public var warnings: [String] { BenchWarnings.evaluate(machine: machine, conditions: conditions) }
+    public var warnings: [String] { BenchWarnings.evaluate(machine: machine, conditions: conditions, threadCounts: settings.threadCounts) }
 }

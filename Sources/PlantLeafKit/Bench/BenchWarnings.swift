@@ -5,8 +5,12 @@ public enum BenchWarnings {
     /// A core running this much below the highest frequency it showed earlier counts as throttled.
     public static let droppedFraction = 0.10
 
-    public static func evaluate(machine: MachineInfo, conditions: ConditionLog) -> [String] {
+    public static func evaluate(machine: MachineInfo, conditions: ConditionLog, threadCounts: [Int] = []) -> [String] {
         var warnings: [String] = []
+        if let cores = machine.cores, let most = threadCounts.max(), most > cores {
+            warnings.append("\(most) threads on \(cores) cores: the threads share cores, so that result measures contention, "
+                + "not the board; use --threads values up to \(cores)")
+        }
         let cores = conditions.frequenciesBefore.isEmpty ? machine.frequencies : conditions.frequenciesBefore
         var governors: [(governor: String, cpus: [Int])] = []
         for core in cores {
