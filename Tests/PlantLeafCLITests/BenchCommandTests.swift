@@ -36,7 +36,7 @@ import Testing
         for key in ["cpus_before", "cpus_after", "temperatures_before", "temperatures_after", "frequency_drops"] {
             #expect(machine[key] is [Any], "machine.\(key)")
         }
-        #expect(machine["peak_celsius"] is NSNumber || machine["peak_celsius"] is NSNull)
+        for key in ["peak_celsius", "load_average_before"] { #expect(machine[key] is NSNumber || machine[key] is NSNull, "machine.\(key)") }
         let cpus = try #require(machine["cpus_before"] as? [[String: Any]])
         for cpu in cpus {
             #expect(cpu["cpu"] is Int && cpu["governor"] is String)

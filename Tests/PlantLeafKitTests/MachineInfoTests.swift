@@ -36,6 +36,7 @@ struct FakeSystem {
         }
         system.write("sys/class/thermal/thermal_zone0/type", "cpu-thermal\n")
         system.write("sys/class/thermal/thermal_zone0/temp", "\(milliCelsius)\n")
+        system.write("proc/loadavg", "0.08 0.12 0.10 1/250 1234\n")
         return system
     }
 }
@@ -52,6 +53,7 @@ struct FakeSystem {
         #expect(info.frequencies.map(\.cpu) == [0, 1, 2, 3])
         #expect(info.frequencies[0] == CoreFrequency(cpu: 0, governor: "ondemand", currentMHz: 1500, maxMHz: 2400))
         #expect(system.reader.temperatures() == [ThermalReading(zone: "thermal_zone0", type: "cpu-thermal", celsius: 83.15)])
+        #expect(system.reader.loadAverage() == 0.08)
     }
 
     @Test func missingSysFilesReadAsUnknown() {
@@ -74,6 +76,7 @@ struct FakeSystem {
         #expect(info.cores == nil)
         #expect(info.frequencies.isEmpty)
         #expect(system.reader.temperatures().isEmpty)
+        #expect(system.reader.loadAverage() == nil)
         // The architecture comes from uname, which always answers.
         #expect(!info.architecture.isEmpty)
     }
@@ -116,6 +119,7 @@ struct FakeSystem {
     @Test func warnsAboutGovernorHeatAndThrottling() {
         let system = FakeSystem.raspberryPi5()
         var conditions = ConditionLog()
+        conditions.loadAverageBefore = 2.19
         conditions.frequenciesBefore = system.reader.frequencies()
         conditions.record(temperatures: system.reader.temperatures(), frequencies: conditions.frequenciesBefore)
         // Later, cpu2 has fallen to 1500 MHz from the 2400 it ran at.
@@ -126,17 +130,19 @@ struct FakeSystem {
         #expect(conditions.frequencyDrops == [FrequencyDrop(cpu: 2, fromMHz: 2400, toMHz: 1500)])
 
         let warnings = BenchWarnings.evaluate(machine: system.reader.read(), conditions: conditions)
-        #expect(warnings.count == 3)
-        #expect(warnings[0].hasPrefix("cpufreq governor is 'ondemand' on cpu0-3, not 'performance'"))
-        #expect(warnings[0].contains("scaling_governor"))
-        #expect(warnings[1].hasPrefix("SoC temperature reached 83.2 °C (above 80 °C)"))
-        #expect(warnings[2].hasPrefix("cpu2 fell from 2400 MHz to 1500 MHz during the run"))
+        #expect(warnings.count == 4)
+        #expect(warnings[0].hasPrefix("load average was 2.19 before the run"))
+        #expect(warnings[1].hasPrefix("cpufreq governor is 'ondemand' on cpu0-3, not 'performance'"))
+        #expect(warnings[1].contains("scaling_governor"))
+        #expect(warnings[2].hasPrefix("SoC temperature reached 83.2 °C (above 80 °C)"))
+        #expect(warnings[3].hasPrefix("cpu2 fell from 2400 MHz to 1500 MHz during the run"))
     }
 
     @Test func quietOnACoolBoardAtFullSpeed() {
         let system = FakeSystem.raspberryPi5(governor: "performance", currentKHz: [2_400_000, 2_400_000, 2_400_000, 2_400_000],
                                              milliCelsius: 55_000)
         var conditions = ConditionLog()
+        conditions.loadAverageBefore = system.reader.loadAverage()
         conditions.frequenciesBefore = system.reader.frequencies()
         conditions.record(temperatures: system.reader.temperatures(), frequencies: conditions.frequenciesBefore)
         // A 5 % dip is scheduling noise, below the 10 % that counts as throttling.

@@ -75,6 +75,7 @@ public enum BenchReport {
         object.add("board", machine.board)
         if let cores = machine.cores { object.add("cores", cores) } else { object.addNull("cores") }
         object.add("kernel", machine.kernel)
+        addNumber(&object, "load_average_before", conditions.loadAverageBefore, decimals: 2)
         object.add("cpus_before", objects: conditions.frequenciesBefore.map(coreJSON))
         object.add("cpus_after", objects: conditions.frequenciesAfter.map(coreJSON))
         object.add("temperatures_before", objects: conditions.temperaturesBefore.map(thermalJSON))
@@ -224,6 +225,7 @@ public enum BenchReport {
                     ["cpu", "\(machine.cpuModel) (\(cores), \(machine.architecture))"]]
         if machine.cpuHardware != MachineInfo.unknown { rows.append(["hardware", machine.cpuHardware]) }
         rows.append(["kernel", machine.kernel])
+        rows.append(["load", conditions.loadAverageBefore.map { BenchText.fixed($0, decimals: 2) + " (1-minute average, before the run)" } ?? "unknown"])
         let governors = Set(conditions.frequenciesBefore.compactMap(\.governor))
         rows.append(["governor", governors.isEmpty ? "unknown (no cpufreq in /sys)" : governors.sorted().joined(separator: ", ")])
         rows.append(["frequency", frequencySummary(before: conditions.frequenciesBefore, after: conditions.frequenciesAfter)])

@@ -43,6 +43,8 @@ public struct ThreadRunResult: Sendable {
 
 /// The machine's frequency and temperature as seen between runs, for the throttling checks.
 public struct ConditionLog: Sendable, Equatable {
+    /// The 1-minute load average just before the benchmark started: other work competing for the CPU.
+    public var loadAverageBefore: Double?
     public var temperaturesBefore: [ThermalReading] = []
     public var temperaturesAfter: [ThermalReading] = []
     /// The hottest reading of any zone at any sample, before, during or after.

@@ -52,6 +52,7 @@ public struct BenchRunner {
         let startedAt = BenchRunner.utcTimestamp()
         let (bytes, imageName) = try loadImage()
         var conditions = ConditionLog()
+        conditions.loadAverageBefore = machineReader.loadAverage()
         conditions.temperaturesBefore = machineReader.temperatures()
         conditions.frequenciesBefore = machineReader.frequencies()
         conditions.record(temperatures: conditions.temperaturesBefore, frequencies: conditions.frequenciesBefore)

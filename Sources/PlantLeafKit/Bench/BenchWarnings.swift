@@ -2,6 +2,8 @@
 public enum BenchWarnings {
     /// Above this the SoCs PlantLeaf targets start to throttle (a Raspberry Pi 4/5 soft-limits at 80 °C).
     public static let hotCelsius = 80.0
+    /// A 1-minute load average at least this high before the run means other work was running.
+    public static let busyLoadAverage = 1.0
     /// A core running this much below the highest frequency it showed earlier counts as throttled.
     public static let droppedFraction = 0.10
 
@@ -20,6 +22,11 @@ public enum BenchWarnings {
             } else {
                 governors.append((governor, [core.cpu]))
             }
+        }
+        if let load = conditions.loadAverageBefore, load >= busyLoadAverage {
+            warnings.append("load average was \(BenchText.fixed(load, decimals: 2)) before the run: other processes compete for the CPU "
+                + "and inflate the latencies; stop other work, wait for the load to fall below \(BenchText.fixed(busyLoadAverage, decimals: 1)), "
+                + "and benchmark again")
         }
         for (governor, cpus) in governors {
             warnings.append("cpufreq governor is '\(governor)' on \(cpuList(cpus)), not 'performance': the clock follows the load, "

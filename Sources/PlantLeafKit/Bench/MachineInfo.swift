@@ -76,6 +76,11 @@ public struct MachineInfoReader: Sendable {
         }
     }
 
+    /// The 1-minute load average from loadavg (runnable tasks, averaged); nil when unreadable.
+    public func loadAverage() -> Double? {
+        readText("\(procRoot)/loadavg")?.split(separator: " ").first.flatMap { Double($0) }
+    }
+
     /// The CPUs listed in devices/system/cpu/online ("0-3,6"), in order; nil when unreadable.
     func onlineCPUs() -> [Int]? {
         guard let text = readText("\(sysRoot)/devices/system/cpu/online") else { return nil }
