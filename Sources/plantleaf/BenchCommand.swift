@@ -57,6 +57,14 @@ enum BenchCommand {
             }
             guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
             if parsed.has("--synthetic"), parsed.string("--image") != nil { throw UsageError("give --image or --synthetic, not both") }
+            for option in ["--json", "--csv"] {
+                guard let path = parsed.string(option) else { continue }
+                do {
+                    try FileWriter.checkWritable(path)
+                } catch {
+                    throw UsageError("cannot write \(option) file \(path): \(error)")
+                }
+            }
             let minimumSeconds = try parsed.double("--min-seconds") ?? 0
             guard minimumSeconds >= 0 else { throw UsageError("--min-seconds must be at least 0, got \(minimumSeconds)") }
             settings = BenchSettings(modelPath: parsed.string("--model") ?? ProjectPaths.locate(ProjectPaths.defaultModel),

@@ -147,6 +147,7 @@ import Testing
         (["--warmup", "-1"], "--warmup must be at least 0, got -1"),
         (["--min-seconds", "-2"], "--min-seconds must be at least 0, got -2.0"),
         (["--synthetic", "--image", "leaf.jpg"], "give --image or --synthetic, not both"),
+        (["--json", "/no/such/folder/bench.json"], "cannot write --json file /no/such/folder/bench.json: no such file or directory"),
     ])
     func rejectsBadOptions(arguments: [String], message: String) throws {
         let result = try runPlantLeaf(["bench"] + arguments)
