@@ -80,7 +80,8 @@ public enum BenchComparison {
     /// (2.00x = twice as slow as the first file, 0.50x = twice as fast).
     public static func render(_ reports: [(path: String, report: StoredBenchReport)]) -> String {
         guard let first = reports.first else { return "" }
-        let letters = reports.indices.map { index in String(UnicodeScalar(UInt8(65 + index % 26))) + (index >= 26 ? String(index / 26) : "") }
+        // A, B, C ... name the files in the column headings; past Z they are numbered.
+        let letters = reports.indices.map { $0 < 26 ? String(UnicodeScalar(UInt8(65 + $0))) : "#\($0 + 1)" }
         var lines: [String] = []
         for (letter, entry) in zip(letters, reports) {
             let machine = entry.report.machine

@@ -67,58 +67,18 @@ public struct BenchRunner {
         let libraryLoad = MonotonicClock.milliseconds(since: libraryStart)
 
         var runs: [ThreadRunResult] = []
-        var input: TensorInfo?
-        var decoded: RGBImage?
+        var model: (input: TensorInfo, image: RGBImage)?
         for threads in settings.threadCounts {
-            progress("threads \(threads): loading model")
-            let loadStart = MonotonicClock.nanoseconds()
-            let classifier: Classifier
-            do {
-                classifier = try Classifier(modelPath: settings.modelPath, labelsPath: settings.labelsPath, threads: threads)
-            } catch {
-                throw .setup(error)
-            }
-            let loadCompile = MonotonicClock.milliseconds(since: loadStart)
-            input = classifier.interpreter.input
-
-            var run = ThreadRunResult(threads: threads, loadCompileMilliseconds: loadCompile, firstInferenceMilliseconds: 0,
-                                      samples: [:], statistics: [:], measuredSeconds: 0, peakResidentKiB: 0)
-            let first = try timeOnce(classifier, bytes: bytes, imageName: imageName)
-            decoded = first.image
-            run.firstInferenceMilliseconds = first.timings[.invoke] ?? 0
-            for index in 0..<settings.warmup {
-                if index % 10 == 0 { progress("threads \(threads): warm-up \(index + 1)/\(settings.warmup)") }
-                _ = try timeOnce(classifier, bytes: bytes, imageName: imageName)
-            }
-
-            var samples = Dictionary(uniqueKeysWithValues: BenchStage.allCases.map { ($0, [Double]()) })
-            let measureStart = MonotonicClock.nanoseconds()
-            var lastSample = measureStart
-            var count = 0
-            while count < settings.runs || Double(MonotonicClock.nanoseconds() - measureStart) / 1e9 < settings.minimumSeconds {
-                let once = try timeOnce(classifier, bytes: bytes, imageName: imageName)
-                for (stage, milliseconds) in once.timings { samples[stage]!.append(milliseconds) }
-                run.topClass = once.top
-                count += 1
-                let now = MonotonicClock.nanoseconds()
-                if Double(now - lastSample) / 1e9 >= BenchRunner.sampleInterval {
-                    lastSample = now
-                    conditions.record(temperatures: machineReader.temperatures(), frequencies: machineReader.frequencies())
-                    progress("threads \(threads): run \(count)/\(settings.runs)")
-                }
-            }
-            run.measuredSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
-            run.samples = samples
-            run.statistics = samples.compactMapValues { LatencyStatistics($0) }
-            run.peakResidentKiB = BenchRunner.peakResidentKiB()
-            runs.append(run)
+            let measured = try measure(threads: threads, bytes: bytes, imageName: imageName, conditions: &conditions, progress: progress)
+            runs.append(measured.run)
+            model = (measured.input, measured.image)
         }
 
         conditions.temperaturesAfter = machineReader.temperatures()
         conditions.frequenciesAfter = machineReader.frequencies()
         conditions.record(temperatures: conditions.temperaturesAfter, frequencies: conditions.frequenciesAfter)
-        // validate() saw at least one thread count, and each one set these.
-        guard let input, let decoded else { throw .invalidSettings("no thread count given") }
+        // validate() saw at least one thread count, and each one set this.
+        guard let (input, decoded) = model else { throw .invalidSettings("no thread count given") }
         return BenchResult(settings: settings, startedAt: startedAt, machine: machineReader.read(), conditions: conditions,
                            modelSHA256: SHA256.hex(ofFile: settings.modelPath) ?? MachineInfo.unknown,
                            liteRtPath: liteRtPath, liteRtSHA256: SHA256.hex(ofFile: liteRtPath) ?? MachineInfo.unknown,
@@ -126,6 +86,48 @@ public struct BenchRunner {
                            input: input, imageName: imageName,
                            imageFormat: ImageFormat.detect(bytes)?.rawValue ?? MachineInfo.unknown,
                            imageWidth: decoded.width, imageHeight: decoded.height, imageBytes: bytes.count, runs: runs)
+    }
+
+    /// Builds a classifier with `threads` threads and runs it: once on its own (the first
+    /// inference), the warm-up runs, then the measured runs, sampling the machine between runs.
+    private func measure(threads: Int, bytes: [UInt8], imageName: String, conditions: inout ConditionLog,
+                         progress: (String) -> Void) throws(BenchError) -> (run: ThreadRunResult, input: TensorInfo, image: RGBImage) {
+        progress("threads \(threads): loading model")
+        let loadStart = MonotonicClock.nanoseconds()
+        let classifier: Classifier
+        do {
+            classifier = try Classifier(modelPath: settings.modelPath, labelsPath: settings.labelsPath, threads: threads)
+        } catch {
+            throw .setup(error)
+        }
+        var run = ThreadRunResult(threads: threads, loadCompileMilliseconds: MonotonicClock.milliseconds(since: loadStart),
+                                  firstInferenceMilliseconds: 0, samples: [:], statistics: [:], measuredSeconds: 0, peakResidentKiB: 0)
+        let first = try timeOnce(classifier, bytes: bytes, imageName: imageName)
+        run.firstInferenceMilliseconds = first.timings[.invoke] ?? 0
+        for index in 0..<settings.warmup {
+            if index % 10 == 0 { progress("threads \(threads): warm-up \(index + 1)/\(settings.warmup)") }
+            _ = try timeOnce(classifier, bytes: bytes, imageName: imageName)
+        }
+
+        let measureStart = MonotonicClock.nanoseconds()
+        var lastSample = measureStart
+        var count = 0
+        while count < settings.runs || Double(MonotonicClock.nanoseconds() - measureStart) / 1e9 < settings.minimumSeconds {
+            let once = try timeOnce(classifier, bytes: bytes, imageName: imageName)
+            for (stage, milliseconds) in once.timings { run.samples[stage, default: []].append(milliseconds) }
+            run.topClass = once.top
+            count += 1
+            let now = MonotonicClock.nanoseconds()
+            if Double(now - lastSample) / 1e9 >= BenchRunner.sampleInterval {
+                lastSample = now
+                conditions.record(temperatures: machineReader.temperatures(), frequencies: machineReader.frequencies())
+                progress("threads \(threads): run \(count)/\(settings.runs)")
+            }
+        }
+        run.measuredSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
+        run.statistics = run.samples.compactMapValues { LatencyStatistics($0) }
+        run.peakResidentKiB = BenchRunner.peakResidentKiB()
+        return (run, classifier.interpreter.input, first.image)
     }
 
     private func loadImage() throws(BenchError) -> (bytes: [UInt8], name: String) {
