@@ -96,7 +96,8 @@ import Testing
     @Test func syntheticImageNeedsNoFile() throws {
         let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "2", "--warmup", "0"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("image    synthetic (JPEG 256x256"))
+        #expect(result.stdout.contains("image    synthetic (JPEG, "))
+        #expect(result.stdout.contains(" bytes, decoded at 256x256)"))
     }
 
     @Test func compareLinesUpBoards() throws {

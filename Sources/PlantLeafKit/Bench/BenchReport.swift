@@ -189,7 +189,7 @@ public enum BenchReport {
         lines += BenchText.table([
             ["model", "\(result.settings.modelPath) (\(input.elementType) \(input.shape), sha256 \(result.modelSHA256))"],
             ["runtime", "\(result.liteRtPath) (sha256 \(result.liteRtSHA256)), loaded in \(BenchText.milliseconds(result.libraryLoadMilliseconds)) ms"],
-            ["image", "\(result.imageName) (\(result.imageFormat) \(result.imageWidth)x\(result.imageHeight), \(result.imageBytes) bytes)"],
+            ["image", "\(result.imageName) (\(result.imageFormat), \(result.imageBytes) bytes, decoded at \(result.imageWidth)x\(result.imageHeight))"],
             ["runs", "\(result.settings.runs) measured after \(result.settings.warmup) warm-up"
                 + (result.settings.minimumSeconds > 0 ? ", at least \(BenchText.fixed(result.settings.minimumSeconds, decimals: 1)) s" : "")
                 + ", threads \(result.settings.threadCounts.map(String.init).joined(separator: ","))"],

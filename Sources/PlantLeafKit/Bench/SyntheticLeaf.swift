@@ -1,8 +1,10 @@
 import CJPEG
 import Glibc
 
-/// A made-up leaf photo, encoded as JPEG in memory, for `plantleaf bench --synthetic`: every board
-/// then decodes exactly the same bytes, and no sample file is needed. Its size, 256 x 256, is the
+/// A made-up leaf photo, encoded as JPEG in memory, for `plantleaf bench --synthetic`: no sample
+/// file is needed, and every board gets the same pixels (the pattern uses only +, -, x, / and
+/// remainders, which IEEE 754 rounds the same everywhere; no libm function whose last bit may
+/// differ between architectures). Its size, 256 x 256, is the
 /// PlantVillage samples' size, and it has a photo's kind of detail (a shaded leaf, veins, spots,
 /// fine texture) so the JPEG decoder does representative work.
 public enum SyntheticLeaf {
@@ -26,8 +28,10 @@ public enum SyntheticLeaf {
                     rgb = (200 + grain, 200 + grain, 196 + grain)
                 } else {
                     let shade = 1 - 0.35 * inside
-                    let vein = abs(across) < 0.04 || abs(sin(along * 9) * 0.35 - across) < 0.025 ? 40.0 : 0
-                    let spot = hypot(u - 30, v + 20) < 14 || hypot(u + 40, v - 10) < 9 ? 1.0 : 0
+                    // A zig-zag side vein: a triangle wave, from exactly rounded operations only.
+                    let zigzag = abs((along * 3 + 8).truncatingRemainder(dividingBy: 2) - 1) - 0.5
+                    let vein = abs(across) < 0.04 || abs(zigzag * 0.7 - across) < 0.025 ? 40.0 : 0
+                    let spot = (u - 30) * (u - 30) + (v + 20) * (v + 20) < 196 || (u + 40) * (u + 40) + (v - 10) * (v - 10) < 81 ? 1.0 : 0
                     rgb = (60 * shade + vein + 90 * spot + grain,
                            140 * shade + vein - 40 * spot + grain,
                            50 * shade + vein * 0.5 - 20 * spot + grain)
