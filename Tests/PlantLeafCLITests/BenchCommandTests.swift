@@ -28,6 +28,7 @@ import Testing
         #expect(settings["warmup"] as? Int == 1)
         #expect(settings["threads"] as? [Int] == [1, 2])
         #expect(settings["min_seconds"] as? Double == 0)
+        #expect(settings["settled_allocator"] as? Bool == true)
         for key in ["model", "labels", "image"] { #expect(settings[key] is String, "settings.\(key)") }
 
         let machine = try #require(json["machine"] as? [String: Any])
