@@ -25,7 +25,7 @@ public enum BenchReport {
         settings.add("warmup", result.settings.warmup)
         settings.add("threads", json: "[" + result.settings.threadCounts.map(String.init).joined(separator: ", ") + "]")
         settings.add("min_seconds", result.settings.minimumSeconds, decimals: 3)
-        settings.add("settled_allocator", result.steadyAllocator)
+        settings.add("settled_allocator", result.allocatorSettled)
         root.add("settings", settings)
 
         root.add("machine", machineJSON(result.machine, conditions: result.conditions))

@@ -30,7 +30,8 @@ public struct ThreadRunResult: Sendable {
     public var statistics: [BenchStage: LatencyStatistics]
     /// Wall time spent in the measured runs.
     public var measuredSeconds: Double
-    /// The process's peak resident memory so far (getrusage), so it never falls from one thread count to the next.
+    /// The process's peak resident memory so far (getrusage): it never falls from one thread
+    /// count to the next.
     public var peakResidentKiB: Int
     /// What the model made of the image, as a check that the pipeline ran on a real image.
     public var topClass: ScoredClass?
@@ -41,7 +42,7 @@ public struct ThreadRunResult: Sendable {
     public var imagesPerSecond: Double { measuredSeconds > 0 ? Double(runCount) / measuredSeconds : 0 }
 }
 
-/// The machine's frequency and temperature as seen between runs, for the throttling checks.
+/// The machine's load, frequencies and temperatures around and between runs, for the warnings.
 public struct ConditionLog: Sendable, Equatable {
     /// The 1-minute load average just before the benchmark started: other work competing for the CPU.
     public var loadAverageBefore: Double?
@@ -53,11 +54,10 @@ public struct ConditionLog: Sendable, Equatable {
     public var frequenciesAfter: [CoreFrequency] = []
     /// Per core, the largest fall of the current frequency below the highest seen earlier in the run.
     public var frequencyDrops: [FrequencyDrop] = []
-
-    public init() {}
-
     /// The highest current frequency seen so far per core, which later samples are compared with.
     private var highestMHz: [Int: Double] = [:]
+
+    public init() {}
 
     /// Takes in one sample: updates the peak temperature and each core's largest frequency drop.
     public mutating func record(temperatures: [ThermalReading], frequencies: [CoreFrequency]) {
@@ -99,7 +99,7 @@ public struct BenchResult: Sendable {
     /// dlopen of libLiteRt.so, once per process; kept out of every thread count's load + compile.
     public var libraryLoadMilliseconds: Double
     /// Whether glibc's malloc thresholds were raised before measuring (see `SteadyAllocator`).
-    public var steadyAllocator: Bool
+    public var allocatorSettled: Bool
     public var input: TensorInfo
     /// The image's path, or "synthetic".
     public var imageName: String

@@ -49,7 +49,7 @@ public struct BenchRunner {
     /// `progress` receives a short status now and then (between runs, never inside a timed stage).
     public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> BenchResult {
         try settings.validate()
-        let steadyAllocator = SteadyAllocator.settle()
+        let allocatorSettled = SteadyAllocator.settle()
         let startedAt = BenchRunner.utcTimestamp()
         let (bytes, imageName) = try loadImage()
         var conditions = ConditionLog()
@@ -83,7 +83,7 @@ public struct BenchRunner {
         return BenchResult(settings: settings, startedAt: startedAt, machine: machineReader.read(), conditions: conditions,
                            modelSHA256: SHA256.hex(ofFile: settings.modelPath) ?? MachineInfo.unknown,
                            liteRtPath: liteRtPath, liteRtSHA256: SHA256.hex(ofFile: liteRtPath) ?? MachineInfo.unknown,
-                           libraryLoadMilliseconds: libraryLoad, steadyAllocator: steadyAllocator,
+                           libraryLoadMilliseconds: libraryLoad, allocatorSettled: allocatorSettled,
                            input: input, imageName: imageName,
                            imageFormat: ImageFormat.detect(bytes)?.rawValue ?? MachineInfo.unknown,
                            imageWidth: decoded.width, imageHeight: decoded.height, imageBytes: bytes.count, runs: runs)
