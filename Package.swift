@@ -15,8 +15,8 @@ let package = Package(
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CAllocator"),
-        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG"]),
-        .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit", "CAllocator"]),
+        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CAllocator"]),
+        .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit"]),
         // Helpers shared by the test targets: running the built binary, making test images.
         .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),
         .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport", "CPNG", "CJPEG"]),

@@ -6,14 +6,14 @@
 #include <malloc.h>
 #endif
 
-void pl_keep_freed_memory(size_t bytes) {
+int pl_keep_freed_memory(size_t bytes) {
 #ifdef __GLIBC__
     // glibc refuses mmap thresholds above 32 MiB on 64-bit systems (4 MiB x sizeof(long)).
     size_t ceiling = (size_t)4 * 1024 * 1024 * sizeof(long);
     int limit = (int)(bytes < ceiling ? bytes : ceiling);
-    mallopt(M_MMAP_THRESHOLD, limit);
-    mallopt(M_TRIM_THRESHOLD, 2 * limit);
+    return mallopt(M_MMAP_THRESHOLD, limit) == 1 && mallopt(M_TRIM_THRESHOLD, 2 * limit) == 1;
 #else
     (void)bytes;
+    return 0;
 #endif
 }

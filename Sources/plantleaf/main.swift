@@ -1,4 +1,3 @@
-import CAllocator
 import Glibc
 import PlantLeafKit
 
@@ -14,8 +13,7 @@ let usage = """
     Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
     """
 
-// Image buffers up to 32 MiB reuse freed heap memory instead of fresh pages (see CAllocator.h).
-pl_keep_freed_memory(32 << 20)
+Allocator.keepFreedMemory()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32

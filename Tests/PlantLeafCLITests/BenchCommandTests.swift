@@ -56,7 +56,8 @@ import Testing
         #expect(runtime["path"] is String && runtime["load_ms"] is NSNumber)
         let image = try #require(json["image"] as? [String: Any])
         #expect(image["format"] as? String == "JPEG")
-        #expect(image["width"] as? Int == 256 && image["height"] as? Int == 256)
+        // The 256x256 sample is decoded straight to the model's 224x224 by DCT scaling.
+        #expect(image["width"] as? Int == 224 && image["height"] as? Int == 224)
         #expect((image["bytes"] as? Int ?? 0) > 0)
 
         let results = try #require(json["results"] as? [[String: Any]])
@@ -98,7 +99,7 @@ import Testing
         let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "2", "--warmup", "0"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("image    synthetic (JPEG, "))
-        #expect(result.stdout.contains(" bytes, decoded at 256x256)"))
+        #expect(result.stdout.contains(" bytes, decoded at 224x224)"))
     }
 
     @Test func compareLinesUpBoards() throws {

@@ -98,7 +98,7 @@ public struct BenchResult: Sendable {
     public var liteRtSHA256: String
     /// dlopen of libLiteRt.so, once per process; kept out of every thread count's load + compile.
     public var libraryLoadMilliseconds: Double
-    /// Whether glibc's malloc thresholds were raised before measuring (see `SteadyAllocator`).
+    /// Whether glibc's malloc thresholds were raised before measuring (see `Allocator`).
     public var allocatorSettled: Bool
     public var input: TensorInfo
     /// The image's path, or "synthetic".

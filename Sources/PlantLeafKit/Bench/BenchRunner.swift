@@ -49,7 +49,7 @@ public struct BenchRunner {
     /// `progress` receives a short status now and then (between runs, never inside a timed stage).
     public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> BenchResult {
         try settings.validate()
-        let allocatorSettled = SteadyAllocator.settle()
+        let allocatorSettled = Allocator.keepFreedMemory()
         let startedAt = BenchRunner.utcTimestamp()
         let (bytes, imageName) = try loadImage()
         var conditions = ConditionLog()
