@@ -16,7 +16,8 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Declares libFuzzer's driver entry for the fuzz build of plantleaf-fuzz.
         .target(name: "CFuzzer"),
-        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG"]),
+        .target(name: "CAllocator"),
+        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CAllocator"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit"]),
         // Helpers shared by the test targets: running the built binary, making test images.
         .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),

@@ -6,7 +6,7 @@
 #   scripts/setup.sh runtime   libLiteRt.so from the ai-edge-litert wheel, sha256-verified
 #   scripts/setup.sh data      links the models and sample images from ../shared
 #   scripts/setup.sh all       all three
-#   scripts/setup.sh reference .venv with the reference pipeline's Python packages (make bench only)
+#   scripts/setup.sh reference djpeg, and .venv with the reference pipeline's Python packages (make bench only)
 #   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
 set -euo pipefail
 
@@ -111,6 +111,12 @@ reference_packages=(pillow==11.3.0 numpy==2.2.6 ai-edge-litert==$litert_version)
 
 reference() {
     local venv=$root/.venv
+    # djpeg is libjpeg-turbo's own decoder: the benchmark's floor for JPEG decoding.
+    if ! command -v djpeg >/dev/null; then
+        say "installing libjpeg-turbo-progs (djpeg)"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjpeg-turbo-progs >/dev/null
+    fi
     if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import PIL, numpy, ai_edge_litert" 2>/dev/null; then
         say "reference pipeline packages present in .venv"
         return

@@ -75,14 +75,17 @@ static void copy_exif(j_decompress_ptr decoder, PLJPEGImage *image) {
     }
 }
 
+// The smallest of libjpeg-turbo's M/8 output scales that still covers the requested size: the
+// IDCT then does the downscaling (a proper low-pass, no aliasing) and every later stage handles
+// fewer pixels. A 256x256 photo for a 224x224 model decodes straight to 224x224.
 static uint32_t choose_scale(uint32_t width, uint32_t height, uint32_t min_width, uint32_t min_height) {
-    if (min_width == 0 || min_height == 0) return 1;
-    for (uint32_t denominator = 8; denominator > 1; denominator /= 2) {
-        uint32_t scaled_width = (width + denominator - 1) / denominator;
-        uint32_t scaled_height = (height + denominator - 1) / denominator;
-        if (scaled_width >= min_width && scaled_height >= min_height) return denominator;
+    if (min_width == 0 || min_height == 0) return 8;
+    for (uint32_t eighths = 1; eighths < 8; eighths++) {
+        uint64_t scaled_width = ((uint64_t)width * eighths + 7) / 8;
+        uint64_t scaled_height = ((uint64_t)height * eighths + 7) / 8;
+        if (scaled_width >= min_width && scaled_height >= min_height) return eighths;
     }
-    return 1;
+    return 8;
 }
 
 // Adobe CMYK JPEGs store inverted ink (255 = no ink); plain CMYK stores ink directly.
@@ -138,9 +141,9 @@ int pl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint32_t min_width, uin
 
     int cmyk = decoder.jpeg_color_space == JCS_CMYK || decoder.jpeg_color_space == JCS_YCCK;
     decoder.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
-    image->scale_denominator = choose_scale(decoder.image_width, decoder.image_height, min_width, min_height);
-    decoder.scale_num = 1;
-    decoder.scale_denom = image->scale_denominator;
+    image->scale_eighths = choose_scale(decoder.image_width, decoder.image_height, min_width, min_height);
+    decoder.scale_num = image->scale_eighths;
+    decoder.scale_denom = 8;
     jpeg_start_decompress(&decoder);
 
     uint32_t width = decoder.output_width, height = decoder.output_height;

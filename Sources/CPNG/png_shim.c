@@ -75,7 +75,7 @@ int pl_png_decode_rgb(const uint8_t *data, size_t size, uint64_t max_pixels, PLP
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    // Expanding a palette also turns its tRNS chunk into an alpha channel, dropped like any other.
+    // Expanding a palette also turns its tRNS into an alpha channel: strip that one too.
     if ((color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS)) png_set_strip_alpha(png);
     png_set_interlace_handling(png);
     png_read_update_info(png, info);

@@ -12,7 +12,9 @@ enum ClassifyCommand {
           --model FILE       .tflite model (default: \(ProjectPaths.defaultModel))
           --labels FILE      class names, one a line, in output order (default: \(ProjectPaths.defaultLabels))
           --top-k N          classes to show per image (default: 3)
-          --threads N        CPU threads for inference (default: 1)
+          --threads N        CPU threads per inference (default: 1)
+          --jobs N           images classified at once, each on its own model instance
+                             (default: one per core, divided by --threads)
           --format FORMAT    text, json (one object a line) or csv (default: text)
           --mean M --std S   feed the model (pixel - M) / S instead of what its input tensor implies
           -h, --help         show this help
@@ -28,9 +30,10 @@ enum ClassifyCommand {
         let parsed: Arguments
         let format: Format
         let topK: Int, threads: Int
-        var normalization: Normalization?
+        var jobs: Int?
+        var normalization: Normalization?  // set once while parsing, read by the batch workers
         do {
-            parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--format", "--mean", "--std"],
+            parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--jobs", "--format", "--mean", "--std"],
                                    flags: ["--help", "-h"])
             if parsed.has("--help") || parsed.has("-h") {
                 Console.out(help)
@@ -39,6 +42,7 @@ enum ClassifyCommand {
             format = Format(rawValue: try parsed.choice("--format", from: ["text", "json", "csv"], default: "text"))!
             topK = try parsed.integer("--top-k", default: 3, minimum: 1)
             threads = try parsed.integer("--threads", default: 1, minimum: 1)
+            if parsed.string("--jobs") != nil { jobs = try parsed.integer("--jobs", default: 1, minimum: 1) }
             let mean = try parsed.double("--mean"), std = try parsed.double("--std")
             if mean != nil || std != nil {
                 let spread = std ?? 255
@@ -51,49 +55,45 @@ enum ClassifyCommand {
             return ExitCode.setupFailure
         }
 
-        let classifier: Classifier
+        let fixedNormalization = normalization
+        let modelPath = parsed.string("--model") ?? ProjectPaths.locate(ProjectPaths.defaultModel)
+        let labelsPath = parsed.string("--labels") ?? ProjectPaths.locate(ProjectPaths.defaultLabels)
+        let entries = ImageFiles.expand(parsed.positionals)
+        let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
+        let progress = Progress(total: entries.count, enabled: Console.stderrIsTerminal && entries.count >= 20)
+        let failures = Counter()
+        if format == .csv { Console.out("path,rank,index,label,score,decode_ms,preprocess_ms,invoke_ms,postprocess_ms") }
         do {
-            classifier = try Classifier(modelPath: parsed.string("--model") ?? ProjectPaths.locate(ProjectPaths.defaultModel),
-                                        labelsPath: parsed.string("--labels") ?? ProjectPaths.locate(ProjectPaths.defaultLabels),
-                                        threads: threads, normalization: normalization)
+            try BatchClassifier.run(entries, jobs: jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
+                                    makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
+                                        try Classifier(modelPath: modelPath, labelsPath: labelsPath, threads: threads,
+                                                       normalization: fixedNormalization)
+                                    },
+                                    deliver: { outcome in
+                                        progress.clear()
+                                        switch outcome {
+                                        case .classified(let path, let result):
+                                            print(result, path: path, format: format)
+                                            progress.advance(path)
+                                        case .failed(let path, let reason):
+                                            failures.increment()
+                                            report(path: path, reason: reason, format: format)
+                                            progress.advance(path)
+                                        }
+                                    })
         } catch {
             Console.error("plantleaf classify: \(error)")
             return ExitCode.setupFailure
         }
-
-        let entries = ImageFiles.expand(parsed.positionals)
-        let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
-        let showsProgress = Console.stderrIsTerminal && fileCount >= 20
-        if format == .csv { Console.out("path,rank,index,label,score,decode_ms,preprocess_ms,invoke_ms,postprocess_ms") }
-        var failures = 0, done = 0
-        for entry in entries {
-            switch entry {
-            case .problem(let path, let reason):
-                failures += 1
-                report(path: path, reason: reason, format: format, showsProgress: showsProgress)
-            case .file(let path):
-                if showsProgress { Console.progress("[\(done + 1)/\(fileCount)] \(path)") }
-                do {
-                    let result = try classifier.classify(path: path, topK: topK)
-                    if showsProgress { Console.progress(nil) }
-                    print(result, path: path, format: format)
-                } catch {
-                    failures += 1
-                    report(path: path, reason: error.reason, format: format, showsProgress: showsProgress)
-                }
-                done += 1
-            }
-        }
-        if showsProgress { Console.progress(nil) }
-        if failures > 0 {
-            Console.error("plantleaf classify: \(failures) of \(entries.count) inputs failed")
+        progress.clear()
+        if failures.value > 0 {
+            Console.error("plantleaf classify: \(failures.value) of \(entries.count) inputs failed")
             return ExitCode.partialFailure
         }
         return ExitCode.success
     }
 
-    private static func report(path: String, reason: String, format: Format, showsProgress: Bool) {
-        if showsProgress { Console.progress(nil) }
+    private static func report(path: String, reason: String, format: Format) {
         Console.error("plantleaf classify: \(path): \(reason)")
         if format == .json {
             var object = JSONObject()
@@ -153,5 +153,32 @@ enum ClassifyCommand {
     static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+}
+
+/// Counts failures across batch workers (deliveries are serialised, the count is read after).
+private final class Counter: @unchecked Sendable {
+    private(set) var value = 0
+    func increment() { value += 1 }
+}
+
+/// "[12/76] path" on a terminal's stderr, redrawn in place; silent otherwise.
+private final class Progress: @unchecked Sendable {
+    private let total: Int
+    private let enabled: Bool
+    private var done = 0
+
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    func advance(_ path: String) {
+        done += 1
+        if enabled && done < total { Console.progress("[\(done)/\(total)] \(path)") }
+    }
+
+    func clear() {
+        if enabled { Console.progress(nil) }
     }
 }

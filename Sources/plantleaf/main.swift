@@ -8,15 +8,20 @@ let usage = """
 
     COMMANDS:
       classify PATH...   top classes for leaf photos (files or folders)
+      bench              per-stage latency on this machine; bench compare A.json B.json ...
 
     Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
     """
+
+Allocator.keepFreedMemory()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 switch arguments.first {
 case "classify":
     status = ClassifyCommand.run(Array(arguments.dropFirst()))
+case "bench":
+    status = BenchCommand.run(Array(arguments.dropFirst()))
 case "--version":
     Console.out("plantleaf \(ProjectPaths.version)")
     status = ExitCode.success

@@ -21,7 +21,7 @@ typedef struct {
     uint32_t height;
     uint32_t source_width;    // size the file declares
     uint32_t source_height;
-    uint32_t scale_denominator;  // 1, 2, 4 or 8: the DCT scaling used
+    uint32_t scale_eighths;   // the DCT scaling used: decoded at scale_eighths/8 of the source size
     uint8_t *exif;            // APP1 payload starting "Exif\0\0", or NULL
     size_t exif_size;
     uint32_t warnings;        // libjpeg warnings seen (corrupt data it recovered from)
@@ -29,8 +29,8 @@ typedef struct {
 } PLJPEGImage;
 
 // Decodes baseline, progressive, grayscale and CMYK/YCCK JPEGs to 8-bit RGB. When min_width and
-// min_height are non-zero, decodes at the smallest of 1/8, 1/4, 1/2 or full size that still
-// covers them (libjpeg-turbo's SIMD DCT scaling): a 12 MP photo never becomes 12 MP of RGB.
+// min_height are non-zero, decodes at the smallest scale M/8 (M = 1..8) that still covers them
+// (libjpeg-turbo's DCT scaling): a 12 MP photo never becomes 12 MP of RGB.
 // Data after the end-of-image marker is ignored. With strict set, any warning fails the decode
 // (for camera frames, where a damaged frame should be skipped); otherwise only a truncated
 // file does.

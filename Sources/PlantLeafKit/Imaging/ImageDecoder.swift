@@ -8,8 +8,8 @@ public struct ImageDecoder: Sendable {
     public static let defaultPixelLimit = 120_000_000
 
     public var pixelLimit: Int
-    /// JPEGs are decoded at the smallest DCT scale (1/8, 1/4, 1/2, 1) that still covers this
-    /// size in both directions; nil decodes at full size.
+    /// JPEGs are decoded at the smallest DCT scale M/8 that still covers this size in both
+    /// directions; nil decodes at full size.
     public var minimumSize: (width: Int, height: Int)?
 
     public init(pixelLimit: Int = ImageDecoder.defaultPixelLimit, minimumSize: (width: Int, height: Int)? = nil) {

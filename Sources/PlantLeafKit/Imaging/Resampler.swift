@@ -5,84 +5,89 @@
 public enum Resampler {
     /// Fixed-point weights: 32 bits less 8 for the pixel and 2 of headroom for the sum.
     static let precisionBits = 22
+    static let roundingTerm = Int32(1 << (precisionBits - 1))
 
-    /// Which source pixels feed each output pixel along one axis, and with what weight.
-    struct Kernel {
+    /// Which source pixels feed each output pixel along one axis, and with what weight. Every
+    /// output pixel reads exactly `taps` neighbours from `starts[i]` (zero weights pad the
+    /// shorter windows, and windows are shifted inside the image at the edges), so the inner
+    /// loops have a fixed length the compiler can unroll.
+    struct Kernel: Sendable {
         let taps: Int
         let starts: [Int]
-        let counts: [Int]
-        let weights: [Int32]  // taps per output pixel, fixed point
+        let weights: [Int32]  // `taps` per output pixel, fixed point
 
         init(inputSize: Int, outputSize: Int) {
             let scale = Double(inputSize) / Double(outputSize)
             let filterScale = max(scale, 1.0)
             let support = filterScale  // the triangle filter reaches 1 pixel, widened by the scale
-            let taps = Int(support.rounded(.up)) * 2 + 1
-            var starts = [Int](repeating: 0, count: outputSize)
-            var counts = [Int](repeating: 0, count: outputSize)
-            var weights = [Int32](repeating: 0, count: outputSize * taps)
-            var raw = [Double](repeating: 0, count: taps)
+            var windows: [(first: Int, weights: [Double])] = []
             for output in 0..<outputSize {
                 let center = (Double(output) + 0.5) * scale
                 // Int(_:) truncates toward zero, as the C cast this mirrors does.
                 let first = max(Int(center - support + 0.5), 0)
                 let end = min(Int(center + support + 0.5), inputSize)
-                let count = end - first
-                var total = 0.0
-                for tap in 0..<count {
-                    let distance = abs((Double(tap + first) - center + 0.5) / filterScale)
-                    raw[tap] = distance < 1 ? 1 - distance : 0
-                    total += raw[tap]
+                var raw = (first..<end).map { source in
+                    let distance = abs((Double(source) - center + 0.5) / filterScale)
+                    return distance < 1 ? 1 - distance : 0
                 }
-                for tap in 0..<count {
-                    let weight = total == 0 ? 0 : raw[tap] / total
+                let total = raw.reduce(0, +)
+                if total != 0 { raw = raw.map { $0 / total } }
+                // Zero weights at the window's ends add nothing: drop them to keep `taps` small.
+                var start = first
+                while raw.count > 1, raw.first == 0 { raw.removeFirst(); start += 1 }
+                while raw.count > 1, raw.last == 0 { raw.removeLast() }
+                windows.append((start, raw))
+            }
+            let taps = min(windows.map(\.weights.count).max() ?? 1, inputSize)
+            var starts = [Int](repeating: 0, count: outputSize)
+            var weights = [Int32](repeating: 0, count: outputSize * taps)
+            for (output, window) in windows.enumerated() {
+                let start = min(window.first, inputSize - taps)
+                for (tap, weight) in window.weights.enumerated() {
                     let fixed = weight * Double(1 << Resampler.precisionBits)
-                    weights[output * taps + tap] = Int32(fixed < 0 ? fixed - 0.5 : fixed + 0.5)
+                    weights[output * taps + (window.first - start) + tap] = Int32(fixed < 0 ? fixed - 0.5 : fixed + 0.5)
                 }
-                starts[output] = first
-                counts[output] = count
+                starts[output] = start
             }
             self.taps = taps
             self.starts = starts
-            self.counts = counts
             self.weights = weights
         }
     }
 
+    /// Resizes `image` to width x height. Callers resizing many images of one size keep a
+    /// `ResizePlan` instead, so the filter weights are worked out once.
     public static func resize(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
-        var result = image
-        if image.width != width {
-            result = resizeHorizontally(result, to: width)
-        }
-        if image.height != height {
-            result = resizeVertically(result, to: height)
-        }
-        return result
+        ResizePlan(sourceWidth: image.width, sourceHeight: image.height, width: width, height: height).resize(image)
     }
 
-    static func resizeHorizontally(_ image: RGBImage, to width: Int) -> RGBImage {
-        let kernel = Kernel(inputSize: image.width, outputSize: width)
+    static func resizeHorizontally(_ image: RGBImage, with kernel: Kernel) -> RGBImage {
+        let width = kernel.starts.count
+        let taps = kernel.taps
+        let rowBytes = image.width * 3
         var output = [UInt8](repeating: 0, count: width * image.height * 3)
         image.pixels.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
                 kernel.weights.withUnsafeBufferPointer { weights in
-                    for y in 0..<image.height {
-                        let sourceRow = y * image.width * 3
-                        let targetRow = y * width * 3
-                        for x in 0..<width {
-                            let first = kernel.starts[x]
-                            let weightBase = x * kernel.taps
-                            var red = Int32(1 << (precisionBits - 1)), green = red, blue = red
-                            for tap in 0..<kernel.counts[x] {
-                                let weight = weights[weightBase + tap]
-                                let pixel = sourceRow + (first + tap) * 3
-                                red &+= Int32(source[pixel]) &* weight
-                                green &+= Int32(source[pixel + 1]) &* weight
-                                blue &+= Int32(source[pixel + 2]) &* weight
+                    kernel.starts.withUnsafeBufferPointer { starts in
+                        for y in 0..<image.height {
+                            let sourceRow = source.baseAddress! + y * rowBytes
+                            let targetRow = target.baseAddress! + y * width * 3
+                            for x in 0..<width {
+                                let window = sourceRow + starts[x] * 3
+                                let windowWeights = weights.baseAddress! + x * taps
+                                var red = roundingTerm, green = roundingTerm, blue = roundingTerm
+                                for tap in 0..<taps {
+                                    let pixel = window + tap * 3
+                                    let weight = windowWeights[tap]
+                                    red &+= Int32(pixel[0]) &* weight
+                                    green &+= Int32(pixel[1]) &* weight
+                                    blue &+= Int32(pixel[2]) &* weight
+                                }
+                                targetRow[x * 3] = clampToByte(red)
+                                targetRow[x * 3 + 1] = clampToByte(green)
+                                targetRow[x * 3 + 2] = clampToByte(blue)
                             }
-                            target[targetRow + x * 3] = clampToByte(red)
-                            target[targetRow + x * 3 + 1] = clampToByte(green)
-                            target[targetRow + x * 3 + 2] = clampToByte(blue)
                         }
                     }
                 }
@@ -91,26 +96,18 @@ public enum Resampler {
         return RGBImage(width: width, height: image.height, pixels: output)
     }
 
-    static func resizeVertically(_ image: RGBImage, to height: Int) -> RGBImage {
-        let kernel = Kernel(inputSize: image.height, outputSize: height)
+    static func resizeVertically(_ image: RGBImage, with kernel: Kernel) -> RGBImage {
+        let height = kernel.starts.count
         let rowBytes = image.width * 3
         var output = [UInt8](repeating: 0, count: rowBytes * height)
-        var sums = [Int32](repeating: 0, count: rowBytes)
         image.pixels.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
-                sums.withUnsafeMutableBufferPointer { sums in
+                kernel.weights.withUnsafeBufferPointer { weights in
                     for y in 0..<height {
-                        for index in 0..<rowBytes { sums[index] = Int32(1 << (precisionBits - 1)) }
-                        let first = kernel.starts[y]
-                        for tap in 0..<kernel.counts[y] {
-                            let weight = kernel.weights[y * kernel.taps + tap]
-                            let sourceRow = (first + tap) * rowBytes
-                            for index in 0..<rowBytes {
-                                sums[index] &+= Int32(source[sourceRow + index]) &* weight
-                            }
-                        }
-                        let targetRow = y * rowBytes
-                        for index in 0..<rowBytes { target[targetRow + index] = clampToByte(sums[index]) }
+                        let rows = source.baseAddress! + kernel.starts[y] * rowBytes
+                        let rowWeights = weights.baseAddress! + y * kernel.taps
+                        blendRows(rows, rowBytes: rowBytes, weights: rowWeights, taps: kernel.taps,
+                                  into: target.baseAddress! + y * rowBytes)
                     }
                 }
             }
@@ -118,9 +115,72 @@ public enum Resampler {
         return RGBImage(width: image.width, height: height, pixels: output)
     }
 
+    /// One output row as the weighted sum of `taps` consecutive input rows. The common small
+    /// tap counts get straight-line loops, which the compiler vectorises across the row.
+    @inline(__always)
+    static func blendRows(_ rows: UnsafePointer<UInt8>, rowBytes: Int, weights: UnsafePointer<Int32>, taps: Int,
+                          into target: UnsafeMutablePointer<UInt8>) {
+        switch taps {
+        case 2:
+            let (r0, r1) = (rows, rows + rowBytes)
+            let (w0, w1) = (weights[0], weights[1])
+            for i in 0..<rowBytes {
+                target[i] = clampToByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1)
+            }
+        case 3:
+            let (r0, r1, r2) = (rows, rows + rowBytes, rows + 2 * rowBytes)
+            let (w0, w1, w2) = (weights[0], weights[1], weights[2])
+            for i in 0..<rowBytes {
+                target[i] = clampToByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1 &+ Int32(r2[i]) &* w2)
+            }
+        case 4:
+            let (r0, r1, r2, r3) = (rows, rows + rowBytes, rows + 2 * rowBytes, rows + 3 * rowBytes)
+            let (w0, w1, w2, w3) = (weights[0], weights[1], weights[2], weights[3])
+            for i in 0..<rowBytes {
+                target[i] = clampToByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1 &+ Int32(r2[i]) &* w2 &+ Int32(r3[i]) &* w3)
+            }
+        default:
+            for i in 0..<rowBytes {
+                var sum = roundingTerm
+                for tap in 0..<taps { sum &+= Int32(rows[tap * rowBytes + i]) &* weights[tap] }
+                target[i] = clampToByte(sum)
+            }
+        }
+    }
+
+    /// Drops the fixed-point fraction (the sum started at one half, so this rounds) and clamps.
     @inline(__always)
     static func clampToByte(_ sum: Int32) -> UInt8 {
-        let value = sum >> Int32(precisionBits)
-        return value < 0 ? 0 : value > 255 ? 255 : UInt8(truncatingIfNeeded: value)
+        UInt8(truncatingIfNeeded: min(max(sum &>> Int32(precisionBits), 0), 255))
+    }
+}
+
+/// The filter weights for resizing one source size to one target size, worked out once.
+public struct ResizePlan: Sendable {
+    public let sourceWidth: Int
+    public let sourceHeight: Int
+    public let width: Int
+    public let height: Int
+    let horizontal: Resampler.Kernel?
+    let vertical: Resampler.Kernel?
+
+    public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.width = width
+        self.height = height
+        horizontal = sourceWidth == width ? nil : Resampler.Kernel(inputSize: sourceWidth, outputSize: width)
+        vertical = sourceHeight == height ? nil : Resampler.Kernel(inputSize: sourceHeight, outputSize: height)
+    }
+
+    public func fits(_ image: RGBImage) -> Bool { image.width == sourceWidth && image.height == sourceHeight }
+
+    /// `image` must be sourceWidth x sourceHeight.
+    public func resize(_ image: RGBImage) -> RGBImage {
+        precondition(fits(image), "a ResizePlan for \(sourceWidth)x\(sourceHeight) was given \(image.width)x\(image.height)")
+        var result = image
+        if let horizontal { result = Resampler.resizeHorizontally(result, with: horizontal) }
+        if let vertical { result = Resampler.resizeVertically(result, with: vertical) }
+        return result
     }
 }

@@ -66,6 +66,8 @@ public final class Classifier {
     public let labels: Labels
     public let quantizer: InputQuantizer
     public let decoder: ImageDecoder
+    /// The last resize plan: a batch is mostly one photo size, so the weights are reused.
+    private var resizePlan: ResizePlan?
 
     public init(modelPath: String, labelsPath: String, threads: Int = 1,
                 normalization: Normalization? = nil) throws(ClassifierSetupError) {
@@ -113,7 +115,10 @@ public final class Classifier {
     public func classify(image: RGBImage, topK: Int) throws(RuntimeError) -> Classification {
         let start = MonotonicClock.nanoseconds()
         let size = interpreter.inputSize
-        let resized = Resampler.resize(image, width: size.width, height: size.height)
+        if resizePlan?.fits(image) != true {
+            resizePlan = ResizePlan(sourceWidth: image.width, sourceHeight: image.height, width: size.width, height: size.height)
+        }
+        let resized = resizePlan!.resize(image)
         try resized.pixels.withUnsafeBufferPointer { pixels throws(RuntimeError) in
             try interpreter.writeInput { quantizer.write(pixels, into: $0) }
         }

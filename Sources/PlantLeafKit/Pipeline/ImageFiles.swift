@@ -5,7 +5,7 @@ import Glibc
 public enum ImageFiles {
     public static let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]
 
-    public enum Entry: Equatable {
+    public enum Entry: Equatable, Sendable {
         case file(String)
         /// A path that yields nothing to classify, with the reason.
         case problem(path: String, reason: String)

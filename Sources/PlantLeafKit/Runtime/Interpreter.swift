@@ -53,6 +53,12 @@ public final class Interpreter {
         try check(pl_LiteRtGetSignatureInputTensorByIndex(signature, 0, &inputTensor), "LiteRtGetSignatureInputTensorByIndex", modelPath)
         try check(pl_LiteRtGetSignatureOutputTensorByIndex(signature, 0, &outputTensor), "LiteRtGetSignatureOutputTensorByIndex", modelPath)
 
+        // Refuse a model PlantLeaf cannot feed before compiling it: its own declared shapes
+        // (a -1 batch is allowed here; the compiled layouts below resolve it).
+        try Interpreter.checkSupported(input: try Interpreter.describe(inputTensor, modelPath: modelPath),
+                                       output: try Interpreter.describe(outputTensor, modelPath: modelPath),
+                                       modelPath: modelPath)
+
         try check(pl_LiteRtCreateOptions(&handles.options), "LiteRtCreateOptions", modelPath)
         try check(pl_LiteRtSetOptionsHardwareAccelerators(handles.options, Int32(kPLAcceleratorCPU)),
                   "LiteRtSetOptionsHardwareAccelerators", modelPath)
@@ -71,8 +77,8 @@ public final class Interpreter {
         try check(pl_LiteRtGetCompiledModelOutputTensorLayouts(handles.compiledModel, 0, outputCount, &outputLayouts, false),
                   "LiteRtGetCompiledModelOutputTensorLayouts", modelPath)
 
-        let input = try Interpreter.describe(inputTensor, layout: inputLayout, modelPath: modelPath)
-        let output = try Interpreter.describe(outputTensor, layout: outputLayouts[0], modelPath: modelPath)
+        let input = try Interpreter.describe(inputTensor, resolvedLayout: inputLayout, modelPath: modelPath)
+        let output = try Interpreter.describe(outputTensor, resolvedLayout: outputLayouts[0], modelPath: modelPath)
         try Interpreter.checkSupported(input: input, output: output, modelPath: modelPath)
 
         handles.inputBuffer = try Interpreter.makeBuffer(for: input, layout: inputLayout, environment: handles.environment, modelPath: modelPath)
@@ -147,7 +153,10 @@ public final class Interpreter {
         if let environment { pl_LiteRtDestroyEnvironment(environment) }
     }
 
-    private static func describe(_ tensor: LiteRtTensor?, layout: LiteRtLayout, modelPath: String) throws(RuntimeError) -> TensorInfo {
+    /// The tensor's name, type and quantisation from the model; its shape from `resolvedLayout`
+    /// when given, else as the model declares it.
+    private static func describe(_ tensor: LiteRtTensor?, resolvedLayout: LiteRtLayout? = nil,
+                                 modelPath: String) throws(RuntimeError) -> TensorInfo {
         var namePointer: UnsafePointer<CChar>?
         try check(pl_LiteRtGetTensorName(tensor, &namePointer), "LiteRtGetTensorName", modelPath)
         let name = namePointer.map { String(cString: $0) } ?? ""
@@ -169,7 +178,8 @@ public final class Interpreter {
             try check(pl_LiteRtGetPerTensorQuantization(tensor, &parameters), "LiteRtGetPerTensorQuantization", modelPath)
             quantization = Quantization(scale: parameters.scale, zeroPoint: Int(parameters.zero_point))
         }
-        return TensorInfo(name: name, elementType: elementType, shape: dimensions(of: layout), quantization: quantization)
+        return TensorInfo(name: name, elementType: elementType, shape: dimensions(of: resolvedLayout ?? rankedType.layout),
+                          quantization: quantization)
     }
 
     private static func dimensions(of layout: LiteRtLayout) -> [Int] {
@@ -182,7 +192,7 @@ public final class Interpreter {
 
     private static func checkSupported(input: TensorInfo, output: TensorInfo, modelPath: String) throws(RuntimeError) {
         let shape = input.shape
-        guard shape.count == 4, shape[0] == 1, shape[1] > 0, shape[2] > 0, shape[3] == 3 else {
+        guard shape.count == 4, shape[0] == 1 || shape[0] == -1, shape[1] > 0, shape[2] > 0, shape[3] == 3 else {
             throw .unsupportedModel(path: modelPath, reason: "input \(input.name) is \(shape), expected [1, H, W, 3] (one RGB image)")
         }
         let feedable: [ElementType] = [.int8, .uint8, .float32]
@@ -192,7 +202,8 @@ public final class Interpreter {
         guard feedable.contains(output.elementType) else {
             throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.elementType); int8, uint8 or float32 expected")
         }
-        guard output.elementCount > 0, output.shape.last == output.elementCount else {
+        // [1, classes] or [classes]; a -1 batch is resolved to 1 when compiled.
+        guard let classes = output.shape.last, classes > 0, output.shape.dropLast().allSatisfy({ $0 == 1 || $0 == -1 }) else {
             throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.shape), expected [1, classes]")
         }
         if input.elementType != .float32, input.quantization == nil {

@@ -1,0 +1,140 @@
+import FoundationEssentials
+
+/// The part of a `plantleaf bench --json` report that `plantleaf bench compare` reads.
+public struct StoredBenchReport: Decodable, Sendable {
+    public struct Machine: Decodable, Sendable {
+        public var architecture: String
+        public var cpuModel: String
+        public var board: String
+        public var cores: Int?
+    }
+
+    public struct Model: Decodable, Sendable {
+        public var path: String
+        public var sha256: String
+    }
+
+    public struct Stage: Decodable, Sendable {
+        public var medianMs: Double?
+        public var p99Ms: Double?
+    }
+
+    public struct Result: Decodable, Sendable {
+        public var threads: Int
+        public var imagesPerSecond: Double?
+        public var stages: [String: Stage?]
+    }
+
+    public var schemaVersion: Int
+    public var plantleafVersion: String
+    public var machine: Machine
+    public var model: Model
+    public var results: [Result]
+
+    /// Reads and checks a report file; every failure names the file and what is wrong with it.
+    public static func load(path: String) throws(BenchError) -> StoredBenchReport {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.readAll(path: path)
+        } catch {
+            throw .reportUnreadable(path: path, reason: error.reason)
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        struct Version: Decodable { var schemaVersion: Int }
+        do {
+            let version = try decoder.decode(Version.self, from: Data(bytes)).schemaVersion
+            guard version == BenchReport.schemaVersion else { throw BenchError.reportSchema(path: path, version: version) }
+            return try decoder.decode(StoredBenchReport.self, from: Data(bytes))
+        } catch let error as BenchError {
+            throw error
+        } catch let error as DecodingError {
+            throw .reportInvalid(path: path, reason: reason(error))
+        } catch {
+            throw .reportInvalid(path: path, reason: "\(error)")
+        }
+    }
+
+    /// One line on what the decoder found wrong, naming the field by its JSON path.
+    private static func reason(_ error: DecodingError) -> String {
+        func field(_ path: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            let keys = (path + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? "the top level" : keys.joined(separator: ".").replacing(".[", with: "[")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing field \(field(context.codingPath, key))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "field \(field(context.codingPath)) has the wrong type"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "field \(field(context.codingPath)) is malformed"
+        @unknown default:
+            return "unreadable JSON"
+        }
+    }
+}
+
+/// `plantleaf bench compare`: boards side by side, per thread count, per stage.
+public enum BenchComparison {
+    /// Median and p99 of every stage for each report, and each report's median over the first's
+    /// (2.00x = twice as slow as the first file, 0.50x = twice as fast).
+    public static func render(_ reports: [(path: String, report: StoredBenchReport)]) -> String {
+        guard let first = reports.first else { return "" }
+        // A, B, C ... name the files in the column headings; past Z they are numbered.
+        let letters = reports.indices.map { $0 < 26 ? String(UnicodeScalar(UInt8(65 + $0))) : "#\($0 + 1)" }
+        var lines: [String] = []
+        for (letter, entry) in zip(letters, reports) {
+            let machine = entry.report.machine
+            let cores = machine.cores.map { "\($0) cores" } ?? "unknown core count"
+            lines.append("\(letter) = \(entry.path): \(machine.board), \(machine.cpuModel) (\(cores), \(machine.architecture)), "
+                + "plantleaf \(entry.report.plantleafVersion)")
+        }
+        for (letter, entry) in zip(letters, reports).dropFirst() where entry.report.model.sha256 != first.report.model.sha256 {
+            lines.append("note: \(letter) measured a different model (\(entry.report.model.path), sha256 \(entry.report.model.sha256)) "
+                + "than A (sha256 \(first.report.model.sha256)): the ratios compare different work")
+        }
+        var threadCounts: [Int] = []
+        for entry in reports {
+            for result in entry.report.results where !threadCounts.contains(result.threads) { threadCounts.append(result.threads) }
+        }
+        for threads in threadCounts {
+            lines.append("")
+            lines.append("Threads \(threads): median and p99 in ms, ratio = median / A's median")
+            var header = ["stage"]
+            for (index, letter) in letters.enumerated() {
+                header += ["\(letter) median", "\(letter) p99"] + (index > 0 ? ["\(letter)/A"] : [])
+            }
+            var rows = [header]
+            let results = reports.map { entry in entry.report.results.first { $0.threads == threads } }
+            let stageNames = stageOrder(results.compactMap { $0 })
+            for name in stageNames {
+                let title = BenchStage(rawValue: name)?.title ?? name
+                var row = [title]
+                let base = results[0]?.stages[name]??.medianMs
+                for (index, result) in results.enumerated() {
+                    let stage = result?.stages[name] ?? nil
+                    row += [stage?.medianMs.map(BenchText.milliseconds) ?? "-", stage?.p99Ms.map(BenchText.milliseconds) ?? "-"]
+                    if index > 0 {
+                        let ratio = base.flatMap { base in stage?.medianMs.map { base > 0 ? $0 / base : .nan } }
+                        row.append(ratio.map(BenchText.ratio) ?? "-")
+                    }
+                }
+                rows.append(row)
+            }
+            var throughput = ["images/s"]
+            for (index, result) in results.enumerated() {
+                throughput += [result?.imagesPerSecond.map { BenchText.fixed($0, decimals: 1) } ?? "-", ""] + (index > 0 ? [""] : [])
+            }
+            rows.append(throughput)
+            lines += BenchText.table(rows)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The pipeline's stages in pipeline order, then any others the files hold, alphabetically.
+    private static func stageOrder(_ results: [StoredBenchReport.Result]) -> [String] {
+        let present = Set(results.flatMap(\.stages.keys))
+        let known = BenchStage.allCases.map(\.rawValue).filter(present.contains)
+        return known + present.subtracting(known).sorted()
+    }
+}

@@ -1,0 +1,183 @@
+import Glibc
+
+/// What `plantleaf bench` measures and how long.
+public struct BenchSettings: Sendable, Equatable {
+    public var modelPath: String
+    public var labelsPath: String
+    /// nil benchmarks the synthetic leaf (`SyntheticLeaf`).
+    public var imagePath: String?
+    /// Measured runs per thread count (at least this many; see `minimumSeconds`).
+    public var runs: Int
+    public var warmup: Int
+    public var threadCounts: [Int]
+    /// Keep measuring past `runs` until this much time has been spent measuring.
+    public var minimumSeconds: Double
+
+    public init(modelPath: String, labelsPath: String, imagePath: String?, runs: Int = 100, warmup: Int = 10,
+                threadCounts: [Int] = [1], minimumSeconds: Double = 0) {
+        self.modelPath = modelPath
+        self.labelsPath = labelsPath
+        self.imagePath = imagePath
+        self.runs = runs
+        self.warmup = warmup
+        self.threadCounts = threadCounts
+        self.minimumSeconds = minimumSeconds
+    }
+
+    /// Refuses settings that would measure nothing.
+    public func validate() throws(BenchError) {
+        if threadCounts.isEmpty { throw .invalidSettings("no thread count given") }
+        if let threads = threadCounts.first(where: { $0 < 1 }) { throw .invalidSettings("thread counts must be at least 1, got \(threads)") }
+        if runs < 1 { throw .invalidSettings("runs must be at least 1, got \(runs)") }
+        if warmup < 0 { throw .invalidSettings("warm-up runs must be at least 0, got \(warmup)") }
+        if !(minimumSeconds >= 0) { throw .invalidSettings("minimum seconds must be at least 0, got \(minimumSeconds)") }
+    }
+}
+
+/// Runs the classify pipeline repeatedly on one image and times each stage.
+public struct BenchRunner {
+    public var settings: BenchSettings
+    public var machineReader: MachineInfoReader
+    /// Seconds between frequency/temperature samples during the measured runs (taken between runs).
+    static let sampleInterval = 0.5
+
+    public init(settings: BenchSettings, machineReader: MachineInfoReader = MachineInfoReader()) {
+        self.settings = settings
+        self.machineReader = machineReader
+    }
+
+    /// `progress` receives a short status now and then (between runs, never inside a timed stage).
+    public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> BenchResult {
+        try settings.validate()
+        let allocatorSettled = Allocator.keepFreedMemory()
+        let startedAt = BenchRunner.utcTimestamp()
+        let (bytes, imageName) = try loadImage()
+        var conditions = ConditionLog()
+        conditions.loadAverageBefore = machineReader.loadAverage()
+        conditions.temperaturesBefore = machineReader.temperatures()
+        conditions.frequenciesBefore = machineReader.frequencies()
+        conditions.record(temperatures: conditions.temperaturesBefore, frequencies: conditions.frequenciesBefore)
+
+        let libraryStart = MonotonicClock.nanoseconds()
+        let liteRtPath: String
+        do {
+            liteRtPath = try LiteRtLibrary.load()
+        } catch {
+            throw .setup(.runtime(error))
+        }
+        let libraryLoad = MonotonicClock.milliseconds(since: libraryStart)
+
+        var runs: [ThreadRunResult] = []
+        var model: (input: TensorInfo, image: RGBImage)?
+        for threads in settings.threadCounts {
+            let measured = try measure(threads: threads, bytes: bytes, imageName: imageName, conditions: &conditions, progress: progress)
+            runs.append(measured.run)
+            model = (measured.input, measured.image)
+        }
+
+        conditions.temperaturesAfter = machineReader.temperatures()
+        conditions.frequenciesAfter = machineReader.frequencies()
+        conditions.record(temperatures: conditions.temperaturesAfter, frequencies: conditions.frequenciesAfter)
+        // validate() saw at least one thread count, and each one set this.
+        guard let (input, decoded) = model else { throw .invalidSettings("no thread count given") }
+        return BenchResult(settings: settings, startedAt: startedAt, machine: machineReader.read(), conditions: conditions,
+                           modelSHA256: SHA256.hex(ofFile: settings.modelPath) ?? MachineInfo.unknown,
+                           liteRtPath: liteRtPath, liteRtSHA256: SHA256.hex(ofFile: liteRtPath) ?? MachineInfo.unknown,
+                           libraryLoadMilliseconds: libraryLoad, allocatorSettled: allocatorSettled,
+                           input: input, imageName: imageName,
+                           imageFormat: ImageFormat.detect(bytes)?.rawValue ?? MachineInfo.unknown,
+                           imageWidth: decoded.width, imageHeight: decoded.height, imageBytes: bytes.count, runs: runs)
+    }
+
+    /// Builds a classifier with `threads` threads and runs it: once on its own (the first
+    /// inference), the warm-up runs, then the measured runs, sampling the machine between runs.
+    private func measure(threads: Int, bytes: [UInt8], imageName: String, conditions: inout ConditionLog,
+                         progress: (String) -> Void) throws(BenchError) -> (run: ThreadRunResult, input: TensorInfo, image: RGBImage) {
+        progress("threads \(threads): loading model")
+        let loadStart = MonotonicClock.nanoseconds()
+        let classifier: Classifier
+        do {
+            classifier = try Classifier(modelPath: settings.modelPath, labelsPath: settings.labelsPath, threads: threads)
+        } catch {
+            throw .setup(error)
+        }
+        var run = ThreadRunResult(threads: threads, loadCompileMilliseconds: MonotonicClock.milliseconds(since: loadStart),
+                                  firstInferenceMilliseconds: 0, samples: [:], statistics: [:], measuredSeconds: 0, peakResidentKiB: 0)
+        let first = try timeOnce(classifier, bytes: bytes, imageName: imageName)
+        run.firstInferenceMilliseconds = first.timings[.invoke] ?? 0
+        for index in 0..<settings.warmup {
+            if index % 10 == 0 { progress("threads \(threads): warm-up \(index + 1)/\(settings.warmup)") }
+            _ = try timeOnce(classifier, bytes: bytes, imageName: imageName)
+        }
+
+        let measureStart = MonotonicClock.nanoseconds()
+        var lastSample = measureStart
+        var count = 0
+        while count < settings.runs || Double(MonotonicClock.nanoseconds() - measureStart) / 1e9 < settings.minimumSeconds {
+            let once = try timeOnce(classifier, bytes: bytes, imageName: imageName)
+            for (stage, milliseconds) in once.timings { run.samples[stage, default: []].append(milliseconds) }
+            run.topClass = once.top
+            count += 1
+            let now = MonotonicClock.nanoseconds()
+            if Double(now - lastSample) / 1e9 >= BenchRunner.sampleInterval {
+                lastSample = now
+                conditions.record(temperatures: machineReader.temperatures(), frequencies: machineReader.frequencies())
+                progress("threads \(threads): run \(count)/\(settings.runs)")
+            }
+        }
+        run.measuredSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
+        run.statistics = run.samples.compactMapValues { LatencyStatistics($0) }
+        run.peakResidentKiB = BenchRunner.peakResidentKiB()
+        return (run, classifier.interpreter.input, first.image)
+    }
+
+    private func loadImage() throws(BenchError) -> (bytes: [UInt8], name: String) {
+        guard let path = settings.imagePath else { return (try SyntheticLeaf.jpeg(), "synthetic") }
+        do {
+            return (try FileReader.readAll(path: path), path)
+        } catch {
+            throw .imageUnreadable(path: path, reason: error.reason)
+        }
+    }
+
+    /// One pass through the classify pipeline on in-memory bytes: decode, then the classifier's
+    /// own resize + quantise, invoke and postprocess, each on the monotonic clock.
+    private func timeOnce(_ classifier: Classifier, bytes: [UInt8], imageName: String) throws(BenchError)
+        -> (timings: [BenchStage: Double], top: ScoredClass?, image: RGBImage) {
+        let start = MonotonicClock.nanoseconds()
+        let image: RGBImage
+        do {
+            image = try classifier.decoder.decode(bytes)
+        } catch {
+            throw .imageUndecodable(path: imageName, error)
+        }
+        let decode = MonotonicClock.milliseconds(since: start)
+        let result: Classification
+        do {
+            result = try classifier.classify(image: image, topK: 1)
+        } catch {
+            throw .runtime(error)
+        }
+        let total = MonotonicClock.milliseconds(since: start)
+        let timings: [BenchStage: Double] = [.decode: decode, .resizeQuantize: result.timings.preprocess,
+                                             .invoke: result.timings.invoke, .postprocess: result.timings.postprocess,
+                                             .endToEnd: total]
+        return (timings, result.top.first, image)
+    }
+
+    /// The process's peak resident set size in KiB (Linux reports ru_maxrss in KiB).
+    static func peakResidentKiB() -> Int {
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
+        return Int(usage.ru_maxrss)
+    }
+
+    static func utcTimestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return length > 0 ? stringFromCBuffer(buffer) : MachineInfo.unknown
+    }
+}

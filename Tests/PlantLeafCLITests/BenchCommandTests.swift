@@ -1,0 +1,184 @@
+import Foundation
+import PlantLeafKit
+import PlantLeafTestSupport
+import Testing
+
+/// `plantleaf bench` end to end: a real short run of the built binary, its JSON and CSV, compare
+/// on reports the test writes, and the usage errors.
+@Suite struct BenchCommandTests {
+    static let stages = ["decode", "resize_quantize", "invoke", "postprocess", "end_to_end"]
+
+    @Test func shortRunWritesTheDocumentedSchema() throws {
+        let folder = TestPaths.temporaryDirectory()
+        let jsonPath = folder + "/bench.json", csvPath = folder + "/bench.csv"
+        let result = try runPlantLeaf(["bench", "--runs", "5", "--warmup", "1", "--threads", "1,2",
+                                       "--json", jsonPath, "--csv", csvPath])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("Threads 1: load + compile"))
+        #expect(result.stdout.contains("invoke latency, 2 threads (ms)"))
+        #expect(result.stdout.contains("Speed-up against 1 thread (medians)"))
+
+        let json = try #require(jsonObject(try String(contentsOfFile: jsonPath, encoding: .utf8)))
+        #expect(json["schema_version"] as? Int == 1)
+        #expect(json["plantleaf_version"] as? String == ProjectPaths.version)
+        #expect(json["started_at"] is String)
+
+        let settings = try #require(json["settings"] as? [String: Any])
+        #expect(settings["runs"] as? Int == 5)
+        #expect(settings["warmup"] as? Int == 1)
+        #expect(settings["threads"] as? [Int] == [1, 2])
+        #expect(settings["min_seconds"] as? Double == 0)
+        #expect(settings["settled_allocator"] as? Bool == true)
+        for key in ["model", "labels", "image"] { #expect(settings[key] is String, "settings.\(key)") }
+
+        let machine = try #require(json["machine"] as? [String: Any])
+        for key in ["architecture", "cpu_model", "cpu_hardware", "board", "kernel"] { #expect(machine[key] is String, "machine.\(key)") }
+        #expect(machine["cores"] is Int || machine["cores"] is NSNull)
+        for key in ["cpus_before", "cpus_after", "temperatures_before", "temperatures_after", "frequency_drops"] {
+            #expect(machine[key] is [Any], "machine.\(key)")
+        }
+        for key in ["peak_celsius", "load_average_before"] { #expect(machine[key] is NSNumber || machine[key] is NSNull, "machine.\(key)") }
+        let cpus = try #require(machine["cpus_before"] as? [[String: Any]])
+        for cpu in cpus {
+            #expect(cpu["cpu"] is Int && cpu["governor"] is String)
+            #expect(cpu["current_mhz"] is NSNumber || cpu["current_mhz"] is NSNull)
+            #expect(cpu["max_mhz"] is NSNumber || cpu["max_mhz"] is NSNull)
+        }
+
+        let model = try #require(json["model"] as? [String: Any])
+        let modelHash = try #require(model["sha256"] as? String)
+        #expect(modelHash.count == 64 && modelHash.allSatisfy(\.isHexDigit))
+        let input = try #require(model["input"] as? [String: Any])
+        #expect(input["type"] as? String == "int8")
+        #expect(input["shape"] as? [Int] == [1, 224, 224, 3])
+        let runtime = try #require(json["runtime"] as? [String: Any])
+        #expect((runtime["sha256"] as? String)?.count == 64)
+        #expect(runtime["path"] is String && runtime["load_ms"] is NSNumber)
+        let image = try #require(json["image"] as? [String: Any])
+        #expect(image["format"] as? String == "JPEG")
+        // The 256x256 sample is decoded straight to the model's 224x224 by DCT scaling.
+        #expect(image["width"] as? Int == 224 && image["height"] as? Int == 224)
+        #expect((image["bytes"] as? Int ?? 0) > 0)
+
+        let results = try #require(json["results"] as? [[String: Any]])
+        #expect(results.map { $0["threads"] as? Int } == [1, 2])
+        for run in results {
+            #expect(run["runs"] as? Int == 5)
+            for key in ["load_compile_ms", "first_inference_ms", "measured_seconds", "images_per_second"] {
+                #expect((run[key] as? Double ?? 0) > 0, "results.\(key)")
+            }
+            #expect((run["peak_rss_kib"] as? Int ?? 0) > 1024)
+            let top = try #require(run["top_class"] as? [String: Any])
+            #expect(top["index"] is Int && top["label"] is String && top["score"] is NSNumber)
+            let stages = try #require(run["stages"] as? [String: [String: Any]])
+            #expect(Set(stages.keys) == Set(Self.stages))
+            for (name, stage) in stages {
+                #expect(stage["count"] as? Int == 5, "\(name).count")
+                let values = try ["min_ms", "median_ms", "mean_ms", "p90_ms", "p99_ms", "max_ms"].map { key in
+                    try #require(stage[key] as? Double, "\(name).\(key)")
+                }
+                #expect(values[0] <= values[1] && values[1] <= values[3] && values[3] <= values[4] && values[4] <= values[5], "\(name) order")
+                #expect((stage["stddev_ms"] as? Double ?? -1) >= 0)
+            }
+        }
+        #expect(json["speedup_baseline_threads"] as? Int == 1)
+        let speedup = try #require(json["speedup"] as? [[String: Any]])
+        #expect(speedup.map { $0["threads"] as? Int } == [1, 2])
+        #expect(speedup[0]["invoke"] as? Double == 1 && speedup[0]["end_to_end"] as? Double == 1)
+        #expect(json["warnings"] is [String])
+
+        // One row per run per stage, for both thread counts, after the header.
+        let rows = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
+        #expect(rows.first == "threads,run,stage,milliseconds")
+        #expect(rows.count == 1 + 2 * 5 * Self.stages.count)
+        #expect(rows[1...5].map { $0.split(separator: ",")[2] } == Self.stages.map { Substring($0) })
+        #expect(rows.last?.hasPrefix("2,5,end_to_end,") == true)
+    }
+
+    @Test func syntheticImageNeedsNoFile() throws {
+        let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "2", "--warmup", "0"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("image    synthetic (JPEG, "))
+        #expect(result.stdout.contains(" bytes, decoded at 224x224)"))
+    }
+
+    @Test func compareLinesUpBoards() throws {
+        let folder = TestPaths.temporaryDirectory()
+        let pi = folder + "/pi5.json", laptop = folder + "/laptop.json"
+        TestImages.write(Array(Self.report(board: "Raspberry Pi 5 Model B Rev 1.0", invokeMedian: 8, invokeP99: 9.5).utf8), to: pi)
+        TestImages.write(Array(Self.report(board: "LENOVO 20KH", invokeMedian: 2, invokeP99: 2.5).utf8), to: laptop)
+        let result = try runPlantLeaf(["bench", "compare", pi, laptop])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdoutLines
+        #expect(lines[0] == "A = \(pi): Raspberry Pi 5 Model B Rev 1.0, 4x Cortex-A76 (4 cores, aarch64), plantleaf 0.1.0")
+        #expect(lines[1].hasPrefix("B = \(laptop): LENOVO 20KH"))
+        let invoke = try #require(lines.first { $0.hasPrefix("  invoke") })
+        #expect(invoke.split(separator: " ") == ["invoke", "8.000", "9.500", "2.000", "2.500", "0.25x"])
+        let decode = try #require(lines.first { $0.hasPrefix("  decode") })
+        #expect(decode.split(separator: " ").last == "1.00x")
+        #expect(lines.contains { $0.hasPrefix("  images/s") })
+    }
+
+    @Test func compareRefusesFilesThatAreNotReports() throws {
+        let folder = TestPaths.temporaryDirectory()
+        let good = folder + "/good.json", partial = folder + "/partial.json", future = folder + "/future.json"
+        TestImages.write(Array(Self.report(board: "x", invokeMedian: 1, invokeP99: 1).utf8), to: good)
+        TestImages.write(Array(#"{"schema_version": 1, "plantleaf_version": "0.1.0"}"#.utf8), to: partial)
+        TestImages.write(Array(#"{"schema_version": 2}"#.utf8), to: future)
+
+        let missing = try runPlantLeaf(["bench", "compare", good, partial])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "plantleaf bench compare: \(partial) is not a plantleaf bench JSON report: missing field machine "
+                + "(write one with plantleaf bench --json FILE)\n")
+        let newer = try runPlantLeaf(["bench", "compare", good, future])
+        #expect(newer.status == 2)
+        #expect(newer.stderr.contains("\(future) has schema_version 2, this plantleaf reads 1"))
+        let absent = try runPlantLeaf(["bench", "compare", good, folder + "/none.json"])
+        #expect(absent.status == 2)
+        #expect(absent.stderr.contains("cannot read benchmark report \(folder)/none.json: no such file or directory"))
+        let one = try runPlantLeaf(["bench", "compare", good])
+        #expect(one.status == 2)
+        #expect(one.stderr.contains("compare needs at least two JSON reports"))
+    }
+
+    @Test(arguments: [
+        (["--threads", "0"], "--threads values must be at least 1, got 0"),
+        (["--threads", "1,0,2"], "--threads values must be at least 1, got 0"),
+        (["--threads", "1,,2"], "--threads must be whole numbers separated by commas, got '1,,2'"),
+        (["--threads", "2,2"], "--threads lists 2 twice"),
+        (["--runs", "0"], "--runs must be at least 1, got 0"),
+        (["--warmup", "-1"], "--warmup must be at least 0, got -1"),
+        (["--min-seconds", "-2"], "--min-seconds must be at least 0, got -2.0"),
+        (["--synthetic", "--image", "leaf.jpg"], "give --image or --synthetic, not both"),
+        (["--json", "/no/such/folder/bench.json"], "cannot write --json file /no/such/folder/bench.json: no such file or directory"),
+    ])
+    func rejectsBadOptions(arguments: [String], message: String) throws {
+        let result = try runPlantLeaf(["bench"] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "plantleaf bench: \(message) (see plantleaf bench --help)\n")
+    }
+
+    @Test func missingImageIsOneClearLine() throws {
+        let result = try runPlantLeaf(["bench", "--image", "/no/such/leaf.jpg", "--runs", "1"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "plantleaf bench: cannot read benchmark image /no/such/leaf.jpg: no such file or directory "
+                + "(pass --image FILE, or --synthetic to need no file)\n")
+    }
+
+    /// A report in the schema's shape with chosen invoke times; other stages take 1 ms.
+    static func report(board: String, invokeMedian: Double, invokeP99: Double) -> String {
+        let stages = Self.stages.map { name in
+            let (median, p99) = name == "invoke" ? (invokeMedian, invokeP99) : (1.0, 1.0)
+            return "\"\(name)\": {\"count\": 5, \"min_ms\": \(median), \"median_ms\": \(median), \"mean_ms\": \(median), "
+                + "\"stddev_ms\": 0, \"p90_ms\": \(p99), \"p99_ms\": \(p99), \"max_ms\": \(p99)}"
+        }.joined(separator: ", ")
+        return """
+            {"schema_version": 1, "plantleaf_version": "0.1.0", "started_at": "2026-11-30T10:00:00Z",
+             "machine": {"architecture": "aarch64", "cpu_model": "4x Cortex-A76", "cpu_hardware": "unknown", "board": "\(board)",
+                         "cores": 4, "kernel": "6.6.31"},
+             "model": {"path": "Models/plantvillage_int8.tflite", "sha256": "13f357a6"},
+             "results": [{"threads": 1, "images_per_second": \(1000 / (invokeMedian + 4)), "stages": {\(stages)}}]}
+            """
+    }
+}

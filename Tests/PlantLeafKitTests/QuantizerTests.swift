@@ -1,0 +1,86 @@
+import PlantLeafKit
+import Testing
+
+@Suite struct InputQuantizerTests {
+    let allBytes = (0...255).map { UInt8($0) }
+    let plantVillageInput = TensorInfo(name: "input", elementType: .int8, shape: [1, 224, 224, 3],
+                                       quantization: Quantization(scale: 1.0 / 255, zeroPoint: -128))
+
+    @Test func int8FastPathIsBytesMinus128() {
+        let quantizer = InputQuantizer(tensor: plantVillageInput)
+        #expect(quantizer.usesCenteredFastPath)
+        #expect(quantizer.values(for: allBytes) == allBytes.map { Double(Int($0) - 128) })
+    }
+
+    @Test func int8FastPathEqualsGeneralPath() {
+        let general = InputQuantizer(tensor: plantVillageInput, allowsFastPath: false)
+        #expect(!general.usesCenteredFastPath)
+        #expect(general.values(for: allBytes) == InputQuantizer(tensor: plantVillageInput).values(for: allBytes))
+    }
+
+    @Test func int8OtherParametersUseTheirOwnScale() {
+        // Scale 2/255, zero point 0 represents [-256/255, 254/255]; the default normalisation spreads
+        // the bytes over it, so q = round(p/2 - 128 + ...) stays monotonic and in range.
+        let tensor = TensorInfo(name: "input", elementType: .int8, shape: [1, 8, 8, 3],
+                                quantization: Quantization(scale: 2.0 / 255, zeroPoint: 0))
+        let values = InputQuantizer(tensor: tensor).values(for: allBytes)
+        #expect(values.first == -128 && values.last == 127)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test func explicitNormalisationIsQuantisedAndClamped() {
+        // (p - 0) / 255 at scale 1/510, zero point 0: q = 2p, clamped to the int8 maximum.
+        let tensor = TensorInfo(name: "input", elementType: .int8, shape: [1, 8, 8, 3],
+                                quantization: Quantization(scale: 1.0 / 510, zeroPoint: 0))
+        let values = InputQuantizer(tensor: tensor, normalization: .unitRange).values(for: allBytes)
+        #expect(values == allBytes.map { Double(min(2 * Int($0), 127)) })
+    }
+
+    @Test func uint8MobileNetInputPassesBytesThrough() {
+        // mobilenet_v2_1.0_224_quant: scale 1/128, zero point 128 represents [-1, 1).
+        let tensor = TensorInfo(name: "input", elementType: .uint8, shape: [1, 224, 224, 3],
+                                quantization: Quantization(scale: 0.0078125, zeroPoint: 128))
+        #expect(InputQuantizer(tensor: tensor).values(for: allBytes) == allBytes.map { Double($0) })
+    }
+
+    @Test func float32IsDividedBy255UnlessMeanAndStdAreGiven() {
+        let tensor = TensorInfo(name: "input", elementType: .float32, shape: [1, 224, 224, 3], quantization: nil)
+        let unit = InputQuantizer(tensor: tensor).values(for: allBytes)
+        #expect(zip(unit, allBytes).allSatisfy { abs($0 - Double($1) / 255) < 1e-6 })
+        let centred = InputQuantizer(tensor: tensor, normalization: Normalization(mean: 127.5, std: 127.5)).values(for: [0, 255])
+        #expect(abs(centred[0] + 1) < 1e-6 && abs(centred[1] - 1) < 1e-6)
+    }
+}
+
+@Suite struct ResamplerTests {
+    @Test func sameSizeIsUnchanged() {
+        let image = RGBImage(width: 3, height: 2, pixels: (0..<18).map { UInt8($0 * 13) })
+        #expect(Resampler.resize(image, width: 3, height: 2) == image)
+    }
+
+    @Test func flatColourStaysFlat() {
+        let image = RGBImage(width: 500, height: 375, pixels: [UInt8]((0..<(500 * 375)).flatMap { _ in [90, 160, 30] as [UInt8] }))
+        let small = Resampler.resize(image, width: 224, height: 224)
+        #expect(small.width == 224 && small.height == 224)
+        #expect(small.pixels == [UInt8]((0..<(224 * 224)).flatMap { _ in [90, 160, 30] as [UInt8] }))
+    }
+
+    @Test func bigDownscaleAveragesInsteadOfAliasing() {
+        // One-pixel black/white stripes: point sampling would give stripes or solid colour;
+        // a filter that widens with the scale gives mid-grey.
+        let width = 2000, height = 8
+        let pixels = (0..<(width * height)).flatMap { index -> [UInt8] in
+            let value: UInt8 = index % 2 == 0 ? 0 : 255
+            return [value, value, value]
+        }
+        let small = Resampler.resize(RGBImage(width: width, height: height, pixels: pixels), width: 224, height: 8)
+        #expect(small.pixels.allSatisfy { $0 > 110 && $0 < 145 })
+    }
+
+    @Test func upscaleInterpolatesBetweenNeighbours() {
+        let image = RGBImage(width: 2, height: 1, pixels: [0, 0, 0, 200, 200, 200])
+        let wide = Resampler.resize(image, width: 4, height: 1)
+        let reds = stride(from: 0, to: 12, by: 3).map { wide.pixels[$0] }
+        #expect(reds == [0, 50, 150, 200])
+    }
+}

@@ -1,0 +1,158 @@
+"""Classify benchmark: plantleaf against the reference pipeline (PIL + numpy + ai_edge_litert),
+side by side in one run, on the 76 samples and on a 12 MP photo made from one of them. Both use
+one inference thread; plantleaf's default run also uses one worker per core (--jobs).
+
+Prints per-stage times, the ratios the project promises, and exits 1 if a floor is missed.
+Run by `make bench` (after a release build and `scripts/setup.sh reference`).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from PIL import Image
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHARED = os.environ.get("PLANTLEAF_SHARED", os.path.join(ROOT, "..", "shared"))
+PLANTLEAF = os.path.join(ROOT, ".build", "release", "plantleaf")
+REFERENCE = [sys.executable, os.path.join(SHARED, "tools", "reference_classify.py")]
+MODEL = os.path.join(ROOT, "Models", "plantvillage_int8.tflite")
+SAMPLES = os.path.join(ROOT, "samples", "plantvillage")
+SCRATCH = os.path.join(ROOT, ".bench")
+REPEATS = 5          # whole-run repeats; the median run is reported
+BIG_COPIES = 15      # the 12 MP photo is classified this many times in one process
+STEADY_RUNS = 300    # plantleaf bench runs for the steady-state per-image cost
+
+
+def run(command):
+    """Runs a command; returns (wall seconds, stdout, stderr). Fails loudly on a non-zero exit."""
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"bench: {' '.join(command[:3])} ... exited {done.returncode}: {done.stderr.strip()[:400]}")
+    return wall, done.stdout, done.stderr
+
+
+def median_run(command):
+    runs = sorted((run(command) for _ in range(REPEATS)), key=lambda result: result[0])
+    return runs[len(runs) // 2]
+
+
+def plantleaf_stages(stdout):
+    """Median milliseconds per stage over the JSON lines plantleaf printed."""
+    timings = [json.loads(line)["timing_ms"] for line in stdout.splitlines()]
+    return {stage: statistics.median(t[stage] for t in timings) for stage in timings[0]}
+
+
+def reference_stages(stderr):
+    summary = json.loads(stderr.strip().splitlines()[-1])
+    return {"decode": summary["decode_ms_avg"], "preprocess": summary["pre_ms_avg"], "invoke": summary["invoke_ms_avg"]}
+
+
+def steady_state_stages():
+    """Median ms per stage from `plantleaf bench` on one sample: each stage's own cost per image."""
+    report = os.path.join(SCRATCH, "steady-state.json")
+    run([PLANTLEAF, "bench", "--runs", str(STEADY_RUNS), "--warmup", "20", "--json", report])
+    with open(report) as handle:
+        stages = json.load(handle)["results"][0]["stages"]
+    return {stage: values["median_ms"] for stage, values in stages.items()}
+
+
+def reference_labels():
+    """reference_classify.py reads every non-empty line, so give it labels.txt without comments."""
+    handle = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, dir=SCRATCH)
+    with open(os.path.join(ROOT, "labels.txt")) as labels:
+        handle.writelines(line for line in labels if line.strip() and not line.startswith("#"))
+    handle.close()
+    return handle.name
+
+
+def make_big_photo():
+    """A 4000x3000 JPEG made from a sample leaf, as a phone would take it."""
+    path = os.path.join(SCRATCH, "leaf-4000x3000.jpg")
+    if not os.path.exists(path):
+        source = os.path.join(SAMPLES, "Tomato___Early_blight", sorted(os.listdir(os.path.join(SAMPLES, "Tomato___Early_blight")))[0])
+        Image.open(source).convert("RGB").resize((4000, 3000), Image.BICUBIC).save(path, quality=90)
+    return path
+
+
+def djpeg_ms(path, runs=15):
+    """Median wall time of `djpeg -scale 1/8` on path, less djpeg's start-up cost (measured on an
+    8x8 image), so the number is decoding only."""
+    tiny = os.path.join(SCRATCH, "tiny-8x8.jpg")
+    Image.new("RGB", (8, 8), (90, 160, 30)).save(tiny)
+
+    def median_ms(image):
+        return statistics.median(run(["djpeg", "-scale", "1/8", "-outfile", os.devnull, image])[0] for _ in range(runs)) * 1e3
+
+    return median_ms(path) - median_ms(tiny), median_ms(tiny)
+
+
+def floor(name, value, limit, comparison):
+    ok = value <= limit if comparison == "<=" else value >= limit
+    print(f"  {'PASS' if ok else 'FAIL'}  {name}: {value:.3f} (floor {comparison} {limit})")
+    return ok
+
+
+def main():
+    os.makedirs(SCRATCH, exist_ok=True)
+    labels = reference_labels()
+    cores = os.cpu_count()
+    print(f"== classify: 76 PlantVillage samples (256x256 JPEG), median of {REPEATS} runs, {cores} cores ==")
+    # Stage times from one worker, so the two workers of a parallel run do not disturb them.
+    serial_wall, serial_out, _ = median_run([PLANTLEAF, "classify", "--jobs", "1", "--format", "json", SAMPLES])
+    parallel_wall, _, _ = median_run([PLANTLEAF, "classify", "--format", "json", SAMPLES])
+    ref_wall, _, ref_err = median_run(REFERENCE + [MODEL, labels, "--time", SAMPLES])
+    ours = plantleaf_stages(serial_out)
+    ref = reference_stages(ref_err)
+    print(f"  {'stage (ms/image)':<34}{'plantleaf':>10}{'reference':>11}{'ratio':>8}")
+    for stage in ("decode", "preprocess", "invoke", "postprocess"):
+        theirs = ref.get(stage)
+        ratio = f"{ours[stage] / theirs:8.2f}" if theirs else "       -"
+        shown = f"{theirs:>11.3f}" if theirs is not None else f"{'-':>11}"
+        print(f"  {stage:<34}{ours[stage]:>10.3f}{shown}{ratio}")
+    print(f"  {'whole run, 1 job (s)':<34}{serial_wall:>10.3f}{ref_wall:>11.3f}{serial_wall / ref_wall:>8.2f}")
+    print(f"  {'whole run, default jobs (s)':<34}{parallel_wall:>10.3f}{ref_wall:>11.3f}{parallel_wall / ref_wall:>8.2f}")
+    batch_overhead = ours["decode"] + ours["preprocess"] + ours["postprocess"]
+    steady = steady_state_stages()
+    steady_overhead = steady["decode"] + steady["resize_quantize"] + steady["postprocess"]
+    print(f"  per-image cost in steady state (plantleaf bench, {STEADY_RUNS} runs of one sample, medians):")
+    print(f"    decode {steady['decode']:.3f}  resize+quantise {steady['resize_quantize']:.3f}  "
+          f"postprocess {steady['postprocess']:.3f}  invoke {steady['invoke']:.3f} ms")
+    print(f"  in the batch above (76 different files, each read from disk after the previous invoke): "
+          f"(decode+preprocess+postprocess) / invoke = {batch_overhead / ours['invoke']:.3f}")
+    results = [
+        floor("decode+preprocess+postprocess / invoke, steady state", steady_overhead / steady["invoke"], 0.10, "<="),
+        floor("reference run time / plantleaf run time", ref_wall / parallel_wall, 2.0, ">="),
+    ]
+
+    big = make_big_photo()
+    print(f"\n== classify: one 4000x3000 JPEG made from a sample, {BIG_COPIES} times in one process ==")
+    _, big_out, _ = median_run([PLANTLEAF, "classify", "--jobs", "1", "--format", "json"] + [big] * BIG_COPIES)
+    _, _, big_ref_err = median_run(REFERENCE + [MODEL, labels, "--time"] + [big] * BIG_COPIES)
+    ours_big = plantleaf_stages(big_out)
+    ref_big = reference_stages(big_ref_err)
+    djpeg, djpeg_startup = djpeg_ms(big)
+    ours_total = sum(ours_big.values())
+    ref_total = sum(ref_big.values())
+    print(f"  {'stage (ms/image)':<34}{'plantleaf':>10}{'reference':>11}{'ratio':>8}")
+    for stage in ("decode", "preprocess", "invoke", "postprocess"):
+        theirs = ref_big.get(stage)
+        shown = f"{theirs:>11.3f}{ours_big[stage] / theirs:>8.2f}" if theirs is not None else f"{'-':>11}{'-':>8}"
+        print(f"  {stage:<34}{ours_big[stage]:>10.3f}{shown}")
+    print(f"  {'end to end':<34}{ours_total:>10.3f}{ref_total:>11.3f}{ours_total / ref_total:>8.2f}")
+    print(f"  djpeg -scale 1/8: {djpeg:.3f} ms decoding (+ {djpeg_startup:.3f} ms process start-up, subtracted)")
+    results += [
+        floor("plantleaf / reference end to end, 12 MP", ours_total / ref_total, 0.25, "<="),
+        floor("plantleaf decode / djpeg -scale 1/8 decode", ours_big["decode"] / djpeg, 1.5, "<="),
+    ]
+    os.unlink(labels)
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
