@@ -16,6 +16,12 @@ public enum TestPaths {
         ProcessInfo.processInfo.environment["PLANTLEAF_BIN"] ?? root + "/.build/debug/plantleaf"
     }
 
+    /// Whether that binary was built with AddressSanitizer (`make test-sanitize` says so in
+    /// PLANTLEAF_SANITIZER), whose own allocator replaces glibc's malloc and its tuning.
+    public static var binaryHasSanitizer: Bool {
+        ProcessInfo.processInfo.environment["PLANTLEAF_SANITIZER"] != nil
+    }
+
     public static let models = root + "/Models"
     public static let samples = root + "/samples"
     public static let plantVillage = samples + "/plantvillage"

@@ -94,6 +94,10 @@ def main():
     print(f"leak-check: {results} result lines ({results - errors} classified, {errors} refused) in {elapsed:.1f} s, exit {process.returncode}")
     print("leak-check: RSS by result line: " + ", ".join(f"{count}: {kib / 1024:.1f}" for count, kib in samples_kib if kib) + " MiB")
     print(f"leak-check: RSS first {first / 1024:.1f} MiB, last {last / 1024:.1f} MiB, peak {peak / 1024:.1f} MiB, growth {(last - first) / 1024:+.1f} MiB")
+    # The first hundred images warm the caches and the kept heap up; after that a leak shows as a slope.
+    warm = [kib for count, kib in samples_kib if count >= 100 and kib is not None]
+    if len(warm) > 1:
+        print(f"leak-check: RSS after warm-up (result 100) {warm[0] / 1024:.1f} MiB, last {warm[-1] / 1024:.1f} MiB, growth {(warm[-1] - warm[0]) / 1024:+.1f} MiB")
     sys.stdout.flush()
     if results != len(inputs) or errors != refusals_expected:
         print(f"leak-check: FAILED: expected {len(inputs)} lines with {refusals_expected} refusals", file=sys.stderr)

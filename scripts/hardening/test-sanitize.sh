@@ -15,7 +15,7 @@ sanitize=(--scratch-path .build-sanitize --sanitize address
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/hardening/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export PLANTLEAF_BIN=$PWD/.build-sanitize/debug/plantleaf
+export PLANTLEAF_BIN=$PWD/.build-sanitize/debug/plantleaf PLANTLEAF_SANITIZER=address
 
 start=$SECONDS
 "$swift" build --build-tests "${sanitize[@]}"
