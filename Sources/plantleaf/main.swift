@@ -8,6 +8,7 @@ let usage = """
 
     COMMANDS:
       classify PATH...   top classes for leaf photos (files or folders)
+      camera             live classification from a V4L2 webcam (--list shows the cameras)
 
     Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
     """
@@ -17,6 +18,8 @@ let status: Int32
 switch arguments.first {
 case "classify":
     status = ClassifyCommand.run(Array(arguments.dropFirst()))
+case "camera":
+    status = CameraCommand.run(Array(arguments.dropFirst()))
 case "--version":
     Console.out("plantleaf \(ProjectPaths.version)")
     status = ExitCode.success
