@@ -9,6 +9,14 @@ public struct StreamFormat: Sendable, Equatable {
     public var imageBytes: Int
     /// nil when the driver has no frame-rate control.
     public var framesPerSecond: Double?
+
+    public init(format: FramePixelFormat, size: FrameSize, bytesPerLine: Int, imageBytes: Int = 0, framesPerSecond: Double? = nil) {
+        self.format = format
+        self.size = size
+        self.bytesPerLine = bytesPerLine
+        self.imageBytes = imageBytes
+        self.framesPerSecond = framesPerSecond
+    }
 }
 
 /// An open V4L2 capture node (opened non-blocking: frames are waited for with poll).
