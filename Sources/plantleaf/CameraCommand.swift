@@ -126,13 +126,7 @@ enum CameraCommand {
     static func frameJSON(_ result: CameraResult) -> JSONObject {
         var object = JSONObject()
         object.add("frame", Int(result.sequence))
-        object.add("top", objects: result.top.map { entry in
-            var item = JSONObject()
-            item.add("index", entry.index)
-            item.add("label", entry.label)
-            item.add("score", entry.score)
-            return item
-        })
+        object.add("top", objects: result.top.map(\.json))
         object.add("age_ms", result.ageMilliseconds, decimals: 2)
         object.add("prepare_ms", result.prepareMilliseconds, decimals: 3)
         object.add("invoke_ms", result.invokeMilliseconds, decimals: 3)

@@ -97,6 +97,8 @@ public final class CameraSession {
                 throw .cannotOpen(path: directory, reason: "cannot make the --save-frames folder: \(error.reason)")
             }
         }
+        // First, so a Ctrl-C during set-up also ends the run through the normal path.
+        let stop = try StopSignal()
         let device = try V4L2Device(path: options.devicePath)
         let description = device.describe(probing: options.request.size)
         let plan = try FormatNegotiation.choose(options.request, from: description)
@@ -105,7 +107,6 @@ public final class CameraSession {
         let converter = FrameConverter(stream: stream, crop: options.crop, outputSize: FrameSize(width: input.width, height: input.height))
         let capture = try CaptureStream(device: device)
         defer { capture.stop() }
-        let stop = try StopSignal()
         onSetup(CameraSetup(device: description, plan: plan, stream: stream, bufferCount: capture.bufferCount))
 
         try capture.start()

@@ -41,9 +41,13 @@ public enum FourCC {
         text.utf8.prefix(4).enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
     }
 
+    /// The four characters, trailing spaces dropped; the top bit V4L2 sets on big-endian
+    /// variants is shown as "-BE", as v4l2-ctl does.
     public static func text(_ code: UInt32) -> String {
-        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }
-        return String(decoding: bytes, as: UTF8.self).trimmingSuffix(" ")
+        let bigEndianFlag: UInt32 = 1 << 31
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: (code & ~bigEndianFlag) >> (8 * $0)) }
+        let text = String(decoding: bytes.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        return text.trimmingSuffix(" ") + (code & bigEndianFlag != 0 ? "-BE" : "")
     }
 }
 
