@@ -14,10 +14,11 @@ public enum FrameError: Error, Equatable, CustomStringConvertible {
 /// Turns captured frames into the model's RGB input: crop, then resize to the model's size.
 ///
 /// Raw YUV frames are resized in YUV (luma at full resolution, chroma at its own) and only the
-/// output pixels are converted to RGB, so no full-size RGB frame is ever made; the resize is the
-/// same antialiased bilinear filter as the classify path. MJPEG frames go through the one JPEG
-/// decoder, in strict mode (a damaged frame is an error) and DCT-scaled to the smallest size that
-/// still covers the model input.
+/// output pixels are converted to RGB, so no full-size RGB frame is ever made. The resize is the
+/// classify path's antialiased bilinear filter with its weights rounded to 7 bits (`ShortKernel`),
+/// vertical pass first, the horizontal one down column-major buffers. MJPEG frames go through the
+/// one JPEG decoder, in strict mode (a damaged frame is an error) and DCT-scaled to the smallest
+/// size that still covers the model input.
 public final class FrameConverter {
     public let stream: StreamFormat
     public let crop: CropMode
