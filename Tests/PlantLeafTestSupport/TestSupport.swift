@@ -34,7 +34,8 @@ public enum TestPaths {
 
     /// Every sample leaf image, sorted; the class is the folder name.
     public static func plantVillageImages() -> [String] {
-        let enumerator = FileManager.default.enumerator(atPath: plantVillage)!
+        // samples/plantvillage is a symlink (scripts/setup.sh), which the enumerator would not enter.
+        let enumerator = FileManager.default.enumerator(atPath: URL(fileURLWithPath: plantVillage).resolvingSymlinksInPath().path)!
         return (enumerator.allObjects as! [String]).filter { $0.uppercased().hasSuffix(".JPG") }.sorted()
             .map { plantVillage + "/" + $0 }
     }
