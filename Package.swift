@@ -16,8 +16,9 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Declares libFuzzer's driver entry for the fuzz build of plantleaf-fuzz.
         .target(name: "CFuzzer"),
+        .target(name: "CV4L2"),
         .target(name: "CAllocator"),
-        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CAllocator"]),
+        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CV4L2", "CAllocator"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit"]),
         // Helpers shared by the test targets: running the built binary, making test images.
         .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),
@@ -25,6 +26,8 @@ let package = Package(
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
         .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
         .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport"]),
+        // Camera runs through real V4L2 drivers in a VM (../shared/tools/camera-fixture).
+        .testTarget(name: "PlantLeafCameraTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -116,13 +116,7 @@ enum ClassifyCommand {
         case .json:
             var object = JSONObject()
             object.add("path", path)
-            object.add("top", objects: result.top.map { entry in
-                var item = JSONObject()
-                item.add("index", entry.index)
-                item.add("label", entry.label)
-                item.add("score", entry.score)
-                return item
-            })
+            object.add("top", objects: result.top.map(\.json))
             var timing = JSONObject()
             timing.add("decode", result.timings.decode, decimals: 3)
             timing.add("preprocess", result.timings.preprocess, decimals: 3)

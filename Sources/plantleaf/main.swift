@@ -8,6 +8,7 @@ let usage = """
 
     COMMANDS:
       classify PATH...   top classes for leaf photos (files or folders)
+      camera             live classification from a V4L2 webcam (--list shows the cameras)
       bench              per-stage latency on this machine; bench compare A.json B.json ...
 
     Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
@@ -20,6 +21,8 @@ let status: Int32
 switch arguments.first {
 case "classify":
     status = ClassifyCommand.run(Array(arguments.dropFirst()))
+case "camera":
+    status = CameraCommand.run(Array(arguments.dropFirst()))
 case "bench":
     status = BenchCommand.run(Array(arguments.dropFirst()))
 case "--version":

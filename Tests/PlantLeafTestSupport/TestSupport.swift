@@ -40,10 +40,8 @@ public enum TestPaths {
 
     /// Every sample leaf image, sorted; the class is the folder name.
     public static func plantVillageImages() -> [String] {
-        // samples/plantvillage is a symlink (scripts/setup.sh data); the enumerator does not
-        // descend into a symlinked root, so it walks the folder the link points to.
-        let folder = (plantVillage as NSString).resolvingSymlinksInPath
-        let enumerator = FileManager.default.enumerator(atPath: folder)!
+        // samples/plantvillage is a symlink (scripts/setup.sh), which the enumerator would not enter.
+        let enumerator = FileManager.default.enumerator(atPath: URL(fileURLWithPath: plantVillage).resolvingSymlinksInPath().path)!
         return (enumerator.allObjects as! [String]).filter { $0.uppercased().hasSuffix(".JPG") }.sorted()
             .map { plantVillage + "/" + $0 }
     }

@@ -11,10 +11,15 @@ public struct ImageDecoder: Sendable {
     /// JPEGs are decoded at the smallest DCT scale M/8 that still covers this size in both
     /// directions; nil decodes at full size.
     public var minimumSize: (width: Int, height: Int)?
+    /// Refuse JPEGs with any damage libjpeg could paper over (camera frames: a damaged frame is
+    /// skipped, the next one is a few milliseconds away); otherwise only truncation is refused.
+    public var strict: Bool
 
-    public init(pixelLimit: Int = ImageDecoder.defaultPixelLimit, minimumSize: (width: Int, height: Int)? = nil) {
+    public init(pixelLimit: Int = ImageDecoder.defaultPixelLimit, minimumSize: (width: Int, height: Int)? = nil,
+                strict: Bool = false) {
         self.pixelLimit = pixelLimit
         self.minimumSize = minimumSize
+        self.strict = strict
     }
 
     public func decode(_ bytes: [UInt8]) throws(ImageError) -> RGBImage {
@@ -53,7 +58,7 @@ public struct ImageDecoder: Sendable {
         let minimum = minimumSize ?? (0, 0)
         // The EXIF rotation may swap the axes after decoding, so cover the larger side both ways.
         let side = UInt32(max(minimum.width, minimum.height))
-        let status = pl_jpeg_decode_rgb(bytes, bytes.count, side, side, UInt64(pixelLimit), 0, &decoded)
+        let status = pl_jpeg_decode_rgb(bytes, bytes.count, side, side, UInt64(pixelLimit), strict ? 1 : 0, &decoded)
         defer { pl_jpeg_image_free(&decoded) }
         let detail = stringFromCField(decoded.message)
         switch Int32(status) {

@@ -6,7 +6,7 @@ public struct FileWriteError: Error, Equatable, CustomStringConvertible {
     public var description: String { reason }
 }
 
-/// Writes whole text files (reports, CSV) with stdio, so an error carries the system's reason.
+/// Writes whole files with plain POSIX calls, so an error carries the system's own reason.
 public enum FileWriter {
     /// Whether `write` could create or replace `path`, checked before a long job whose output
     /// would otherwise be lost at the end: the folder must exist and take new files, an existing
@@ -19,12 +19,35 @@ public enum FileWriter {
 
     /// Creates or truncates `path` and writes `text` to it.
     public static func write(_ text: String, to path: String) throws(FileWriteError) {
-        guard let file = fopen(path, "w") else { throw FileWriteError(reason: FileReader.systemReason()) }
-        let written = fputs(text, file) >= 0
-        let writeReason = written ? nil : FileReader.systemReason()
-        // fclose flushes the buffer, so a full disk may only show here.
-        let closed = fclose(file) == 0
-        if let writeReason { throw FileWriteError(reason: writeReason) }
-        if !closed { throw FileWriteError(reason: FileReader.systemReason()) }
+        try write(Array(text.utf8), to: path)
+    }
+
+    /// Creates or truncates `path` and writes `bytes` to it.
+    public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = FileReader.systemReason()
+                close(descriptor)
+                throw FileWriteError(reason: reason)
+            }
+            offset += count
+        }
+        // close can report a delayed write error (NFS, full disk).
+        guard close(descriptor) == 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
+    }
+
+    /// Makes `path` (one level) unless it is already a folder.
+    public static func makeDirectory(_ path: String) throws(FileWriteError) {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & S_IFMT) == S_IFDIR else { throw FileWriteError(reason: "exists and is not a folder") }
+            return
+        }
+        guard mkdir(path, 0o755) == 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
     }
 }

@@ -1,0 +1,65 @@
+/// Times the camera's frame → model-input path on recorded frames against the model run, side
+/// by side in one process: how much a frame adds to inference.
+public enum FrameBenchmark {
+    public struct Result: Sendable {
+        public var frameSize: FrameSize
+        public var mjpegBytes: Int
+        /// Milliseconds per iteration: YUYV frame to filled input tensor, the same for MJPEG, and invoke.
+        public var yuyv: [Double]
+        public var mjpeg: [Double]
+        public var invoke: [Double]
+    }
+
+    /// Makes a `size` YUYV frame and MJPEG frame of `image` (stretched to that size, the MJPEG
+    /// without Huffman tables as UVC cameras send it), then converts each and runs the model
+    /// `iterations` times, interleaved.
+    public static func run(classifier: Classifier, image: RGBImage, size: FrameSize, crop: CropMode,
+                           iterations: Int) throws(RuntimeError) -> Result {
+        let picture = Resampler.resize(image, width: size.width, height: size.height)
+        let yuyvFrame = YCbCr.yuyv(from: picture)
+        // Encoding a valid RGB image cannot fail; an empty frame would show up as a decode error below.
+        let mjpegFrame = (try? JPEGEncoder.encode(picture)).map(strippingHuffmanTables) ?? []
+        let input = classifier.interpreter.inputSize
+        let outputSize = FrameSize(width: input.width, height: input.height)
+        func converter(_ format: FramePixelFormat) -> FrameConverter {
+            let stream = StreamFormat(format: format, size: size, bytesPerLine: format == .yuyv ? size.width * 2 : 0,
+                                      imageBytes: 0, framesPerSecond: nil)
+            return FrameConverter(stream: stream, crop: crop, outputSize: outputSize)
+        }
+        let yuyvConverter = converter(.yuyv), mjpegConverter = converter(.mjpeg)
+        var result = Result(frameSize: size, mjpegBytes: mjpegFrame.count, yuyv: [], mjpeg: [], invoke: [])
+        func prepare(_ frame: [UInt8], with converter: FrameConverter) throws(RuntimeError) -> Double {
+            let start = MonotonicClock.nanoseconds()
+            // A frame that fails to convert leaves the tensor as it was; the time still counts.
+            if let pixels = try? converter.convert(frame).pixels {
+                try pixels.withUnsafeBufferPointer { pixels throws(RuntimeError) in
+                    try classifier.interpreter.writeInput { classifier.quantizer.write(pixels, into: $0) }
+                }
+            }
+            return MonotonicClock.milliseconds(since: start)
+        }
+        for _ in 0..<iterations {
+            result.yuyv.append(try prepare(yuyvFrame, with: yuyvConverter))
+            result.mjpeg.append(try prepare(mjpegFrame, with: mjpegConverter))
+            result.invoke.append(try classifier.run(topK: 1).timings.invoke)
+        }
+        return result
+    }
+
+    /// The JPEG without its DHT (Huffman table) segments. Valid only for JPEGs coded with the
+    /// standard tables (baseline, not optimised), which decoders then assume, as UVC MJPEG does.
+    public static func strippingHuffmanTables(_ jpeg: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = Array(jpeg.prefix(2))
+        var offset = 2
+        // Marker segments up to the start of scan; the entropy-coded data after SOS is copied whole.
+        while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF {
+            let marker = jpeg[offset + 1]
+            let length = Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
+            if marker == 0xDA { break }
+            if marker != 0xC4 { output.append(contentsOf: jpeg[offset..<min(offset + 2 + length, jpeg.count)]) }
+            offset += 2 + length
+        }
+        output.append(contentsOf: jpeg[min(offset, jpeg.count)...])
+        return output
+    }
+}

@@ -1,0 +1,135 @@
+import Glibc
+
+/// A frame copied out of a driver buffer, so the buffer can go straight back to the driver.
+struct CapturedFrame {
+    var bytes: [UInt8] = []
+    var sequence: UInt32 = 0
+    var timestamp: UInt64 = 0
+}
+
+/// Counts kept by the capture thread.
+public struct CaptureCounts: Sendable, Equatable {
+    /// Frames dequeued with data.
+    public var captured = 0
+    /// Frames the driver lost: gaps in the buffer sequence numbers.
+    public var dropped = 0
+    /// Buffers the driver marked V4L2_BUF_FLAG_ERROR, skipped.
+    public var flaggedError = 0
+    /// Frames replaced by a newer one before inference took them (by design: inference always
+    /// takes the newest).
+    public var superseded = 0
+    /// Capture rate over the last second or so of driver timestamps.
+    public var framesPerSecond = 0.0
+}
+
+/// How the capture thread ended.
+enum CaptureEnd {
+    case stopped
+    case durationReached
+    case failed(CameraError)
+}
+
+/// A one-frame mailbox between the capture thread and the inference thread: capture overwrites
+/// it with every new frame, inference takes the newest and waits when there is none. Old frames
+/// are never queued, so a slow model never sees a stale picture or a growing backlog.
+final class LatestFrame: @unchecked Sendable {
+    // pthread objects must not move in memory: allocated once, freed in deinit.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var pending = CapturedFrame()
+    private var hasPending = false
+    private var end: CaptureEnd?
+    private var counts = CaptureCounts()
+    private var lastSequence: UInt32?
+    private var recentTimestamps: [UInt64] = []
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    private func locked<Result>(_ body: () -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// Records a dequeued buffer: counts sequence gaps, and unless the driver flagged it, copies
+    /// its bytes in place of any frame not yet taken.
+    func put(_ frame: DequeuedFrame) {
+        locked {
+            if let lastSequence, frame.sequence > lastSequence &+ 1 { counts.dropped += Int(frame.sequence - lastSequence - 1) }
+            lastSequence = frame.sequence
+            if frame.flaggedError {
+                counts.flaggedError += 1
+                return
+            }
+            counts.captured += 1
+            if hasPending { counts.superseded += 1 }
+            pending.bytes.removeAll(keepingCapacity: true)
+            pending.bytes.append(contentsOf: frame.bytes)
+            pending.sequence = frame.sequence
+            pending.timestamp = frame.timestamp
+            hasPending = true
+            recentTimestamps.append(frame.timestamp)
+            if recentTimestamps.count > 31 { recentTimestamps.removeFirst() }
+            if let first = recentTimestamps.first, let last = recentTimestamps.last, last > first {
+                counts.framesPerSecond = Double(recentTimestamps.count - 1) * 1e9 / Double(last - first)
+            }
+            pthread_cond_signal(condition)
+        }
+    }
+
+    func finish(_ reason: CaptureEnd) {
+        locked {
+            if end == nil { end = reason }
+            pthread_cond_signal(condition)
+        }
+    }
+
+    /// Waits for a frame newer than the last one taken and swaps it into `frame` (whose old
+    /// storage is reused for the next capture). Returns the end instead once capture has ended.
+    func take(into frame: inout CapturedFrame) -> CaptureEnd? {
+        locked {
+            while !hasPending && end == nil { pthread_cond_wait(condition, mutex) }
+            if let end { return end }
+            swap(&frame, &pending)
+            hasPending = false
+            return nil
+        }
+    }
+
+    var snapshot: CaptureCounts { locked { counts } }
+}
+
+/// A POSIX thread running one closure; `join` waits for it.
+final class WorkerThread {
+    private var thread = pthread_t()
+
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    init(_ run: @escaping () -> Void) throws(CameraError) {
+        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+        let status = pthread_create(&thread, nil, { context in
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, body)
+        guard status == 0 else {
+            Unmanaged<Body>.fromOpaque(body).release()
+            throw .setupFailed(path: "plantleaf", step: "starting the capture thread", reason: systemReason(status))
+        }
+    }
+
+    func join() { pthread_join(thread, nil) }
+}

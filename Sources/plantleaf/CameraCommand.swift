@@ -1,0 +1,255 @@
+import Glibc
+import PlantLeafKit
+
+/// `plantleaf camera`: live classification of a V4L2 webcam's frames.
+enum CameraCommand {
+    static let help = """
+        USAGE: plantleaf camera [options]
+               plantleaf camera --list
+               plantleaf camera --bench-frames IMAGE [--size WxH] [--iterations N]
+
+        Classifies what a V4L2 webcam sees, live. Capture runs on its own thread; inference always
+        takes the newest frame (older ones are dropped, never queued). On a terminal a status block
+        is redrawn in place; otherwise, or with --json, one JSON object per classified frame.
+
+        OPTIONS:
+          --device PATH      capture device (default: /dev/video0)
+          --format FORMAT    auto, yuyv, mjpeg, nv12 or rgb24 (default: auto: the best rate at --size)
+          --size WxH         frame size to ask for (default: 640x480)
+          --fps N            frame rate to ask for (default: the fastest the device lists)
+          --crop MODE        center (largest centred square, default) or none (whole frame)
+          --top-k N          classes per frame (default: 3)
+          --threads N        CPU threads for inference (default: 1)
+          --frames N         stop after N classified frames
+          --duration S       stop after S seconds
+          --timeout S        give up when no frame arrives for S seconds (default: 5)
+          --json             one JSON object per frame on stdout, then a summary object
+          --save-frames DIR  save each classified frame (the model's input) as JPEG, top-1 in the name
+          --model FILE, --labels FILE  as for classify
+          --list             list every /dev/video* with its formats, sizes and rates
+          --bench-frames IMAGE  time frame -> model input for YUYV and MJPEG frames made from IMAGE
+                             against invoke (make bench runs this); --iterations N (default: 200)
+          -h, --help         show this help
+
+        Ctrl-C or SIGTERM stops cleanly and prints the summary.
+        EXIT CODES: 0 done or stopped, 1 the camera failed mid-stream (unplugged, no frames),
+        2 usage, device, model or runtime set-up error.
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let parsed: Arguments
+        var options = CameraOptions()
+        let threads: Int, iterations: Int
+        do {
+            parsed = try Arguments(arguments,
+                                   valued: ["--device", "--format", "--size", "--fps", "--crop", "--top-k", "--threads", "--frames",
+                                            "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
+                                            "--iterations"],
+                                   flags: ["--json", "--list", "--help", "-h"])
+            if parsed.has("--help") || parsed.has("-h") {
+                Console.out(help)
+                return ExitCode.success
+            }
+            guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
+            options.devicePath = parsed.string("--device") ?? options.devicePath
+            let format = try parsed.choice("--format", from: ["auto"] + FramePixelFormat.allCases.map(\.rawValue), default: "auto")
+            options.request.format = FramePixelFormat(rawValue: format)
+            if let text = parsed.string("--size") {
+                guard let size = FrameSize(parsing: text) else { throw UsageError("--size must look like 640x480, got '\(text)'") }
+                options.request.size = size
+            }
+            options.request.framesPerSecond = try positive("--fps", parsed)
+            options.crop = CropMode(rawValue: try parsed.choice("--crop", from: CropMode.allCases.map(\.rawValue), default: "center"))!
+            options.topK = try parsed.integer("--top-k", default: 3, minimum: 1)
+            threads = try parsed.integer("--threads", default: 1, minimum: 1)
+            iterations = try parsed.integer("--iterations", default: 200, minimum: 1)
+            options.frameLimit = parsed.string("--frames") == nil ? nil : try parsed.integer("--frames", default: 0, minimum: 1)
+            options.duration = try positive("--duration", parsed)
+            options.frameTimeout = try positive("--timeout", parsed) ?? options.frameTimeout
+            options.saveFramesDirectory = parsed.string("--save-frames")
+        } catch {
+            Console.error("plantleaf camera: \(error) (see plantleaf camera --help)")
+            return ExitCode.setupFailure
+        }
+        if parsed.has("--list") { return list() }
+
+        let classifier: Classifier
+        do {
+            classifier = try Classifier(modelPath: parsed.string("--model") ?? ProjectPaths.locate(ProjectPaths.defaultModel),
+                                        labelsPath: parsed.string("--labels") ?? ProjectPaths.locate(ProjectPaths.defaultLabels),
+                                        threads: threads)
+        } catch {
+            Console.error("plantleaf camera: \(error)")
+            return ExitCode.setupFailure
+        }
+        if let image = parsed.string("--bench-frames") {
+            return benchmark(classifier: classifier, imagePath: image, size: options.request.size, crop: options.crop,
+                             iterations: iterations)
+        }
+        let json = parsed.has("--json") || !Console.stdoutIsTerminal
+        return live(classifier: classifier, options: options, json: json)
+    }
+
+    private static func positive(_ name: String, _ parsed: Arguments) throws(UsageError) -> Double? {
+        guard let value = try parsed.double(name) else { return nil }
+        guard value > 0 else { throw UsageError("\(name) must be above 0, got \(parsed.string(name)!)") }
+        return value
+    }
+
+    // MARK: live view
+
+    private static func live(classifier: Classifier, options: CameraOptions, json: Bool) -> Int32 {
+        var status = StatusBlock()
+        let summary: CameraSummary
+        do {
+            summary = try CameraSession(classifier: classifier, options: options).run(onSetup: { setup in
+                let rate = setup.stream.framesPerSecond.map { " at \(JSONObject.number($0, decimals: 2)) fps" } ?? ""
+                let line = "\(setup.device.path) (\(setup.device.card), \(setup.device.driver)): \(setup.stream.format.displayName) "
+                    + "\(setup.stream.size)\(rate), crop \(options.crop.rawValue), \(setup.bufferCount) buffers [\(setup.plan.reason)]"
+                Console.error("plantleaf camera: \(line)")
+                status.header = line
+            }, onResult: { result in
+                if json { Console.out(frameJSON(result).text) } else { status.draw(result) }
+            })
+        } catch {
+            Console.error("plantleaf camera: \(error)")
+            return ExitCode.setupFailure
+        }
+        report(summary, json: json)
+        if let failure = summary.failure {
+            Console.error("plantleaf camera: \(failure)")
+            return ExitCode.partialFailure
+        }
+        return ExitCode.success
+    }
+
+    static func frameJSON(_ result: CameraResult) -> JSONObject {
+        var object = JSONObject()
+        object.add("frame", Int(result.sequence))
+        object.add("top", objects: result.top.map(\.json))
+        object.add("age_ms", result.ageMilliseconds, decimals: 2)
+        object.add("prepare_ms", result.prepareMilliseconds, decimals: 3)
+        object.add("invoke_ms", result.invokeMilliseconds, decimals: 3)
+        object.add("capture_fps", result.counts.framesPerSecond, decimals: 2)
+        object.add("inference_fps", result.inferenceFramesPerSecond, decimals: 2)
+        object.add("dropped", result.counts.dropped)
+        if let path = result.savedPath { object.add("saved", path) }
+        return object
+    }
+
+    private static func report(_ summary: CameraSummary, json: Bool) {
+        let counts = summary.counts
+        let median = summary.medianAge.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
+        let p99 = summary.p99Age.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
+        var text = "\(counts.captured) frames captured, \(summary.classified) classified, \(counts.dropped) dropped by the driver, "
+            + "\(counts.flaggedError) flagged bad, \(summary.corrupt) corrupt; frame age median \(median), p99 \(p99)"
+        if let signal = summary.signal { text += "; stopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM")" }
+        if let reason = summary.lastCorruptReason { text += "; last corrupt frame: \(reason)" }
+        Console.error("plantleaf camera: \(text)")
+        guard json else { return }
+        var object = JSONObject()
+        object.add("captured", counts.captured)
+        object.add("classified", summary.classified)
+        object.add("dropped", counts.dropped)
+        object.add("flagged_error", counts.flaggedError)
+        object.add("superseded", counts.superseded)
+        object.add("corrupt", summary.corrupt)
+        if let value = summary.medianAge { object.add("age_median_ms", value, decimals: 2) } else { object.addNull("age_median_ms") }
+        if let value = summary.p99Age { object.add("age_p99_ms", value, decimals: 2) } else { object.addNull("age_p99_ms") }
+        if let failure = summary.failure { object.add("error", failure.description) }
+        var wrapper = JSONObject()
+        wrapper.add("summary", object)
+        Console.out(wrapper.text)
+    }
+
+    // MARK: --list
+
+    private static func list() -> Int32 {
+        let paths = V4L2Device.nodePaths()
+        guard !paths.isEmpty else {
+            Console.error("plantleaf camera: no /dev/video* devices: plug a camera in (dmesg shows whether the kernel saw it)")
+            return ExitCode.partialFailure
+        }
+        for path in paths {
+            let description: DeviceDescription
+            do {
+                description = try V4L2Device(path: path).describe()
+            } catch {
+                Console.out("\(error)")
+                continue
+            }
+            var lines = ["\(path): \(description.card) (driver \(description.driver), \(description.busInfo))"]
+            for format in description.formats {
+                let readable = format.pixelFormat == nil ? ", not readable by PlantLeaf" : ""
+                lines.append("  \(FourCC.text(format.fourCC)) \(format.name)\(format.compressed ? " (compressed)" : "")\(readable)")
+                switch format.sizes {
+                case .discrete(let options):
+                    for option in options {
+                        let rates = option.intervals.map { JSONObject.number($0.framesPerSecond, decimals: 3) }
+                        lines.append("    \(option.size)" + (rates.isEmpty ? "" : ": " + rates.joined(separator: ", ") + " fps"))
+                    }
+                case .stepwise(let minimum, let maximum, let step, _):
+                    lines.append("    \(minimum) to \(maximum), step \(step)")
+                }
+            }
+            Console.out(lines.joined(separator: "\n"))
+        }
+        return ExitCode.success
+    }
+
+    // MARK: --bench-frames
+
+    private static func benchmark(classifier: Classifier, imagePath: String, size: FrameSize, crop: CropMode, iterations: Int) -> Int32 {
+        let image: RGBImage
+        do {
+            image = try ImageDecoder().decode(try FileReader.readAll(path: imagePath))
+        } catch {
+            Console.error("plantleaf camera: \(imagePath): \(error)")
+            return ExitCode.setupFailure
+        }
+        let result: FrameBenchmark.Result
+        do {
+            result = try FrameBenchmark.run(classifier: classifier, image: image, size: size, crop: crop, iterations: iterations)
+        } catch {
+            Console.error("plantleaf camera: \(error)")
+            return ExitCode.setupFailure
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func p99(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * 0.99))] }
+        let invoke = median(result.invoke)
+        Console.out("frame -> model input, \(result.frameSize) frames from \(imagePath), crop \(crop.rawValue), \(iterations) iterations")
+        for (name, times) in [("YUYV", result.yuyv), ("MJPEG (\(result.mjpegBytes) bytes, no DHT)", result.mjpeg), ("invoke", result.invoke)] {
+            let ratio = name == "invoke" ? "" : "  = \(JSONObject.number(median(times) / invoke * 100, decimals: 1))% of invoke"
+            Console.out("  \(name): median \(JSONObject.number(median(times), decimals: 3)) ms, p99 \(JSONObject.number(p99(times), decimals: 3)) ms\(ratio)")
+        }
+        Console.out("  frame-to-result (median): YUYV \(JSONObject.number(median(result.yuyv) + invoke, decimals: 3)) ms, "
+            + "MJPEG \(JSONObject.number(median(result.mjpeg) + invoke, decimals: 3)) ms = invoke + "
+            + "\(JSONObject.number(median(result.yuyv), decimals: 3)) / \(JSONObject.number(median(result.mjpeg), decimals: 3)) ms")
+        return ExitCode.success
+    }
+}
+
+/// The live status block on a terminal, redrawn in place.
+struct StatusBlock {
+    var header = ""
+    private var drawnLines = 0
+
+    mutating func draw(_ result: CameraResult) {
+        var lines = [header]
+        let counts = result.counts
+        lines.append("frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "
+            + "capture \(JSONObject.number(counts.framesPerSecond, decimals: 1)) fps   "
+            + "inference \(JSONObject.number(result.inferenceFramesPerSecond, decimals: 1)) fps   dropped \(counts.dropped)")
+        for entry in result.top {
+            let filled = Int((entry.score * 20).rounded())
+            let bar = String(repeating: "█", count: max(0, min(20, filled))) + String(repeating: "·", count: max(0, 20 - filled))
+            let percent = ClassifyCommand.formatFixed(entry.score * 100, decimals: 1)
+            lines.append(String(repeating: " ", count: max(0, 6 - percent.count)) + percent + "% " + bar + " " + Labels.displayName(entry.label))
+        }
+        // Back to the block's first line, then each line cleared before it is written.
+        var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r" : ""
+        text += lines.map { "\u{1B}[K" + $0 + "\n" }.joined()
+        Console.write(text, to: STDOUT_FILENO)
+        drawnLines = lines.count
+    }
+}

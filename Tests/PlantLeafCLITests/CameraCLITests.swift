@@ -1,0 +1,38 @@
+import PlantLeafTestSupport
+import Testing
+
+/// `plantleaf camera` faults that need no camera; the fixture tests (PlantLeafCameraTests) cover
+/// real devices.
+@Suite struct CameraCLITests {
+    @Test func missingDeviceSaysSoAndListsNothingFalse() throws {
+        let result = try runPlantLeaf(["camera", "--device", "/dev/video-plantleaf-missing", "--frames", "1"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/dev/video-plantleaf-missing: no such device"))
+        #expect(result.stderrLines.count == 1)
+    }
+
+    @Test func nodeThatIsNoV4L2DeviceIsRefused() throws {
+        let result = try runPlantLeaf(["camera", "--device", "/dev/null", "--frames", "1"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/dev/null: not a video capture device (not a V4L2 device)"))
+    }
+
+    @Test func badOptionsAreUsageErrors() throws {
+        for (arguments, message) in [(["--size", "640"], "--size must look like 640x480"),
+                                     (["--format", "h264"], "--format must be one of auto, yuyv, mjpeg, nv12, rgb24"),
+                                     (["--fps", "0"], "--fps must be above 0"),
+                                     (["--frames", "0"], "--frames must be at least 1")] {
+            let result = try runPlantLeaf(["camera"] + arguments)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func benchFramesTimesBothFormatsAgainstInvoke() throws {
+        let result = try runPlantLeaf(["camera", "--bench-frames", TestPaths.plantVillageImages()[0], "--iterations", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("YUYV: median"))
+        #expect(result.stdout.contains("MJPEG ("))
+        #expect(result.stdout.contains("% of invoke"))
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import PlantLeafKit
+import PlantLeafTestSupport
+import Testing
+
+/// `plantleaf camera` against real V4L2 drivers: ../shared/tools/camera-fixture boots a kernel
+/// under QEMU where vivid (YUYV) or v4l2loopback (MJPEG) shows a JPEG as a capture device. One
+/// VM at a time; each boot runs a script of several camera runs whose output lands in a shared
+/// folder. A broken fixture fails these tests (it is part of what make test checks).
+@Suite(.serialized) struct CameraFixtureTests {
+    static let shared = ProcessInfo.processInfo.environment["PLANTLEAF_SHARED"] ?? TestPaths.root + "/../shared"
+    static let fixture = shared + "/tools/camera-fixture/camera-fixture.sh"
+    static let appleScab = TestPaths.plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
+    static let tomatoHealthy = TestPaths.plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"
+
+    /// The output files of one boot.
+    struct Boot {
+        let directory: String
+        let result: CommandResult
+
+        func text(_ name: String) -> String {
+            (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? ""
+        }
+
+        func status(_ name: String) -> Int? { Int(text(name + ".rc").trimmingCharacters(in: .whitespacesAndNewlines)) }
+
+        /// The per-frame JSON objects of a run, and its summary object.
+        func frames(_ name: String) -> (frames: [[String: Any]], summary: [String: Any]?) {
+            let objects = text(name + ".out").split(separator: "\n").compactMap { jsonObject(String($0)) }
+            return (objects.filter { $0["frame"] != nil }, objects.last?["summary"] as? [String: Any])
+        }
+    }
+
+    /// Boots the fixture showing `images` and runs `script` (sh) in it; $PLANTLEAF is the binary
+    /// under test, $D the capture device. Each run should write NAME.out, NAME.err and NAME.rc.
+    func boot(_ options: [String], images: [String], script: String) throws -> Boot {
+        let directory = TestPaths.temporaryDirectory()
+        TestImages.write(Array(script.utf8), to: directory + "/run.sh")
+        let result = try runCommand(Self.fixture, options + images.flatMap { ["-i", $0] } + ["--", "sh", "run.sh"],
+                                    environment: ["PLANTLEAF": TestPaths.binary], currentDirectory: directory)
+        #expect(result.status == 0, "camera fixture failed (\(result.status)): \(result.stderr.suffix(2000))")
+        return Boot(directory: directory, result: result)
+    }
+
+    /// What `plantleaf classify` says of the file: the reference for the camera's answers.
+    func classify(_ path: String) throws -> (label: String, score: Double) {
+        let result = try runPlantLeaf(["classify", "--format", "json", path])
+        let top = try #require((jsonObject(result.stdout)?["top"] as? [[String: Any]])?.first)
+        return (top["label"] as! String, top["score"] as! Double)
+    }
+
+    func topLabel(_ frame: [String: Any]) -> (String, Double)? {
+        guard let top = (frame["top"] as? [[String: Any]])?.first else { return nil }
+        return (top["label"] as? String ?? "", top["score"] as? Double ?? -1)
+    }
+
+    func expectEveryFrame(_ frames: [[String: Any]], count: Int, matches reference: (label: String, score: Double),
+                          sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(frames.count == count, sourceLocation: sourceLocation)
+        for frame in frames {
+            let (label, score) = topLabel(frame) ?? ("none", -1)
+            #expect(label == reference.label && abs(score - reference.score) <= 0.05,
+                    "frame \(frame["frame"] ?? "?"): \(label) \(score), classify gives \(reference.label) \(reference.score)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// vivid, YUYV 256x256 (pixel-exact): 30 frames agree with classify; then the faults. (vivid
+    /// loops its output to other capture formats without colour, so NV12 and RGB24 are covered
+    /// by the unit tests only.)
+    @Test func yuyvThroughVivid() throws {
+        let reference = try classify(Self.appleScab)
+        let boot = try boot(["-s", "256x256"], images: [Self.appleScab], script: """
+            camera() { "$PLANTLEAF" camera --size 256x256 "$@"; }
+            run() { name=$1; shift; camera "$@" > $name.out 2> $name.err; echo $? > $name.rc; }
+            # Waits (30 s at most) until a background run has its stream up.
+            started() { i=0; while ! grep -q buffers $1.err 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done; sleep 1; }
+            run missing --device /dev/video9 --frames 1
+            run output-node --device /dev/video1 --frames 1
+            run yuyv --frames 30 --json
+            v4l2-ctl -d $D -c percentage_of_dropped_buffers=50
+            run drops --frames 3 --json
+            v4l2-ctl -d $D -c percentage_of_dropped_buffers=0
+            # Run directly (not through the shell function), so $! is plantleaf's own pid.
+            "$PLANTLEAF" camera --size 256x256 --duration 60 --json > flagged.out 2> flagged.err & pid=$!
+            started flagged
+            # vivid hands the error flag to whichever of its capture or output queues completes a
+            # buffer first, so inject it often enough for the capture side to get it.
+            for i in 1 2 3 4 5 6 7 8 9 10; do v4l2-ctl -d $D -c inject_v4l2_buf_flag_error=1; sleep 0.2; done
+            run busy --frames 1
+            kill -TERM $pid; wait $pid; echo $? > flagged.rc
+            "$PLANTLEAF" camera --size 256x256 --duration 60 --json > unplugged.out 2> unplugged.err & pid=$!
+            started unplugged; v4l2-ctl -d $D -c disconnect=1
+            wait $pid; echo $? > unplugged.rc
+            """.replacingOccurrences(of: "$D", with: "$CAMERA_DEVICE"))
+
+        #expect(boot.status("missing") == 2)
+        #expect(boot.text("missing.err").contains("/dev/video9: no such device; devices present: /dev/video0, /dev/video1"))
+        #expect(boot.status("output-node") == 2)
+        #expect(boot.text("output-node.err").contains("/dev/video1: not a video capture device"))
+
+        #expect(boot.status("yuyv") == 0)
+        #expect(boot.text("yuyv.err").contains("YUYV 256x256 at 59.94 fps"))
+        let yuyv = boot.frames("yuyv")
+        expectEveryFrame(yuyv.frames, count: 30, matches: reference)
+        #expect(yuyv.summary?["classified"] as? Int == 30)
+        #expect(yuyv.summary?["corrupt"] as? Int == 0)
+        let sequences = yuyv.frames.compactMap { $0["frame"] as? Int }
+        #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count, "newest frame first, never an old one")
+
+        // Half the buffers dropped by the driver: at least a third of the sequence numbers missing.
+        let drops = try #require(boot.frames("drops").summary)
+        let (dropped, captured) = (drops["dropped"] as? Int ?? 0, drops["captured"] as? Int ?? 0)
+        #expect(dropped * 3 >= dropped + captured && captured > 0, "dropped \(dropped) of \(dropped + captured)")
+
+        // Buffers the driver flags as bad are skipped; SIGTERM ends the run cleanly, with the summary.
+        #expect(boot.status("flagged") == 0)
+        #expect((boot.frames("flagged").summary?["flagged_error"] as? Int ?? 0) >= 1, "\(boot.text("flagged.err"))")
+        #expect(boot.text("flagged.err").contains("; stopped by SIGTERM"))
+        #expect(boot.status("busy") == 2)
+        #expect(boot.text("busy.err").contains("/dev/video0: device is busy: another program is using the camera"))
+
+        #expect(boot.status("unplugged") == 1)
+        #expect(boot.text("unplugged.err").contains("/dev/video0: camera unplugged during capture (ENODEV); reconnect it and run again"))
+        #expect(boot.frames("unplugged").summary?["error"] != nil)
+    }
+
+    /// v4l2loopback, the JPEG bytes as MJPEG buffers: 30 frames agree with classify.
+    @Test func mjpegThroughLoopback() throws {
+        let reference = try classify(Self.tomatoHealthy)
+        let boot = try boot(["-f", "MJPG"], images: [Self.tomatoHealthy], script: """
+            "$PLANTLEAF" camera --size 256x256 --frames 30 --json > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
+            """)
+        #expect(boot.status("mjpeg") == 0)
+        #expect(boot.text("mjpeg.err").contains("MJPEG 256x256"))
+        let mjpeg = boot.frames("mjpeg")
+        expectEveryFrame(mjpeg.frames, count: 30, matches: reference)
+        #expect(mjpeg.summary?["corrupt"] as? Int == 0)
+    }
+
+    /// The loopback as Debian ships it hands out its first buffer with the whole buffer's size
+    /// (the JPEG plus trailing zeros); two leaves alternate: both are recognised, none refused,
+    /// and --save-frames names each saved frame after its label.
+    @Test func alternatingLeavesThroughUnpatchedLoopback() throws {
+        let (apple, tomato) = (try classify(Self.appleScab), try classify(Self.tomatoHealthy))
+        #expect(apple.label != tomato.label)
+        let boot = try boot(["-f", "MJPG", "-b", "loopback-unpatched", "-k", "20"], images: [Self.appleScab, Self.tomatoHealthy], script: """
+            "$PLANTLEAF" camera --size 256x256 --frames 8 --json --save-frames saved > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
+            """)
+        #expect(boot.status("mjpeg") == 0, "\(boot.text("mjpeg.err"))")
+        let run = boot.frames("mjpeg")
+        #expect(run.frames.count == 8)
+        #expect(run.summary?["corrupt"] as? Int == 0)
+        let labels = Set(run.frames.compactMap { topLabel($0)?.0 })
+        #expect(labels == [apple.label, tomato.label])
+        let saved = (try? FileManager.default.contentsOfDirectory(atPath: boot.directory + "/saved")) ?? []
+        #expect(saved.count == 8)
+        #expect(saved.allSatisfy { $0.hasSuffix("-\(apple.label).jpg") || $0.hasSuffix("-\(tomato.label).jpg") }, "\(saved)")
+    }
+}
