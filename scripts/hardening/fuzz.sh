@@ -32,8 +32,9 @@ for target in "${targets[@]}"; do
         -artifact_prefix=".fuzz/crashes/$target/" >"$log" 2>&1 || status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-    # The last status line (DONE, pulse or NEW) carries the coverage reached.
-    coverage=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
+    # The last status line (DONE, pulse or NEW) carries the coverage reached; -a because the
+    # log can hold raw bytes of inputs.
+    coverage=$(grep -aE '^#[0-9]+.*cov: ' "$log" | tail -1)
     cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$coverage")
     ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$coverage")
     corpus=$(find ".fuzz/corpus/$target" -type f | wc -l)
@@ -44,7 +45,7 @@ done
 if [ ${#failed[@]} -gt 0 ]; then
     for target in "${failed[@]}"; do
         echo "fuzz: $target crashed (exit or kept input); see .fuzz/logs/$target.log and .fuzz/crashes/$target/" >&2
-        grep -m3 -E 'ERROR: |SUMMARY: |Fatal error' ".fuzz/logs/$target.log" >&2 || true
+        grep -a -m3 -E 'ERROR: |SUMMARY: |Fatal error' ".fuzz/logs/$target.log" >&2 || true
     done
     exit 1
 fi
