@@ -36,6 +36,14 @@ import Testing
         #expect(parsed[0] == ["Apple___Apple_scab", "Tomato___healthy"])
     }
 
+    @Test func cameraSeedsConvertToTheModelInput() throws {
+        for seed in FuzzTargets.cameraFrames.seeds() {
+            let (converter, frame) = try #require(FuzzTargets.cameraFrame(seed.bytes))
+            let image = try converter.convert(frame)
+            #expect(image.width == 24 && image.height == 24, "\(seed.name)")
+        }
+    }
+
     /// Every seed passes through its target without tripping an invariant.
     @Test func targetsRunTheirSeeds() {
         for target in FuzzTargets.all {

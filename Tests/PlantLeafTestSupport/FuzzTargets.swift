@@ -12,7 +12,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile]
+    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames]
 
     public static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
@@ -68,6 +68,38 @@ public enum FuzzTargets {
             return [("addition", model), ("addition-truncated", Array(model.prefix(model.count / 2))),
                     ("identifier-only", Array(model.prefix(32)))]
         })
+
+    public static let cameraFrames = FuzzTarget(
+        name: "camera-frames",
+        summary: "FrameConverter.convert: YUYV, NV12, RGB24 and MJPEG buffers of any length, cropped and resized to 24x24",
+        run: { bytes in
+            guard let (converter, frame) = cameraFrame(bytes) else { return }
+            if let image = try? converter.convert(frame) {
+                precondition(image.width == 24 && image.height == 24, "converted to \(image.width)x\(image.height)")
+            }
+        },
+        seeds: {
+            var generator = SeedBytes()
+            let picture = TestImages.quadrants(width: 40, height: 30)
+            // Header bytes: format index (yuyv, mjpeg, nv12, rgb24), (width / 2) - 1, (height / 2) - 1, padding | crop.
+            return [("yuyv-40x30", [0, 19, 14, 0] + generator.next(40 * 2 * 30)),
+                    ("nv12-40x30-padded", [2, 19, 14, 0x84] + generator.next(44 * 30 * 3 / 2)),
+                    ("rgb24-40x30", [3, 19, 14, 0] + picture.pixels),
+                    ("mjpeg-40x30", [1, 19, 14, 0x80] + TestImages.jpeg(picture.pixels, width: 40, height: 30))]
+        })
+
+    /// Splits a camera-frames input: its first 4 bytes choose what the driver would report
+    /// (format, even frame size, line padding, crop), the rest is the buffer it filled, of any length.
+    public static func cameraFrame(_ bytes: [UInt8]) -> (FrameConverter, [UInt8])? {
+        guard bytes.count >= 4 else { return nil }
+        let format = FramePixelFormat.allCases[Int(bytes[0]) % FramePixelFormat.allCases.count]
+        let size = FrameSize(width: 2 * (1 + Int(bytes[1]) % 64), height: 2 * (1 + Int(bytes[2]) % 64))
+        let bytesPerPixel = [FramePixelFormat.yuyv: 2, .nv12: 1, .rgb24: 3, .mjpeg: 0][format]!
+        let padding = format == .mjpeg ? 0 : Int(bytes[3] & 0x7F) % 16
+        let stream = StreamFormat(format: format, size: size, bytesPerLine: size.width * bytesPerPixel + padding)
+        let crop = CropMode.allCases[Int(bytes[3] >> 7) % CropMode.allCases.count]
+        return (FrameConverter(stream: stream, crop: crop, outputSize: FrameSize(width: 24, height: 24)), Array(bytes.dropFirst(4)))
+    }
 
     /// PNGs of every colour type and bit depth libpng reads, JPEGs of every kind the decoder
     /// handles (with EXIF orientations), and bare EXIF payloads.
