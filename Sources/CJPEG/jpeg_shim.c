@@ -141,8 +141,7 @@ int pl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint32_t min_width, uin
 
     int cmyk = decoder.jpeg_color_space == JCS_CMYK || decoder.jpeg_color_space == JCS_YCCK;
     decoder.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
-    image->scale_eighths = choose_scale(decoder.image_width, decoder.image_height, min_width, min_height);
-    decoder.scale_num = image->scale_eighths;
+    decoder.scale_num = choose_scale(decoder.image_width, decoder.image_height, min_width, min_height);
     decoder.scale_denom = 8;
     jpeg_start_decompress(&decoder);
 
@@ -172,7 +171,6 @@ int pl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint32_t min_width, uin
         status = errors.truncated ? PL_JPEG_TRUNCATED : PL_JPEG_CORRUPT;
         longjmp(errors.jump, 1);
     }
-    image->warnings = (uint32_t)errors.base.num_warnings;
     free(cmyk_row);
     jpeg_destroy_decompress(&decoder);
     image->pixels = pixels;

@@ -21,10 +21,8 @@ typedef struct {
     uint32_t height;
     uint32_t source_width;    // size the file declares
     uint32_t source_height;
-    uint32_t scale_eighths;   // the DCT scaling used: decoded at scale_eighths/8 of the source size
     uint8_t *exif;            // APP1 payload starting "Exif\0\0", or NULL
     size_t exif_size;
-    uint32_t warnings;        // libjpeg warnings seen (corrupt data it recovered from)
     char message[256];
 } PLJPEGImage;
 
