@@ -5,7 +5,8 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/plantleaf
 DEBUG_BIN := .build/debug/plantleaf
 
-.PHONY: setup deps runtime data reference build demo test bench clean fuzz-build fuzz test-sanitize leak-check model-mutations
+.PHONY: setup deps runtime data reference build demo test bench clean fuzz-build fuzz test-sanitize leak-check model-mutations \
+	install uninstall release test-aarch64
 
 ## setup: apt packages, libLiteRt.so and the shared models/samples (idempotent)
 setup:
@@ -26,6 +27,29 @@ demo: build
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## install: plantleaf, the default model + labels and libLiteRt.so under PREFIX (bin/, share/plantleaf/, lib/plantleaf/)
+PREFIX ?= /usr/local
+install: build
+	scripts/install.sh --prefix "$(DESTDIR)$(PREFIX)"
+
+uninstall:
+	scripts/install.sh --uninstall --prefix "$(DESTDIR)$(PREFIX)"
+
+## release: dist/plantleaf-VERSION-linux-{x86_64,aarch64}.tar.gz, static Swift standard library (aarch64 under qemu-user)
+release: setup
+	$(SWIFT) build --scratch-path .build-static $(RELEASE_FLAGS)
+	scripts/release/package.sh $$(uname -m) .build-static/release/plantleaf
+	scripts/aarch64/run.sh release
+
+# The archives' binaries carry the Swift runtime and are stripped; only glibc, libstdc++,
+# libpng and libjpeg-turbo come from the OS.
+RELEASE_FLAGS := -c release --static-swift-stdlib --product plantleaf -Xlinker --strip-all
+export RELEASE_FLAGS
+
+## test-aarch64: build, test, parity and release check for aarch64 in an emulated Debian 13 root (cached in ~/.cache/plantleaf)
+test-aarch64: build
+	scripts/aarch64/run.sh test
 
 ## bench: speed, side by side with the reference pipeline; one script a part in scripts/bench/
 bench: build reference
@@ -57,4 +81,4 @@ model-mutations: build
 		"$$(find -L samples/plantvillage -name '*.JPG' | sort | head -1)" --flips 2000
 
 clean:
-	rm -rf .build .build-fuzz .build-sanitize
+	rm -rf .build .build-fuzz .build-sanitize .build-static .build-aarch64 dist

@@ -2,7 +2,7 @@
 # Set-up for PlantLeaf on Debian, Ubuntu and Raspberry Pi OS. Every step checks before it acts,
 # so running it again is quick and changes nothing.
 #
-#   scripts/setup.sh deps      apt packages the build needs (via sudo when not root)
+#   scripts/setup.sh deps      apt packages the build needs (via sudo when not root), Swift from apt if missing
 #   scripts/setup.sh runtime   libLiteRt.so from the ai-edge-litert wheel, sha256-verified
 #   scripts/setup.sh data      links the models and sample images from ../shared
 #   scripts/setup.sh all       all three
@@ -24,10 +24,35 @@ as_root() {
 }
 
 # Debian names; Ubuntu's libjpeg-dev pulls libjpeg-turbo8-dev, Debian's libjpeg62-turbo-dev.
-apt_packages=(libpng-dev libjpeg-dev pkg-config python3 python3-pip)
+apt_packages=(libpng-dev libjpeg-dev pkg-config python3 curl)
 
 deps() {
+    case "$(uname -m)" in
+        armv6l|armv7l|armhf|arm) die "this is a 32-bit ARM OS ($(uname -m)): LiteRT and Swift need a 64-bit one; install Raspberry Pi OS (64-bit) or Debian arm64" ;;
+    esac
     apt_install "${apt_packages[@]}"
+    swift_toolchain
+}
+
+# Swift 6.0 or later. Debian 13 and Raspberry Pi OS Trixie ship it as `swiftlang`; elsewhere it
+# comes from swift.org, which this script does not fetch (an unpinned toolchain of 500+ MB).
+swift_toolchain() {
+    if command -v swift >/dev/null; then
+        local version
+        version=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\)\..*/\1/p' | head -1)
+        [ "${version:-0}" -ge 6 ] || die "swift is $(swift --version 2>/dev/null | head -1); PlantLeaf needs Swift 6.0 or later (https://www.swift.org/install/linux/)"
+        return
+    fi
+    local candidate=
+    if command -v apt-get >/dev/null; then
+        as_root apt-get update -qq
+        candidate=$(apt-cache policy swiftlang 2>/dev/null | sed -n 's/^ *Candidate: \([0-9]*\)\..*/\1/p')
+    fi
+    if [ "${candidate:-0}" -ge 6 ]; then
+        apt_install swiftlang
+    else
+        die "no Swift found and apt offers no swiftlang 6.0+ here: install Swift 6.0 or later from https://www.swift.org/install/linux/ (Debian 13 and Raspberry Pi OS Trixie have it as 'apt install swiftlang'), then re-run"
+    fi
 }
 
 apt_install() {  # apt_install PACKAGE...: installs those not installed yet
@@ -42,49 +67,10 @@ apt_install() {  # apt_install PACKAGE...: installs those not installed yet
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-# ai-edge-litert 2.3.0, cp311 wheels: libLiteRt.so is byte-identical across the cp310-cp314
-# wheels of one architecture, so the cp311 one serves every Python (none is needed at run time).
-litert_version=2.3.0
-runtime_dir=$root/.runtime
-library=$runtime_dir/lib/libLiteRt.so
+library=$root/.runtime/lib/libLiteRt.so
 
 runtime() {
-    local arch platform wheel_sha library_sha
-    arch=$(uname -m)
-    case "$arch" in
-        x86_64)
-            platform=manylinux_2_27_x86_64
-            wheel_sha=1f15078a6725d2357d9de9221664c29afa0545d807559c5f7199ce5e40b96b23
-            library_sha=eec47eb35e2924b3166015887e652a58edc9af823ae38e02bf83bef2548300bb ;;
-        aarch64|arm64)
-            platform=manylinux_2_27_aarch64
-            wheel_sha=853fc608f96da87bd5f3458465dfb9abbf18d5ae6b94eceacead407146f175ae
-            library_sha=b57687dc234d2b8b0598aef5a9c961ed24263df8f8b3f56adbee1cff618e544b ;;
-        *) die "LiteRT publishes no libLiteRt.so for $arch (x86_64 and aarch64 only; a 32-bit Raspberry Pi OS needs the 64-bit image)" ;;
-    esac
-    if [ -f "$library" ] && echo "$library_sha  $library" | sha256sum --check --status; then
-        say "libLiteRt.so $litert_version present ($arch)"
-        return
-    fi
-    local download=$runtime_dir/download
-    mkdir -p "$download" "$runtime_dir/lib"
-    local wheel=$download/ai_edge_litert-$litert_version-cp311-cp311-$platform.whl
-    if [ ! -f "$wheel" ] || ! echo "$wheel_sha  $wheel" | sha256sum --check --status; then
-        say "downloading ai-edge-litert==$litert_version for $arch"
-        command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1 || die "pip is missing: run 'make deps' first"
-        python3 -m pip download --quiet --no-deps --only-binary=:all: --platform "$platform" \
-            --python-version 3.11 "ai-edge-litert==$litert_version" -d "$download"
-    fi
-    echo "$wheel_sha  $wheel" | sha256sum --check --status || die "$wheel does not have the pinned sha256 $wheel_sha; delete it and retry"
-    python3 - "$wheel" "$library.partial" <<'PY'
-import sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as wheel, open(sys.argv[2], "wb") as out:
-    out.write(wheel.read("ai_edge_litert/libLiteRt.so"))
-PY
-    echo "$library_sha  $library.partial" | sha256sum --check --status || die "libLiteRt.so from the wheel has an unexpected sha256"
-    mv "$library.partial" "$library"
-    rm -f "$wheel"
-    say "installed $library"
+    "$root/scripts/fetch-litert.sh" "$library"
 }
 
 link() {  # link TARGET NAME: make NAME a symlink to TARGET unless it already is one
@@ -107,7 +93,7 @@ data() {
 
 # The reference pipeline (../shared/tools/reference_classify.py) needs PIL, numpy and the
 # ai_edge_litert interpreter; they live in .venv so the system Python is left alone.
-reference_packages=(pillow==11.3.0 numpy==2.2.6 ai-edge-litert==$litert_version)
+reference_packages=(pillow==11.3.0 numpy==2.2.6 ai-edge-litert==2.3.0)
 
 reference() {
     local venv=$root/.venv

@@ -12,9 +12,9 @@ enum BenchCommand {
         temperatures, kernel, and the sha256 of the model and of libLiteRt.so.
 
         OPTIONS:
-          --model FILE         .tflite model (default: \(ProjectPaths.defaultModel))
-          --labels FILE        class names for the model (default: \(ProjectPaths.defaultLabels))
-          --image FILE         PNG or JPEG to classify (default: the first leaf in \(sampleFolder))
+          --model FILE         .tflite model (default: PlantVillage int8, installed with plantleaf)
+          --labels FILE        class names for the model (default: the default model's own)
+          --image FILE         PNG or JPEG to classify (default: the first leaf in the project's \(ProjectPaths.sampleFolder))
           --synthetic          use a built-in 256x256 leaf JPEG made in memory instead of a file
           --runs N             measured runs per thread count (default: 100)
           --warmup N           unmeasured runs first (default: 10)
@@ -33,12 +33,10 @@ enum BenchCommand {
         EXIT CODES: 0 done, 2 usage error, or the model, image, runtime or a report file could not be used.
         """
 
-    /// The default image is the first PlantVillage sample (in sorted order) of this folder,
-    /// found like the default model.
-    static let sampleFolder = "samples/plantvillage"
-
+    /// The default image is the first PlantVillage sample (in sorted order) of the project's
+    /// sample folder.
     static func defaultImage() -> String {
-        let folder = ProjectPaths.locate(sampleFolder)
+        let folder = ProjectPaths.defaultSampleFolder()
         for case .file(let path) in ImageFiles.expand([folder]) { return path }
         return folder  // no image there: the benchmark's error then names the folder
     }
@@ -67,8 +65,9 @@ enum BenchCommand {
             }
             let minimumSeconds = try parsed.double("--min-seconds") ?? 0
             guard minimumSeconds >= 0 else { throw UsageError("--min-seconds must be at least 0, got \(minimumSeconds)") }
-            settings = BenchSettings(modelPath: parsed.string("--model") ?? ProjectPaths.locate(ProjectPaths.defaultModel),
-                                     labelsPath: parsed.string("--labels") ?? ProjectPaths.locate(ProjectPaths.defaultLabels),
+            let defaults = ProjectPaths.defaultModelAndLabels()
+            settings = BenchSettings(modelPath: parsed.string("--model") ?? defaults.modelPath,
+                                     labelsPath: parsed.string("--labels") ?? defaults.labelsPath,
                                      imagePath: parsed.has("--synthetic") ? nil : parsed.string("--image") ?? defaultImage(),
                                      runs: try parsed.integer("--runs", default: 100, minimum: 1),
                                      warmup: try parsed.integer("--warmup", default: 10, minimum: 0),

@@ -75,8 +75,9 @@ enum CameraCommand {
 
         let classifier: Classifier
         do {
-            classifier = try Classifier(modelPath: parsed.string("--model") ?? ProjectPaths.locate(ProjectPaths.defaultModel),
-                                        labelsPath: parsed.string("--labels") ?? ProjectPaths.locate(ProjectPaths.defaultLabels),
+            let defaults = ProjectPaths.defaultModelAndLabels()
+            classifier = try Classifier(modelPath: parsed.string("--model") ?? defaults.modelPath,
+                                        labelsPath: parsed.string("--labels") ?? defaults.labelsPath,
                                         threads: threads)
         } catch {
             Console.error("plantleaf camera: \(error)")

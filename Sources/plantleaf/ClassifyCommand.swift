@@ -9,8 +9,8 @@ enum ClassifyCommand {
         recursively for .jpg, .jpeg and .png files.
 
         OPTIONS:
-          --model FILE       .tflite model (default: \(ProjectPaths.defaultModel))
-          --labels FILE      class names, one a line, in output order (default: \(ProjectPaths.defaultLabels))
+          --model FILE       .tflite model (default: PlantVillage int8, installed with plantleaf)
+          --labels FILE      class names, one a line, in output order (default: the default model's own)
           --top-k N          classes to show per image (default: 3)
           --threads N        CPU threads per inference (default: 1)
           --jobs N           images classified at once, each on its own model instance
@@ -56,8 +56,9 @@ enum ClassifyCommand {
         }
 
         let fixedNormalization = normalization
-        let modelPath = parsed.string("--model") ?? ProjectPaths.locate(ProjectPaths.defaultModel)
-        let labelsPath = parsed.string("--labels") ?? ProjectPaths.locate(ProjectPaths.defaultLabels)
+        let defaults = ProjectPaths.defaultModelAndLabels()
+        let modelPath = parsed.string("--model") ?? defaults.modelPath
+        let labelsPath = parsed.string("--labels") ?? defaults.labelsPath
         let entries = ImageFiles.expand(parsed.positionals)
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
         let progress = Progress(total: entries.count, enabled: Console.stderrIsTerminal && entries.count >= 20)

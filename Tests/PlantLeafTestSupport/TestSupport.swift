@@ -130,10 +130,11 @@ public enum TestImages {
             let littleEndian = (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
             return bigEndian ? littleEndian.reversed() : littleEndian
         }
-        let tiff = Array((bigEndian ? "MM" : "II").utf8) + bytes(42, 2) + bytes(8, 4)  // header, IFD at 8
-            + bytes(1, 2)  // one entry
-            + bytes(0x0112, 2) + bytes(3, 2) + bytes(1, 4) + bytes(orientation, 2) + [0, 0]  // SHORT, in the value field
-            + bytes(0, 4)  // no next IFD
+        // Built piece by piece: one long `+` chain of array literals is more than Swift 6.0's
+        // type checker finishes in reasonable time.
+        let header: [UInt8] = Array((bigEndian ? "MM" : "II").utf8) + bytes(42, 2) + bytes(8, 4)  // IFD at 8
+        let orientationEntry: [UInt8] = bytes(0x0112, 2) + bytes(3, 2) + bytes(1, 4) + bytes(orientation, 2) + [0, 0]  // SHORT, in the value field
+        let tiff: [UInt8] = header + bytes(1, 2) + orientationEntry + bytes(0, 4)  // one entry, no next IFD
         return Array("Exif\0\0".utf8) + tiff
     }
 

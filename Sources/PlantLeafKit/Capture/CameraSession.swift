@@ -144,9 +144,7 @@ public final class CameraSession {
             }
             let classification: Classification
             do {
-                try image.pixels.withUnsafeBufferPointer { pixels throws(RuntimeError) in
-                    try classifier.interpreter.writeInput { classifier.quantizer.write(pixels, into: $0) }
-                }
+                try classifier.writeInput(image)
                 classification = try classifier.run(topK: options.topK, preprocess: MonotonicClock.milliseconds(since: start))
             } catch {
                 summary.failure = .streamFailed(path: options.devicePath, reason: "inference: \(error)")

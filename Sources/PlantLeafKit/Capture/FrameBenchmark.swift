@@ -31,10 +31,8 @@ public enum FrameBenchmark {
         func prepare(_ frame: [UInt8], with converter: FrameConverter) throws(RuntimeError) -> Double {
             let start = MonotonicClock.nanoseconds()
             // A frame that fails to convert leaves the tensor as it was; the time still counts.
-            if let pixels = try? converter.convert(frame).pixels {
-                try pixels.withUnsafeBufferPointer { pixels throws(RuntimeError) in
-                    try classifier.interpreter.writeInput { classifier.quantizer.write(pixels, into: $0) }
-                }
+            if let image = try? converter.convert(frame) {
+                try classifier.writeInput(image)
             }
             return MonotonicClock.milliseconds(since: start)
         }

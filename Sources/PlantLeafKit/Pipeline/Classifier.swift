@@ -119,11 +119,18 @@ public final class Classifier {
             resizePlan = ResizePlan(sourceWidth: image.width, sourceHeight: image.height, width: size.width, height: size.height)
         }
         let resized = resizePlan!.resize(image)
-        try resized.pixels.withUnsafeBufferPointer { pixels throws(RuntimeError) in
-            try interpreter.writeInput { quantizer.write(pixels, into: $0) }
-        }
+        try writeInput(resized)
         let preprocess = MonotonicClock.milliseconds(since: start)
         return try run(topK: topK, preprocess: preprocess)
+    }
+
+    /// Quantises an image already at the model's input size into the input tensor.
+    public func writeInput(_ image: RGBImage) throws(RuntimeError) {
+        // The pixel buffer is opened inside the tensor's closure, not around it: Swift 6.0's
+        // withUnsafeBufferPointer only rethrows untyped errors, so no typed throw may cross it.
+        try interpreter.writeInput { tensor in
+            image.pixels.withUnsafeBufferPointer { quantizer.write($0, into: tensor) }
+        }
     }
 
     /// Runs the model on what is already in the input tensor and scores the result.

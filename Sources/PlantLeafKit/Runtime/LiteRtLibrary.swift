@@ -9,26 +9,25 @@ public enum LiteRtLibrary {
     /// Where `make runtime` puts the library, relative to the project root.
     public static let projectRelativePath = ".runtime/lib/libLiteRt.so"
 
+    /// Where `make install` and the release archives put it, relative to the prefix.
+    public static let installedRelativePath = "lib/plantleaf/libLiteRt.so"
+
     /// Candidate paths in search order: the variable alone if set; otherwise beside the
-    /// executable, the project folder the executable was built in (walking up from
-    /// .build/<config>/), and the current directory's project folder.
+    /// executable, PREFIX/lib/plantleaf/ for PREFIX/bin/plantleaf, and the project folder the executable
+    /// was built in (walking up from .build/<config>/). Never the working directory: running
+    /// plantleaf in a folder must not load a shared library that folder happens to hold.
     public static func candidatePaths(environment: [String: String] = currentEnvironment(),
-                                      executablePath: String? = currentExecutablePath(),
-                                      workingDirectory: String? = currentWorkingDirectory()) -> [String] {
+                                      executablePath: String? = currentExecutablePath()) -> [String] {
         if let explicit = environment[pathVariable], !explicit.isEmpty { return [explicit] }
-        var candidates: [String] = []
-        if let executablePath {
-            var directory = parentDirectory(of: executablePath)
-            candidates.append(directory + "/libLiteRt.so")
-            for _ in 0..<4 where directory != "/" {
-                directory = parentDirectory(of: directory)
-                candidates.append((directory == "/" ? "" : directory) + "/" + projectRelativePath)
-            }
+        guard let executablePath else { return [] }
+        var directory = parentDirectory(of: executablePath)
+        let prefix = parentDirectory(of: directory)
+        var candidates = [directory + "/libLiteRt.so", (prefix == "/" ? "" : prefix) + "/" + installedRelativePath]
+        for _ in 0..<3 where directory != "/" {
+            directory = parentDirectory(of: directory)
+            candidates.append((directory == "/" ? "" : directory) + "/" + projectRelativePath)
         }
-        if let workingDirectory { candidates.append(workingDirectory + "/" + projectRelativePath) }
-        var unique: [String] = []
-        for path in candidates where !unique.contains(path) { unique.append(path) }
-        return unique
+        return candidates
     }
 
     /// Loads the first candidate that exists. Safe to call repeatedly: the process keeps the

@@ -21,7 +21,7 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .libraryNotFound(let searched):
             return "libLiteRt.so not found (looked in \(searched.joined(separator: ", "))): "
-                + "run `make runtime` to download it, or set PLANTLEAF_LITERT_LIB to its path"
+                + "run `make runtime` in a PlantLeaf checkout or the release archive's install.sh, or set PLANTLEAF_LITERT_LIB to its path"
         case .libraryUnusable(let path, let reason):
             return "cannot load \(path): \(reason); PlantLeaf needs libLiteRt.so from ai-edge-litert 2.3.0 "
                 + "(run `make runtime`; on aarch64 it needs glibc 2.34+, e.g. Raspberry Pi OS Bookworm)"

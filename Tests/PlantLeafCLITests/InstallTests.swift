@@ -1,0 +1,81 @@
+import Foundation
+import PlantLeafKit
+import PlantLeafTestSupport
+import Testing
+
+/// `make install` (scripts/install.sh) into a scratch prefix: the installed plantleaf finds its
+/// own model, labels and libLiteRt.so from any folder, for any user, and never takes a
+/// `labels.txt`, model or runtime from the folder it is run in.
+@Suite struct InstallTests {
+    let script = TestPaths.root + "/scripts/install.sh"
+
+    /// Installs the tested binary into a fresh prefix, with the project's verified libLiteRt.so.
+    func install() throws -> String {
+        let prefix = TestPaths.temporaryDirectory() + "/prefix"
+        let result = try runCommand("/bin/bash", [script, "--prefix", prefix, "--binary", TestPaths.binary])
+        #expect(result.status == 0, "install failed: \(result.stderr)")
+        return prefix
+    }
+
+    /// A folder that holds everything a lookup by working directory would wrongly pick up: a
+    /// 38-line labels.txt, a model that is no model and a libLiteRt.so that is no library.
+    func decoyFolder() -> String {
+        let folder = TestPaths.temporaryDirectory()
+        let decoyLabels = (1...38).map { "decoy class \($0)" }.joined(separator: "\n") + "\n"
+        TestImages.write(Array(decoyLabels.utf8), to: folder + "/labels.txt")
+        for path in ["/Models", "/.runtime", "/.runtime/lib"] {
+            try! FileManager.default.createDirectory(atPath: folder + path, withIntermediateDirectories: true)
+        }
+        TestImages.write(Array("not a model".utf8), to: folder + "/Models/plantvillage_int8.tflite")
+        TestImages.write(Array("not a library".utf8), to: folder + "/.runtime/lib/libLiteRt.so")
+        return folder
+    }
+
+    /// Runs the installed plantleaf in `folder`; as root, as the unprivileged user nobody, so
+    /// the install is shown to work for users other than the one who installed it.
+    func runInstalled(_ prefix: String, _ arguments: [String], in folder: String) throws -> CommandResult {
+        let plantleaf = prefix + "/bin/plantleaf"
+        if getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
+            return try runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", plantleaf] + arguments,
+                                  currentDirectory: folder)
+        }
+        return try runCommand(plantleaf, arguments, currentDirectory: folder)
+    }
+
+    @Test func installedBinaryClassifiesFromAnotherFolderWithItsOwnModelAndLabels() throws {
+        let prefix = try install()
+        for file in ["bin/plantleaf", "lib/plantleaf/libLiteRt.so", "share/plantleaf/plantvillage_int8.tflite",
+                     "share/plantleaf/labels.txt", "share/plantleaf/MODEL.md"] {
+            #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) not installed")
+        }
+        let folder = decoyFolder()
+        let leaf = folder + "/leaf.jpg"  // a copy, readable by any user wherever the clone is
+        TestImages.write(try FileReader.readAll(path: TestPaths.plantVillageImages()[0]), to: leaf)
+        let result = try runInstalled(prefix, ["classify", "leaf.jpg"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutLines == ["leaf.jpg", "   99.6%  Apple — Apple scab", "    0.4%  Apple — healthy",
+                                       "    0.0%  Apple — Black rot"])
+        #expect(result.stderr == "")
+    }
+
+    /// The model and labels come as a pair: with the installed labels gone, the error names the
+    /// installed path, and the 38-line labels.txt in the working folder is not used instead.
+    @Test func missingInstalledLabelsAreAnErrorNotReplacedByTheWorkingFolders() throws {
+        let prefix = try install()
+        #expect(unlink(prefix + "/share/plantleaf/labels.txt") == 0)
+        let folder = decoyFolder()
+        let result = try runInstalled(prefix, ["classify", folder + "/labels.txt"], in: folder)
+        #expect(result.status == 2)
+        #expect(result.stdout == "")
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("plantleaf classify: cannot read labels \(prefix)/share/plantleaf/labels.txt: "))
+    }
+
+    @Test func uninstallRemovesEverythingInstallPut() throws {
+        let prefix = try install()
+        let result = try runCommand("/bin/bash", [script, "--uninstall", "--prefix", prefix])
+        #expect(result.status == 0, "\(result.stderr)")
+        let left = FileManager.default.enumerator(atPath: prefix)?.allObjects as? [String] ?? []
+        #expect(left.sorted() == ["bin", "lib", "share"])
+    }
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs plantleaf with its default model, labels and libLiteRt.so into a prefix, in the places
+# the binary looks for them (it finds them relative to itself, so any prefix works):
+#
+#   PREFIX/bin/plantleaf
+#   PREFIX/lib/plantleaf/libLiteRt.so
+#   PREFIX/share/plantleaf/plantvillage_int8.tflite, labels.txt (always installed as a pair)
+#
+#   install.sh [--prefix DIR] [--binary FILE] [--litert FILE]   install (default prefix /usr/local)
+#   install.sh --uninstall [--prefix DIR]                        remove what install put there
+#
+# The same script runs in a project checkout (`make install`: the release build, Models/ and the
+# verified .runtime/) and in an unpacked release archive (bin/, share/, and libLiteRt.so
+# downloaded and checked against its pinned sha256 by fetch-litert.sh, or taken from --litert).
+set -euo pipefail
+
+say() { printf 'install: %s\n' "$*" >&2; }
+die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+prefix=/usr/local binary= litert= uninstall=false
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || die "--prefix needs a folder"; prefix=$2; shift 2 ;;
+        --binary) [ $# -ge 2 ] || die "--binary needs a file"; binary=$2; shift 2 ;;
+        --litert) [ $# -ge 2 ] || die "--litert needs a libLiteRt.so or its wheel"; litert=$2; shift 2 ;;
+        --uninstall) uninstall=true; shift ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown option '$1' (see --help)" ;;
+    esac
+done
+case "$prefix" in /*) ;; *) prefix=$(pwd)/$prefix ;; esac
+
+bin_file=$prefix/bin/plantleaf
+lib_dir=$prefix/lib/plantleaf
+data_dir=$prefix/share/plantleaf
+
+if $uninstall; then
+    rm -f "$bin_file"
+    rm -rf "$lib_dir" "$data_dir"
+    say "removed plantleaf from $prefix"
+    exit 0
+fi
+
+if [ -f "$here/bin/plantleaf" ]; then  # an unpacked release archive
+    : "${binary:=$here/bin/plantleaf}"
+    model=$here/share/plantleaf/plantvillage_int8.tflite
+    labels=$here/share/plantleaf/labels.txt
+    extras=("$here/share/plantleaf/MODEL.md")
+    fetch=$here/fetch-litert.sh
+else                                   # a project checkout
+    project=$(cd "$here/.." && pwd)
+    : "${binary:=$project/.build/release/plantleaf}"
+    model=$project/Models/plantvillage_int8.tflite
+    labels=$project/labels.txt
+    extras=("$project/scripts/release/MODEL.md")
+    fetch=$project/scripts/fetch-litert.sh
+    [ -n "$litert" ] || litert=$project/.runtime/lib/libLiteRt.so
+fi
+for file in "$binary" "$model" "$labels"; do
+    [ -f "$file" ] || die "$file is missing (in a checkout, run 'make build' first)"
+done
+
+mkdir -p "$prefix/bin" "$lib_dir" "$data_dir"
+install -m 755 "$binary" "$bin_file"
+install -m 644 "$model" "$labels" "${extras[@]}" "$data_dir/"
+if [ -n "$litert" ]; then
+    "$fetch" "$lib_dir/libLiteRt.so" "$(uname -m)" --from "$litert"
+else
+    "$fetch" "$lib_dir/libLiteRt.so"
+fi
+say "installed $bin_file (model and labels in $data_dir, libLiteRt.so in $lib_dir)"
