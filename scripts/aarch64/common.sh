@@ -13,7 +13,8 @@ cache=${PLANTLEAF_AARCH64_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/plantleaf/aarch
 mirror=${PLANTLEAF_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=trixie
 
-build_packages=(swiftlang libpng-dev libjpeg62-turbo-dev pkg-config make python3 ca-certificates)
+# swiftlang does not pull in libstdc++-dev, which linking with --static-swift-stdlib needs.
+build_packages=(swiftlang libstdc++-14-dev libpng-dev libjpeg62-turbo-dev pkg-config make python3 ca-certificates)
 # What a release archive needs from the OS: glibc (in minbase), libpng and libjpeg-turbo.
 minimal_packages=(libpng16-16t64 libjpeg62-turbo)
 

@@ -81,4 +81,6 @@ in_root "$minimal_root" --bind "$trial/archive" /opt/archive --bind "$trial/pref
     >"$results/classify-release-aarch64.jsonl"
 python3 "$aarch64_dir/parity.py" "$results/classify-x86_64.jsonl" "$results/classify-release-aarch64.jsonl"
 
+# Every mount was made in a namespace that is gone by now; none may be visible here.
+if grep -q " $cache/" /proc/self/mounts; then die "mounts under $cache were left behind"; fi
 step "done"
