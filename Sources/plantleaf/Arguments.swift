@@ -55,16 +55,30 @@ struct Arguments {
 
     func string(_ name: String) -> String? { values[name] }
 
-    func integer(_ name: String, default defaultValue: Int, minimum: Int) throws(UsageError) -> Int {
+    /// The option's whole number, which must lie in `range` (the range each option documents in
+    /// its help). Digits too many for an Int are out of range, not "not a number".
+    func integer(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let text = values[name] else { return defaultValue }
-        guard let value = Int(text) else { throw UsageError("\(name) must be a whole number, got '\(text)'") }
-        guard value >= minimum else { throw UsageError("\(name) must be at least \(minimum), got \(value)") }
+        let outOfRange = UsageError("\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(text)")
+        guard let value = Int(text) else {
+            let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+            throw !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+                ? outOfRange : UsageError("\(name) must be a whole number, got '\(text)'")
+        }
+        guard range.contains(value) else { throw outOfRange }
         return value
     }
 
-    func double(_ name: String) throws(UsageError) -> Double? {
+    /// The option's number, which must lie in `range`; `aboveLowerBound` excludes the bound itself
+    /// (durations and rates, where 0 means nothing).
+    func double(_ name: String, range: ClosedRange<Double>, aboveLowerBound: Bool = false) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
-        guard let value = Double(text), value.isFinite else { throw UsageError("\(name) must be a number, got '\(text)'") }
+        guard let value = Double(text), !value.isNaN else { throw UsageError("\(name) must be a number, got '\(text)'") }
+        let lower = JSONObject.number(range.lowerBound, decimals: 3), upper = JSONObject.number(range.upperBound, decimals: 3)
+        guard range.contains(value), !(aboveLowerBound && value == range.lowerBound) else {
+            throw UsageError(aboveLowerBound ? "\(name) must be above \(lower) and at most \(upper), got \(text)"
+                                             : "\(name) must be from \(lower) to \(upper), got \(text)")
+        }
         return value
     }
 
@@ -82,4 +96,15 @@ enum ExitCode {
     static let partialFailure: Int32 = 1
     /// Bad usage, or the model, labels or runtime could not be set up.
     static let setupFailure: Int32 = 2
+}
+
+/// Ranges of the numeric options more than one subcommand has (the README's "Numeric ranges"
+/// lists every option's). Outside them an option is a usage error, before anything runs.
+enum OptionRange {
+    /// Far more than any model's class count; the output is cut to the classes there are.
+    static let topK = 1...1000
+    /// CPU threads per inference: more than any board PlantLeaf targets has cores.
+    static let threads = 1...64
+    /// Model instances at once (classify --jobs), each with its own --threads.
+    static let jobs = 1...64
 }

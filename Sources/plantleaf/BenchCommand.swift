@@ -16,10 +16,10 @@ enum BenchCommand {
           --labels FILE        class names for the model (default: the default model's own)
           --image FILE         PNG or JPEG to classify (default: the first leaf in the project's \(ProjectPaths.sampleFolder))
           --synthetic          use a built-in 256x256 leaf JPEG made in memory instead of a file
-          --runs N             measured runs per thread count (default: 100)
-          --warmup N           unmeasured runs first (default: 10)
-          --threads LIST       CPU thread counts to measure, e.g. 1,2,4 (default: 1)
-          --min-seconds S      keep measuring past --runs until S seconds were measured (default: 0)
+          --runs N             measured runs per thread count, 1 to 1000000 (default: 100)
+          --warmup N           unmeasured runs first, 0 to 1000000 (default: 10)
+          --threads LIST       CPU thread counts to measure, each 1 to 64, e.g. 1,2,4 (default: 1)
+          --min-seconds S      keep measuring past --runs until S seconds were measured, 0 to 86400 (default: 0)
           --json FILE          write everything to FILE as JSON (schema_version \(BenchReport.schemaVersion))
           --csv FILE           write one row per run per stage to FILE
           -h, --help           show this help
@@ -63,14 +63,13 @@ enum BenchCommand {
                     throw UsageError("cannot write \(option) file \(path): \(error)")
                 }
             }
-            let minimumSeconds = try parsed.double("--min-seconds") ?? 0
-            guard minimumSeconds >= 0 else { throw UsageError("--min-seconds must be at least 0, got \(minimumSeconds)") }
+            let minimumSeconds = try parsed.double("--min-seconds", range: 0...86_400) ?? 0
             let defaults = ProjectPaths.defaultModelAndLabels()
             settings = BenchSettings(modelPath: parsed.string("--model") ?? defaults.modelPath,
                                      labelsPath: parsed.string("--labels") ?? defaults.labelsPath,
                                      imagePath: parsed.has("--synthetic") ? nil : parsed.string("--image") ?? defaultImage(),
-                                     runs: try parsed.integer("--runs", default: 100, minimum: 1),
-                                     warmup: try parsed.integer("--warmup", default: 10, minimum: 0),
+                                     runs: try parsed.integer("--runs", default: 100, range: 1...1_000_000),
+                                     warmup: try parsed.integer("--warmup", default: 10, range: 0...1_000_000),
                                      threadCounts: try threadCounts(parsed.string("--threads")),
                                      minimumSeconds: minimumSeconds)
         } catch {
@@ -109,7 +108,9 @@ enum BenchCommand {
         var counts: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let count = Int(part) else { throw UsageError("--threads must be whole numbers separated by commas, got '\(text)'") }
-            guard count >= 1 else { throw UsageError("--threads values must be at least 1, got \(count)") }
+            guard OptionRange.threads.contains(count) else {
+                throw UsageError("--threads values must be from \(OptionRange.threads.lowerBound) to \(OptionRange.threads.upperBound), got \(count)")
+            }
             guard !counts.contains(count) else { throw UsageError("--threads lists \(count) twice") }
             counts.append(count)
         }

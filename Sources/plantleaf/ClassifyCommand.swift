@@ -11,12 +11,13 @@ enum ClassifyCommand {
         OPTIONS:
           --model FILE       .tflite model (default: PlantVillage int8, installed with plantleaf)
           --labels FILE      class names, one a line, in output order (default: the default model's own)
-          --top-k N          classes to show per image (default: 3)
-          --threads N        CPU threads per inference (default: 1)
-          --jobs N           images classified at once, each on its own model instance
+          --top-k N          classes to show per image, 1 to 1000 (default: 3)
+          --threads N        CPU threads per inference, 1 to 64 (default: 1)
+          --jobs N           images classified at once, each on its own model instance, 1 to 64
                              (default: one per core, divided by --threads)
           --format FORMAT    text, json (one object a line) or csv (default: text)
-          --mean M --std S   feed the model (pixel - M) / S instead of what its input tensor implies
+          --mean M --std S   feed the model (pixel - M) / S instead of what its input tensor implies;
+                             M from -1000 to 1000, S above 0 and at most 1000
           -h, --help         show this help
 
         EXIT CODES: 0 every file classified, 1 some files failed, 2 usage, model, labels or runtime error.
@@ -40,15 +41,12 @@ enum ClassifyCommand {
                 return ExitCode.success
             }
             format = Format(rawValue: try parsed.choice("--format", from: ["text", "json", "csv"], default: "text"))!
-            topK = try parsed.integer("--top-k", default: 3, minimum: 1)
-            threads = try parsed.integer("--threads", default: 1, minimum: 1)
-            if parsed.string("--jobs") != nil { jobs = try parsed.integer("--jobs", default: 1, minimum: 1) }
-            let mean = try parsed.double("--mean"), std = try parsed.double("--std")
-            if mean != nil || std != nil {
-                let spread = std ?? 255
-                guard spread != 0 else { throw UsageError("--std must not be 0") }
-                normalization = Normalization(mean: mean ?? 0, std: spread)
-            }
+            topK = try parsed.integer("--top-k", default: 3, range: OptionRange.topK)
+            threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
+            if parsed.string("--jobs") != nil { jobs = try parsed.integer("--jobs", default: 1, range: OptionRange.jobs) }
+            let mean = try parsed.double("--mean", range: -1000...1000)
+            let std = try parsed.double("--std", range: 0...1000, aboveLowerBound: true)
+            if mean != nil || std != nil { normalization = Normalization(mean: mean ?? 0, std: std ?? 255) }
             guard !parsed.positionals.isEmpty else { throw UsageError("give at least one image file or folder") }
         } catch {
             Console.error("plantleaf classify: \(error) (see plantleaf classify --help)")
@@ -61,37 +59,46 @@ enum ClassifyCommand {
         let labelsPath = parsed.string("--labels") ?? defaults.labelsPath
         let entries = ImageFiles.expand(parsed.positionals)
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
-        let progress = Progress(total: entries.count, enabled: Console.stderrIsTerminal && entries.count >= 20)
-        let failures = Counter()
-        if format == .csv { Console.out("path,rank,index,label,score,decode_ms,preprocess_ms,invoke_ms,postprocess_ms") }
+        let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)
+        let tally = Tally()
         do {
             try BatchClassifier.run(entries, jobs: jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
                                         try Classifier(modelPath: modelPath, labelsPath: labelsPath, threads: threads,
                                                        normalization: fixedNormalization)
                                     },
+                                    shortOfWorkers: { short in
+                                        Console.error("plantleaf classify: warning: \(short.running) of \(short.asked) jobs running "
+                                            + "(lower --jobs or --threads): \(short.reason)")
+                                    },
                                     deliver: { outcome in
                                         progress.clear()
+                                        // After set-up, so a model error is not preceded by a header.
+                                        if format == .csv && tally.delivered == 0 {
+                                            Console.out("path,rank,index,label,score,decode_ms,preprocess_ms,invoke_ms,postprocess_ms")
+                                        }
+                                        tally.delivered += 1
                                         switch outcome {
                                         case .classified(let path, let result):
                                             print(result, path: path, format: format)
-                                            progress.advance(path)
                                         case .failed(let path, let reason):
-                                            failures.increment()
+                                            tally.failures += 1
                                             report(path: path, reason: reason, format: format)
-                                            progress.advance(path)
                                         }
+                                        // Output nobody can read: stop (main.swift says why).
+                                        guard !Console.stdoutFailed else { return false }
+                                        progress.advance(path: outcome.path)
+                                        return true
                                     })
         } catch {
             Console.error("plantleaf classify: \(error)")
             return ExitCode.setupFailure
         }
         progress.clear()
-        if failures.value > 0 {
-            Console.error("plantleaf classify: \(failures.value) of \(entries.count) inputs failed")
-            return ExitCode.partialFailure
-        }
-        return ExitCode.success
+        guard tally.failures > 0 else { return ExitCode.success }
+        // Stopped early by unwritable output, the count of the whole batch would not be true.
+        if !Console.stdoutFailed { Console.error("plantleaf classify: \(tally.failures) of \(entries.count) inputs failed") }
+        return ExitCode.partialFailure
     }
 
     private static func report(path: String, reason: String, format: Format) {
@@ -151,10 +158,10 @@ enum ClassifyCommand {
     }
 }
 
-/// Counts failures across batch workers (deliveries are serialised, the count is read after).
-private final class Counter: @unchecked Sendable {
-    private(set) var value = 0
-    func increment() { value += 1 }
+/// Counts outcomes across batch workers (deliveries are serialised, the counts are read after).
+private final class Tally: @unchecked Sendable {
+    var delivered = 0
+    var failures = 0
 }
 
 /// "[12/76] path" on a terminal's stderr, redrawn in place; silent otherwise.
@@ -168,7 +175,7 @@ private final class Progress: @unchecked Sendable {
         self.enabled = enabled
     }
 
-    func advance(_ path: String) {
+    func advance(path: String) {
         done += 1
         if enabled && done < total { Console.progress("[\(done)/\(total)] \(path)") }
     }

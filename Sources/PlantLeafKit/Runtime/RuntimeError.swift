@@ -16,6 +16,8 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     /// A LiteRT call returned an error status.
     case callFailed(function: String, status: Int32, context: String)
     case invalidThreadCount(Int)
+    /// The interpreter's thread pool could not be started (the thread limit, `ulimit -u`).
+    case threadsUnavailable(threads: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -39,6 +41,9 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
             return "\(function) failed for \(context): \(RuntimeError.statusName(status)) (LiteRT status \(status))"
         case .invalidThreadCount(let threads):
             return "thread count must be at least 1, got \(threads)"
+        case .threadsUnavailable(let threads, let reason):
+            return "cannot start the \(threads - 1) helper threads of a \(threads)-thread interpreter: \(reason) "
+                + "(the process or user thread limit, ulimit -u, is reached)"
         }
     }
 

@@ -34,7 +34,8 @@ public enum FileReader {
         return filled == size ? bytes : Array(bytes[0..<filled])
     }
 
-    static func systemReason() -> String {
-        String(cString: strerror(errno)).lowercased()
+    /// The system's text for `code` (by default the current errno), lower-cased to sit inside a sentence.
+    public static func systemReason(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code)).lowercased()
     }
 }
