@@ -1,0 +1,131 @@
+import Foundation
+import Glibc
+import PlantLeafTestSupport
+import Testing
+
+/// Issue 10: odd and hostile use of the command line ends in a usage error or a reported
+/// failure, never a crash, a hang, or results lost or put under the wrong name.
+@Suite struct NumericRangeTests {
+    static let leaf = ClassifyBadInputTests.goodSample
+    var leaf: String { Self.leaf }
+
+    /// Every numeric option, just outside its range (and far outside, past Int), is one usage
+    /// line and exit 2 before anything runs.
+    @Test func numbersOutsideTheirRangesAreUsageErrors() throws {
+        let cases: [(arguments: [String], line: String)] = [
+            (["classify", "--top-k", "9223372036854775806", leaf], "plantleaf classify: --top-k must be from 1 to 1000, got 9223372036854775806"),
+            (["classify", "--top-k", "100000000000000000000", leaf], "plantleaf classify: --top-k must be from 1 to 1000, got 100000000000000000000"),
+            (["classify", "--top-k", "0", leaf], "plantleaf classify: --top-k must be from 1 to 1000, got 0"),
+            (["classify", "--threads", "2147483648", leaf], "plantleaf classify: --threads must be from 1 to 64, got 2147483648"),
+            (["classify", "--threads", "65", leaf], "plantleaf classify: --threads must be from 1 to 64, got 65"),
+            (["classify", "--jobs", "-1", leaf], "plantleaf classify: --jobs must be from 1 to 64, got -1"),
+            (["classify", "--jobs", "1.5", leaf], "plantleaf classify: --jobs must be a whole number, got '1.5'"),
+            (["classify", "--mean", "1e308", leaf], "plantleaf classify: --mean must be from -1000 to 1000, got 1e308"),
+            (["classify", "--mean", "nan", leaf], "plantleaf classify: --mean must be a number, got 'nan'"),
+            (["classify", "--std", "0", leaf], "plantleaf classify: --std must be above 0 and at most 1000, got 0"),
+            (["classify", "--std", "-inf", leaf], "plantleaf classify: --std must be above 0 and at most 1000, got -inf"),
+            (["camera", "--top-k", "1001"], "plantleaf camera: --top-k must be from 1 to 1000, got 1001"),
+            (["camera", "--threads", "33000"], "plantleaf camera: --threads must be from 1 to 64, got 33000"),
+            (["camera", "--frames", "0"], "plantleaf camera: --frames must be from 1 to 1000000000, got 0"),
+            (["camera", "--iterations", "1000001"], "plantleaf camera: --iterations must be from 1 to 1000000, got 1000001"),
+            (["camera", "--fps", "0"], "plantleaf camera: --fps must be above 0 and at most 1000, got 0"),
+            (["camera", "--duration", "1e10"], "plantleaf camera: --duration must be above 0 and at most 31536000, got 1e10"),
+            (["camera", "--timeout", "3601"], "plantleaf camera: --timeout must be above 0 and at most 3600, got 3601"),
+            (["camera", "--bench-frames", leaf, "--size", "1x1"],
+             "plantleaf camera: --size must be an even width from 16 to 7680 and a height from 16 to 4320, got '1x1'"),
+            (["camera", "--size", "641x480"],
+             "plantleaf camera: --size must be an even width from 16 to 7680 and a height from 16 to 4320, got '641x480'"),
+            (["bench", "--runs", "0"], "plantleaf bench: --runs must be from 1 to 1000000, got 0"),
+            (["bench", "--warmup", "-1"], "plantleaf bench: --warmup must be from 0 to 1000000, got -1"),
+            (["bench", "--threads", "1,65"], "plantleaf bench: --threads values must be from 1 to 64, got 65"),
+            (["bench", "--min-seconds", "86401"], "plantleaf bench: --min-seconds must be from 0 to 86400, got 86401"),
+        ]
+        for (arguments, line) in cases {
+            let command = arguments[0]
+            let result = try runWithin(seconds: 30, TestPaths.binary, arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(arguments)")
+            #expect(result.stderrLines == [line + " (see plantleaf \(command) --help)"], "\(arguments)")
+        }
+    }
+
+    /// A thread limit that leaves too few threads for --threads is a clear set-up error, where
+    /// the thread pool used to come up short, score garbage and crash at exit.
+    @Test func threadLimitBelowTheThreadsAskedForIsASetupError() throws {
+        guard geteuid() == 0 else { return }  // RLIMIT_NPROC binds only an unprivileged user: setpriv needs root
+        let result = try runWithin(seconds: 60, "/usr/bin/setpriv",
+                                   ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/bash", "-c",
+                                    "ulimit -u 40 && exec \"$0\" \"$@\"", TestPaths.binary, "classify", "--threads", "64", Self.leaf])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines == ["plantleaf classify: cannot start the 63 helper threads of a 64-thread interpreter: "
+            + "resource temporarily unavailable (the process or user thread limit, ulimit -u, is reached)"])
+    }
+}
+
+/// Results that cannot be written are an error; a reader that stops reading ends the run quietly.
+@Suite struct UnwritableOutputTests {
+    static let leaf = ClassifyBadInputTests.goodSample
+    var leaf: String { Self.leaf }
+
+    @Test func fullDiskIsAnErrorNotASilentSuccess() throws {
+        for format in ["text", "json", "csv"] {
+            let result = try runPlantLeafInShell("exec \"$0\" \"$@\" >/dev/full", ["classify", "--format", format, Self.leaf, Self.leaf])
+            #expect(result.status == 2, "\(format)")
+            #expect(result.stderrLines == ["plantleaf classify: cannot write the results to standard output: no space left on device"])
+        }
+        let bench = try runPlantLeafInShell("exec \"$0\" \"$@\" >/dev/full", ["bench", "--synthetic", "--runs", "1", "--warmup", "0"])
+        #expect(bench.status == 2)
+        #expect(bench.stderrLines.last == "plantleaf bench: cannot write the results to standard output: no space left on device")
+    }
+
+    @Test func closedStdoutIsRefusedBeforeAnyWork() throws {
+        for arguments in [["classify", Self.leaf], ["--version"], ["bench", "compare", "a.json", "b.json"]] {
+            let result = try runPlantLeafInShell("exec \"$0\" \"$@\" >&-", arguments)
+            #expect(result.status == 2, "\(arguments)")
+            let command = arguments[0] == "--version" ? "" : " " + arguments[0]
+            #expect(result.stderrLines == ["plantleaf\(command): cannot write the results to standard output: standard output is closed"])
+        }
+    }
+
+    /// `| head -1`: no SIGPIPE death (141), no error line; the status is what the inputs handled
+    /// before the reader left earned.
+    @Test func readerClosingThePipeEndsTheRunQuietly() throws {
+        let folder = TestPaths.temporaryDirectory()
+        TestImages.write(Array("not a photo".utf8), to: folder + "/bad.jpg")
+        let inputs = Array(repeating: Self.leaf, count: 30)
+        let script = "\"$0\" \"$@\" | head -1; echo \"status ${PIPESTATUS[0]}\" >&2"
+        let quiet = try runPlantLeafInShell(script, ["classify", "--jobs", "2"] + inputs)
+        #expect(quiet.stdoutLines == [leaf])
+        #expect(quiet.stderrLines == ["status 0"])
+        let afterFailure = try runPlantLeafInShell(script, ["classify", "--format", "json", folder + "/bad.jpg"] + inputs)
+        #expect(afterFailure.stdoutLines == ["{\"path\": \"\(folder)/bad.jpg\", \"error\": \"not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)\"}"])
+        #expect(afterFailure.stderrLines == ["plantleaf classify: \(folder)/bad.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)", "status 1"])
+    }
+}
+
+/// Workers set up one after another before any runs: with many jobs and bad files in the batch,
+/// every error line and the summary are there every time.
+@Suite struct ConcurrentSetUpTests {
+    @Test func manyJobsLoseNoLineInFiftyRuns() throws {
+        let folder = TestPaths.temporaryDirectory()
+        TestImages.write(Array("not a photo".utf8), to: folder + "/text.jpg")
+        TestImages.write([], to: folder + "/empty.png")
+        let good = Array(TestPaths.plantVillageImages().prefix(3))
+        var inputs: [String] = []
+        for image in good { inputs += [folder + "/text.jpg", image, folder + "/empty.png", folder + "/missing.jpg"] }
+        let expectedErrors = good.flatMap { _ in
+            ["plantleaf classify: \(folder)/text.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
+             "plantleaf classify: \(folder)/empty.png: empty file (0 bytes)",
+             "plantleaf classify: \(folder)/missing.jpg: no such file or directory"]
+        } + ["plantleaf classify: 9 of 12 inputs failed"]
+        for run in 1...50 {
+            let result = try runWithin(seconds: 60, TestPaths.binary, ["classify", "--jobs", "8", "--format", "json"] + inputs)
+            #expect(result.status == 1, "run \(run): \(result.stderr)")
+            #expect(result.stderrLines == expectedErrors, "run \(run)")
+            let paths = result.stdoutLines.compactMap { jsonObject($0)?["path"] as? String }
+            #expect(paths == inputs, "run \(run)")
+            if result.stderrLines != expectedErrors || paths != inputs { break }
+        }
+    }
+}
