@@ -6,7 +6,9 @@ enum ClassifyCommand {
         USAGE: plantleaf classify [options] PATH...
 
         Classifies leaf photos (PNG or JPEG, told apart by their bytes). Folders are searched
-        recursively for .jpg, .jpeg and .png files.
+        recursively for .jpg, .jpeg and .png files. - reads one image from standard input
+        (cat leaf.jpg | plantleaf classify -); a file named - is ./-. Only regular files are
+        read: FIFOs, devices and sockets are refused, each with an error line.
 
         OPTIONS:
           --model FILE       .tflite model (default: PlantVillage int8, installed with plantleaf)
@@ -48,6 +50,9 @@ enum ClassifyCommand {
             let std = try parsed.double("--std", range: 0...1000, aboveLowerBound: true)
             if mean != nil || std != nil { normalization = Normalization(mean: mean ?? 0, std: std ?? 255) }
             guard !parsed.positionals.isEmpty else { throw UsageError("give at least one image file or folder") }
+            guard parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
+                throw UsageError("- (standard input) can be given once")
+            }
         } catch {
             Console.error("plantleaf classify: \(error) (see plantleaf classify --help)")
             return ExitCode.setupFailure
