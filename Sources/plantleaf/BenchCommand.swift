@@ -55,6 +55,9 @@ enum BenchCommand {
             }
             guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
             if parsed.has("--synthetic"), parsed.string("--image") != nil { throw UsageError("give --image or --synthetic, not both") }
+            if let json = parsed.string("--json"), let csv = parsed.string("--csv"), FileWriter.sameFile(json, csv) {
+                throw UsageError("--json and --csv name the same file, \(json): give each its own")
+            }
             for option in ["--json", "--csv"] {
                 guard let path = parsed.string(option) else { continue }
                 do {
@@ -77,7 +80,7 @@ enum BenchCommand {
             return ExitCode.setupFailure
         }
 
-        let showsProgress = Console.stderrIsTerminal
+        let showsProgress = Console.stderrTakesProgress
         let result: BenchResult
         do {
             result = try BenchRunner(settings: settings).run { status in

@@ -171,7 +171,7 @@ enum CameraCommand {
         let paths = V4L2Device.nodePaths()
         guard !paths.isEmpty else {
             Console.error("plantleaf camera: no /dev/video* devices: plug a camera in (dmesg shows whether the kernel saw it)")
-            return ExitCode.partialFailure
+            return ExitCode.setupFailure
         }
         for path in paths {
             let description: DeviceDescription

@@ -5,6 +5,8 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     case libraryNotFound(searched: [String])
     /// A libLiteRt.so was found but cannot be used (wrong architecture, too old a glibc, wrong version).
     case libraryUnusable(path: String, reason: String)
+    /// The variable naming the library holds a bare name, which dlopen would look up elsewhere.
+    case libraryPathNotAPath(variable: String, value: String)
     case modelNotFound(path: String)
     case modelUnreadable(path: String, reason: String)
     /// The file is not a TensorFlow Lite flatbuffer (checked before the runtime sees it).
@@ -27,6 +29,8 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
         case .libraryUnusable(let path, let reason):
             return "cannot load \(path): \(reason); PlantLeaf needs libLiteRt.so from ai-edge-litert 2.3.0 "
                 + "(run `make runtime`; on aarch64 it needs glibc 2.34+, e.g. Raspberry Pi OS Bookworm)"
+        case .libraryPathNotAPath(let variable, let value):
+            return "\(variable) must be a path to libLiteRt.so (with a /, e.g. ./\(value)), got '\(value)'"
         case .modelNotFound(let path):
             return "model not found: \(path) (run `make setup` to link the default model, or pass --model)"
         case .modelUnreadable(let path, let reason):

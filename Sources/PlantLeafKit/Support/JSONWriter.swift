@@ -27,6 +27,8 @@ public struct JSONObject {
     /// which JSON cannot hold, become null.
     public static func number(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "null" }
+        // Past 2^53 there are no decimals to round, and scaling could overflow to infinity.
+        guard abs(value) < 1e15 else { return String(value) }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (value * scale).rounded() / scale
