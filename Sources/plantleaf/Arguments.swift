@@ -12,6 +12,8 @@ struct Arguments {
     private(set) var values: [String: String] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
+    /// Where each positional argument was in the list parsed, to find its original bytes.
+    private(set) var positionalIndices: [Int] = []
 
     init(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
         var index = 0
@@ -21,6 +23,7 @@ struct Arguments {
             index += 1
             guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
                 positionals.append(argument)
+                positionalIndices.append(index - 1)
                 continue
             }
             if argument == "--" {

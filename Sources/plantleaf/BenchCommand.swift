@@ -37,7 +37,7 @@ enum BenchCommand {
     /// sample folder.
     static func defaultImage() -> String {
         let folder = ProjectPaths.defaultSampleFolder()
-        for case .file(let path) in ImageFiles.expand([folder]) { return path }
+        for case .file(let path) in ImageFiles.expand([PathName(folder)]) { if let text = path.string { return text } }
         return folder  // no image there: the benchmark's error then names the folder
     }
 

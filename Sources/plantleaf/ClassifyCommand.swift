@@ -29,7 +29,8 @@ enum ClassifyCommand {
         case text, json, csv
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
+    /// `bytes`: the same arguments as the system passed them, for the file names.
+    static func run(_ arguments: [String], bytes: [[UInt8]]) -> Int32 {
         let parsed: Arguments
         let format: Format
         let topK: Int, threads: Int
@@ -62,7 +63,7 @@ enum ClassifyCommand {
         let defaults = ProjectPaths.defaultModelAndLabels()
         let modelPath = parsed.string("--model") ?? defaults.modelPath
         let labelsPath = parsed.string("--labels") ?? defaults.labelsPath
-        let entries = ImageFiles.expand(parsed.positionals)
+        let entries = ImageFiles.expand(parsed.positionalIndices.map { PathName(bytes: bytes[$0]) })
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
         let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)
         let tally = Tally()
@@ -92,7 +93,7 @@ enum ClassifyCommand {
                                         }
                                         // Output nobody can read: stop (main.swift says why).
                                         guard !Console.stdoutFailed else { return false }
-                                        progress.advance(path: outcome.path)
+                                        progress.advance(path: outcome.path.escaped)
                                         return true
                                     })
         } catch {
@@ -106,20 +107,32 @@ enum ClassifyCommand {
         return ExitCode.partialFailure
     }
 
-    private static func report(path: String, reason: String, format: Format) {
-        Console.error("plantleaf classify: \(path): \(reason)")
+    private static func report(path: PathName, reason: String, format: Format) {
+        Console.error("plantleaf classify: \(path.escaped): \(reason)")
         if format == .json {
-            var object = JSONObject()
-            object.add("path", path)
+            var object = jsonObject(path)
             object.add("error", reason)
             Console.out(object.text)
         }
     }
 
-    private static func print(_ result: Classification, path: String, format: Format) {
+    /// The object's "path": the name itself when it is UTF-8 (JSON escapes what needs it);
+    /// otherwise its escaped form, with the exact bytes in "path_hex".
+    private static func jsonObject(_ path: PathName) -> JSONObject {
+        var object = JSONObject()
+        if let text = path.string {
+            object.add("path", text)
+        } else {
+            object.add("path", path.escaped)
+            object.add("path_hex", path.hex)
+        }
+        return object
+    }
+
+    private static func print(_ result: Classification, path: PathName, format: Format) {
         switch format {
         case .text:
-            var lines = [path]
+            var lines = [path.escaped]
             for entry in result.top {
                 let percent = formatFixed(entry.score * 100, decimals: 1)
                 let padded = String(repeating: " ", count: max(0, 5 - percent.count)) + percent
@@ -127,8 +140,7 @@ enum ClassifyCommand {
             }
             Console.out(lines.joined(separator: "\n"))
         case .json:
-            var object = JSONObject()
-            object.add("path", path)
+            var object = jsonObject(path)
             object.add("top", objects: result.top.map(\.json))
             var timing = JSONObject()
             timing.add("decode", result.timings.decode, decimals: 3)
@@ -141,7 +153,7 @@ enum ClassifyCommand {
             let t = result.timings
             let times = [t.decode, t.preprocess, t.invoke, t.postprocess].map { JSONObject.number($0, decimals: 3) }.joined(separator: ",")
             for (rank, entry) in result.top.enumerated() {
-                Console.out([csvField(path), String(rank + 1), String(entry.index), csvField(entry.label),
+                Console.out([csvField(path.escaped), String(rank + 1), String(entry.index), csvField(entry.label),
                              JSONObject.number(entry.score, decimals: 6), times].joined(separator: ","))
             }
         }

@@ -31,13 +31,19 @@ for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descr
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+/// The same arguments as the bytes the system passed: CommandLine.arguments turns invalid UTF-8
+/// into U+FFFD, and a file name has to stay the name it was.
+let argumentBytes: [[UInt8]] = (1..<Int(CommandLine.argc)).map { index in
+    let argument = CommandLine.unsafeArgv[index]!
+    return UnsafeRawBufferPointer(start: argument, count: strlen(argument)).map { $0 }
+}
 
 func runCommand() -> Int32 {
     // stdout closed from the start: no work whose output would be lost.
     if Console.stdoutFailed { return ExitCode.setupFailure }
     switch arguments.first {
     case "classify":
-        return ClassifyCommand.run(Array(arguments.dropFirst()))
+        return ClassifyCommand.run(Array(arguments.dropFirst()), bytes: Array(argumentBytes.dropFirst()))
     case "camera":
         return CameraCommand.run(Array(arguments.dropFirst()))
     case "bench":

@@ -2,10 +2,10 @@ import Glibc
 
 /// What happened to one input of a batch.
 public enum BatchOutcome: Sendable {
-    case classified(path: String, Classification)
-    case failed(path: String, reason: String)
+    case classified(path: PathName, Classification)
+    case failed(path: PathName, reason: String)
 
-    public var path: String {
+    public var path: PathName {
         switch self {
         case .classified(let path, _), .failed(let path, _): return path
         }
@@ -68,6 +68,17 @@ public enum BatchClassifier {
         for thread in threads { thread.join() }
     }
 
+    /// Classifies the file at `path`. A name that is not UTF-8 has no String form the
+    /// classifier could open, so that file is opened here, by its bytes, and handed over as
+    /// the descriptor's /proc/self/fd entry, which names the same file.
+    private static func classify(_ path: PathName, with classifier: Classifier, topK: Int) throws(ClassifyError) -> Classification {
+        if let text = path.string { return try classifier.classify(path: text, topK: topK) }
+        let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        guard descriptor >= 0 else { throw .unreadable(path: path.escaped, reason: FileReader.systemReason()) }
+        defer { close(descriptor) }
+        return try classifier.classify(path: "/proc/self/fd/\(descriptor)", topK: topK)
+    }
+
     /// One worker: the next unclaimed input until there are none or delivery stopped the batch.
     private static func work(_ entries: [ImageFiles.Entry], topK: Int, classifier: Classifier, state: BatchState) {
         while let index = state.claimNext() {
@@ -77,7 +88,7 @@ public enum BatchClassifier {
                 outcome = .failed(path: path, reason: reason)
             case .file(let path):
                 do throws(ClassifyError) {
-                    outcome = .classified(path: path, try classifier.classify(path: path, topK: topK))
+                    outcome = .classified(path: path, try classify(path, with: classifier, topK: topK))
                 } catch {
                     outcome = .failed(path: path, reason: error.reason)
                 }
