@@ -241,12 +241,7 @@ import Testing
     static let leaf = ClassifyBadInputTests.goodSample
 
     static func report(threads: String = "1", median: String = "2.5") -> String {
-        """
-        {"schema_version": 1, "plantleaf_version": "0.1.0",
-         "machine": {"architecture": "x86_64", "cpu_model": "cpu", "board": "board", "cores": 2},
-         "model": {"path": "m.tflite", "sha256": "ab"},
-         "results": [{"threads": \(threads), "images_per_second": 100, "stages": {"invoke": {"median_ms": \(median), "p99_ms": 3}}}]}
-        """
+        FuzzTargets.benchReportSeed(threads: threads, median: median)
     }
 
     @Test func compareNamesFieldsAsTheFileSpellsThemAndRefusesImpossibleTimes() throws {

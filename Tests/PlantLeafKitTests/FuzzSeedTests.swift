@@ -44,6 +44,12 @@ import Testing
         }
     }
 
+    /// Two seeds are reports compare reads, two are refused (so both paths are where fuzzing starts).
+    @Test func benchReportSeedsDecodeOrAreRefused() {
+        let decoded = FuzzTargets.benchReport.seeds().map { (try? StoredBenchReport.decode($0.bytes, path: $0.name)) != nil }
+        #expect(decoded == [true, true, false, false])
+    }
+
     /// Every seed passes through its target without tripping an invariant.
     @Test func targetsRunTheirSeeds() {
         for target in FuzzTargets.all {

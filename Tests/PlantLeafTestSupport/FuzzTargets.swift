@@ -12,7 +12,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames]
+    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames, benchReport]
 
     public static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
@@ -87,6 +87,32 @@ public enum FuzzTargets {
                     ("rgb24-40x30", [3, 19, 14, 0] + picture.pixels),
                     ("mjpeg-40x30", [1, 19, 14, 0x80] + TestImages.jpeg(picture.pixels, width: 40, height: 30))]
         })
+
+    public static let benchReport = FuzzTarget(
+        name: "bench-report",
+        summary: "StoredBenchReport.decode (bench compare's JSON reader and its checks), then BenchComparison.render of it against itself",
+        run: { bytes in
+            guard let report = try? StoredBenchReport.decode(bytes, path: "fuzz.json") else { return }
+            let text = BenchComparison.render([("a.json", report), ("b.json", report)])
+            precondition(!text.contains("inf") && !text.contains("nan"), "rendered a non-finite number: \(text)")
+        },
+        seeds: {
+            [("two-stages", Array(benchReportSeed(threads: "1", median: "2.5").utf8)),
+             ("four-threads", Array(benchReportSeed(threads: "4", median: "0.75").utf8)),
+             ("fractional-threads", Array(benchReportSeed(threads: "1.5", median: "2.5").utf8)),
+             ("cut-short", Array(benchReportSeed(threads: "1", median: "2.5").utf8.prefix(90)))]
+        })
+
+    /// A bench report as `plantleaf bench --json` writes it, cut down to what compare reads.
+    public static func benchReportSeed(threads: String, median: String) -> String {
+        """
+        {"schema_version": 1, "plantleaf_version": "0.1.0",
+         "machine": {"architecture": "x86_64", "cpu_model": "cpu", "board": "board", "cores": 2},
+         "model": {"path": "m.tflite", "sha256": "ab"},
+         "results": [{"threads": \(threads), "images_per_second": 100,
+                      "stages": {"decode": {"median_ms": 1, "p99_ms": 1.5}, "invoke": {"median_ms": \(median), "p99_ms": 3}}}]}
+        """
+    }
 
     /// Splits a camera-frames input: its first 4 bytes choose what the driver would report
     /// (format, even frame size, line padding, crop), the rest is the buffer it filled, of any length.

@@ -39,6 +39,11 @@ public struct StoredBenchReport: Decodable, Sendable {
         } catch {
             throw .reportUnreadable(path: path, reason: error.reason)
         }
+        return try decode(bytes, path: path)
+    }
+
+    /// Checks a report's bytes (the file `path` held): schema version, fields, plausible times.
+    public static func decode(_ bytes: [UInt8], path: String) throws(BenchError) -> StoredBenchReport {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         struct Version: Decodable { var schemaVersion: Int }
