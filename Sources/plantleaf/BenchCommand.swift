@@ -30,7 +30,7 @@ enum BenchCommand {
         Warnings (stderr) say when the governor is not 'performance', the SoC passed 80 °C, or a
         core's frequency dropped during the run.
 
-        EXIT CODES: 0 done, 2 usage error, or the model, image, runtime or a report file could not be used.
+        EXIT CODES: 0 done, 2 usage error, or the model, image, runtime, a report file or stdout could not be used.
         """
 
     /// The default image is the first PlantVillage sample (in sorted order) of the project's

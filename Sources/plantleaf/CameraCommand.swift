@@ -33,7 +33,7 @@ enum CameraCommand {
 
         Ctrl-C or SIGTERM stops cleanly and prints the summary.
         EXIT CODES: 0 done or stopped, 1 the camera failed mid-stream (unplugged, no frames),
-        2 usage, device, model or runtime set-up error.
+        2 usage, device (none at all for --list), model or runtime set-up error, or stdout cannot be written.
         """
 
     /// Frame sizes --size takes: up to 8K UHD, down to well below any webcam's smallest mode.

@@ -22,7 +22,8 @@ enum ClassifyCommand {
                              M from -1000 to 1000, S above 0 and at most 1000
           -h, --help         show this help
 
-        EXIT CODES: 0 every file classified, 1 some files failed, 2 usage, model, labels or runtime error.
+        EXIT CODES: 0 every file classified (or the reader of a pipe closed it), 1 some files failed,
+        2 usage, model, labels or runtime error, or results that cannot be written to stdout.
         """
 
     enum Format: String {
