@@ -42,43 +42,25 @@ enum BenchCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        if arguments.first == "compare" { return compare(Array(arguments.dropFirst())) }
-        let parsed: Arguments
-        let settings: BenchSettings
+        let command = arguments.first == "compare" ? "plantleaf bench compare" : "plantleaf bench"
+        let options: BenchOptions
         do {
-            parsed = try Arguments(arguments, valued: ["--model", "--labels", "--image", "--runs", "--warmup", "--threads",
-                                                       "--min-seconds", "--json", "--csv"],
-                                   flags: ["--synthetic", "--help", "-h"])
-            if parsed.has("--help") || parsed.has("-h") {
-                Console.out(help)
-                return ExitCode.success
-            }
-            guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
-            if parsed.has("--synthetic"), parsed.string("--image") != nil { throw UsageError("give --image or --synthetic, not both") }
-            if let json = parsed.string("--json"), let csv = parsed.string("--csv"), FileWriter.sameFile(json, csv) {
-                throw UsageError("--json and --csv name the same file, \(json): give each its own")
-            }
-            for option in ["--json", "--csv"] {
-                guard let path = parsed.string(option) else { continue }
-                do {
-                    try FileWriter.checkWritable(path)
-                } catch {
-                    throw UsageError("cannot write \(option) file \(path): \(error)")
-                }
-            }
-            let minimumSeconds = try parsed.double("--min-seconds", range: 0...86_400) ?? 0
-            let defaults = ProjectPaths.defaultModelAndLabels()
-            settings = BenchSettings(modelPath: parsed.string("--model") ?? defaults.modelPath,
-                                     labelsPath: parsed.string("--labels") ?? defaults.labelsPath,
-                                     imagePath: parsed.has("--synthetic") ? nil : parsed.string("--image") ?? defaultImage(),
-                                     runs: try parsed.integer("--runs", default: 100, range: 1...1_000_000),
-                                     warmup: try parsed.integer("--warmup", default: 10, range: 0...1_000_000),
-                                     threadCounts: try threadCounts(parsed.string("--threads")),
-                                     minimumSeconds: minimumSeconds)
+            options = try BenchOptions.parse(arguments)
         } catch {
-            Console.error("plantleaf bench: \(error) (see plantleaf bench --help)")
+            Console.error("\(command): \(error) (see plantleaf bench --help)")
             return ExitCode.setupFailure
         }
+        if options.help {
+            Console.out(help)
+            return ExitCode.success
+        }
+        if let reports = options.comparedReports { return compare(reports) }
+        let defaults = ProjectPaths.defaultModelAndLabels()
+        let settings = BenchSettings(modelPath: options.modelPath ?? defaults.modelPath,
+                                     labelsPath: options.labelsPath ?? defaults.labelsPath,
+                                     imagePath: options.synthetic ? nil : options.imagePath ?? defaultImage(),
+                                     runs: options.runs, warmup: options.warmup, threadCounts: options.threadCounts,
+                                     minimumSeconds: options.minimumSeconds)
 
         let showsProgress = Console.stderrTakesProgress
         let result: BenchResult
@@ -96,28 +78,13 @@ enum BenchCommand {
         Console.out(BenchReport.text(result))
         for warning in result.warnings { Console.error("plantleaf bench: warning: \(warning)") }
         do {
-            if let path = parsed.string("--json") { try write(BenchReport.json(result), to: path) }
-            if let path = parsed.string("--csv") { try write(BenchReport.csv(result), to: path) }
+            if let path = options.jsonPath { try write(BenchReport.json(result), to: path) }
+            if let path = options.csvPath { try write(BenchReport.csv(result), to: path) }
         } catch {
             Console.error("plantleaf bench: \(error)")
             return ExitCode.setupFailure
         }
         return ExitCode.success
-    }
-
-    /// "1,2,4" → [1, 2, 4]; each at least 1, none repeated.
-    static func threadCounts(_ text: String?) throws(UsageError) -> [Int] {
-        guard let text else { return [1] }
-        var counts: [Int] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let count = Int(part) else { throw UsageError("--threads must be whole numbers separated by commas, got '\(text)'") }
-            guard OptionRange.threads.contains(count) else {
-                throw UsageError("--threads values must be from \(OptionRange.threads.lowerBound) to \(OptionRange.threads.upperBound), got \(count)")
-            }
-            guard !counts.contains(count) else { throw UsageError("--threads lists \(count) twice") }
-            counts.append(count)
-        }
-        return counts
     }
 
     private static func write(_ text: String, to path: String) throws(BenchError) {
@@ -128,21 +95,9 @@ enum BenchCommand {
         }
     }
 
-    private static func compare(_ arguments: [String]) -> Int32 {
-        let parsed: Arguments
-        do {
-            parsed = try Arguments(arguments, valued: [], flags: ["--help", "-h"])
-            if parsed.has("--help") || parsed.has("-h") {
-                Console.out(help)
-                return ExitCode.success
-            }
-            guard parsed.positionals.count >= 2 else { throw UsageError("compare needs at least two JSON reports") }
-        } catch {
-            Console.error("plantleaf bench compare: \(error) (see plantleaf bench --help)")
-            return ExitCode.setupFailure
-        }
+    private static func compare(_ paths: [String]) -> Int32 {
         var reports: [(path: String, report: StoredBenchReport)] = []
-        for path in parsed.positionals {
+        for path in paths {
             do {
                 reports.append((path, try StoredBenchReport.load(path: path)))
             } catch {

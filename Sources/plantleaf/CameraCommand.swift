@@ -36,66 +36,36 @@ enum CameraCommand {
         2 usage, device (none at all for --list), model or runtime set-up error, or stdout cannot be written.
         """
 
-    /// Frame sizes --size takes: up to 8K UHD, down to well below any webcam's smallest mode.
-    static let frameWidths = 16...7680, frameHeights = 16...4320
-
     static func run(_ arguments: [String]) -> Int32 {
-        let parsed: Arguments
-        var options = CameraOptions()
-        let threads: Int, iterations: Int
+        let parsed: CameraCommandOptions
         do {
-            parsed = try Arguments(arguments,
-                                   valued: ["--device", "--format", "--size", "--fps", "--crop", "--top-k", "--threads", "--frames",
-                                            "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
-                                            "--iterations"],
-                                   flags: ["--json", "--list", "--help", "-h"])
-            if parsed.has("--help") || parsed.has("-h") {
-                Console.out(help)
-                return ExitCode.success
-            }
-            guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
-            options.devicePath = parsed.string("--device") ?? options.devicePath
-            let format = try parsed.choice("--format", from: ["auto"] + FramePixelFormat.allCases.map(\.rawValue), default: "auto")
-            options.request.format = FramePixelFormat(rawValue: format)
-            if let text = parsed.string("--size") {
-                guard let size = FrameSize(parsing: text) else { throw UsageError("--size must look like 640x480, got '\(text)'") }
-                // YUYV packs two pixels into four bytes, so an odd width has no frame layout.
-                guard frameWidths.contains(size.width), size.width % 2 == 0, frameHeights.contains(size.height) else {
-                    throw UsageError("--size must be an even width from \(frameWidths.lowerBound) to \(frameWidths.upperBound) "
-                        + "and a height from \(frameHeights.lowerBound) to \(frameHeights.upperBound), got '\(text)'")
-                }
-                options.request.size = size
-            }
-            options.request.framesPerSecond = try parsed.double("--fps", range: 0...1000, aboveLowerBound: true)
-            options.crop = CropMode(rawValue: try parsed.choice("--crop", from: CropMode.allCases.map(\.rawValue), default: "center"))!
-            options.topK = try parsed.integer("--top-k", default: 3, range: OptionRange.topK)
-            threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
-            iterations = try parsed.integer("--iterations", default: 200, range: 1...1_000_000)
-            options.frameLimit = parsed.string("--frames") == nil ? nil : try parsed.integer("--frames", default: 0, range: 1...1_000_000_000)
-            options.duration = try parsed.double("--duration", range: 0...31_536_000, aboveLowerBound: true)
-            options.frameTimeout = try parsed.double("--timeout", range: 0...3600, aboveLowerBound: true) ?? options.frameTimeout
-            options.saveFramesDirectory = parsed.string("--save-frames")
+            parsed = try CameraCommandOptions.parse(arguments)
         } catch {
             Console.error("plantleaf camera: \(error) (see plantleaf camera --help)")
             return ExitCode.setupFailure
         }
-        if parsed.has("--list") { return list() }
+        if parsed.help {
+            Console.out(help)
+            return ExitCode.success
+        }
+        if parsed.list { return list() }
+        let options = parsed.session
 
         let classifier: Classifier
         do {
             let defaults = ProjectPaths.defaultModelAndLabels()
-            classifier = try Classifier(modelPath: parsed.string("--model") ?? defaults.modelPath,
-                                        labelsPath: parsed.string("--labels") ?? defaults.labelsPath,
-                                        threads: threads)
+            classifier = try Classifier(modelPath: parsed.modelPath ?? defaults.modelPath,
+                                        labelsPath: parsed.labelsPath ?? defaults.labelsPath,
+                                        threads: parsed.threads)
         } catch {
             Console.error("plantleaf camera: \(error)")
             return ExitCode.setupFailure
         }
-        if let image = parsed.string("--bench-frames") {
+        if let image = parsed.benchFramesImage {
             return benchmark(classifier: classifier, imagePath: image, size: options.request.size, crop: options.crop,
-                             iterations: iterations)
+                             iterations: parsed.iterations)
         }
-        let json = parsed.has("--json") || !Console.stdoutIsTerminal
+        let json = parsed.json || !Console.stdoutIsTerminal
         return live(classifier: classifier, options: options, json: json)
     }
 

@@ -26,53 +26,33 @@ enum ClassifyCommand {
         2 usage, model, labels or runtime error, or results that cannot be written to stdout.
         """
 
-    enum Format: String {
-        case text, json, csv
-    }
-
     /// `bytes`: the same arguments as the system passed them, for the file names.
     static func run(_ arguments: [String], bytes: [[UInt8]]) -> Int32 {
-        let parsed: Arguments
-        let format: Format
-        let topK: Int, threads: Int
-        var jobs: Int?
-        var normalization: Normalization?  // set once while parsing, read by the batch workers
+        let options: ClassifyOptions
         do {
-            parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--jobs", "--format", "--mean", "--std"],
-                                   flags: ["--help", "-h"])
-            if parsed.has("--help") || parsed.has("-h") {
-                Console.out(help)
-                return ExitCode.success
-            }
-            format = Format(rawValue: try parsed.choice("--format", from: ["text", "json", "csv"], default: "text"))!
-            topK = try parsed.integer("--top-k", default: 3, range: OptionRange.topK)
-            threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
-            if parsed.string("--jobs") != nil { jobs = try parsed.integer("--jobs", default: 1, range: OptionRange.jobs) }
-            let mean = try parsed.double("--mean", range: -1000...1000)
-            let std = try parsed.double("--std", range: 0...1000, aboveLowerBound: true)
-            if mean != nil || std != nil { normalization = Normalization(mean: mean ?? 0, std: std ?? 255) }
-            guard !parsed.positionals.isEmpty else { throw UsageError("give at least one image file or folder") }
-            guard parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
-                throw UsageError("- (standard input) can be given once")
-            }
+            options = try ClassifyOptions.parse(arguments)
         } catch {
             Console.error("plantleaf classify: \(error) (see plantleaf classify --help)")
             return ExitCode.setupFailure
         }
-
-        let fixedNormalization = normalization
+        if options.help {
+            Console.out(help)
+            return ExitCode.success
+        }
+        let (format, topK, threads) = (options.format, options.topK, options.threads)
+        let normalization = options.normalization
         let defaults = ProjectPaths.defaultModelAndLabels()
-        let modelPath = parsed.string("--model") ?? defaults.modelPath
-        let labelsPath = parsed.string("--labels") ?? defaults.labelsPath
-        let entries = ImageFiles.expand(parsed.positionalIndices.map { PathName(bytes: bytes[$0]) })
+        let modelPath = options.modelPath ?? defaults.modelPath
+        let labelsPath = options.labelsPath ?? defaults.labelsPath
+        let entries = ImageFiles.expand(options.inputIndices.map { PathName(bytes: bytes[$0]) })
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
         let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)
         let tally = Tally()
         do {
-            try BatchClassifier.run(entries, jobs: jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
+            try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
                                         try Classifier(modelPath: modelPath, labelsPath: labelsPath, threads: threads,
-                                                       normalization: fixedNormalization)
+                                                       normalization: normalization)
                                     },
                                     shortOfWorkers: { short in
                                         Console.error("plantleaf classify: warning: \(short.running) of \(short.asked) jobs running "
@@ -108,7 +88,7 @@ enum ClassifyCommand {
         return ExitCode.partialFailure
     }
 
-    private static func report(path: PathName, reason: String, format: Format) {
+    private static func report(path: PathName, reason: String, format: ClassifyOptions.Format) {
         Console.error("plantleaf classify: \(path.escaped): \(reason)")
         if format == .json {
             var object = jsonObject(path)
@@ -130,7 +110,7 @@ enum ClassifyCommand {
         return object
     }
 
-    private static func print(_ result: Classification, path: PathName, format: Format) {
+    private static func print(_ result: Classification, path: PathName, format: ClassifyOptions.Format) {
         switch format {
         case .text:
             var lines = [path.escaped]

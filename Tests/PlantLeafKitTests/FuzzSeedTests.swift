@@ -50,6 +50,15 @@ import Testing
         #expect(decoded == [true, true, false, false])
     }
 
+    /// Each command-line seed parses, so fuzzing starts from accepted command lines.
+    @Test func commandLineSeedsParse() throws {
+        let seeds = FuzzTargets.commandLine.seeds().compactMap { FuzzTargets.commandLine($0.bytes) }
+        #expect(try ClassifyOptions.parse(seeds[0].arguments).inputIndices == [12, 13])
+        #expect(try CameraCommandOptions.parse(seeds[1].arguments).session.frameLimit == 10)
+        #expect(try BenchOptions.parse(seeds[2].arguments).threadCounts == [1, 2, 4])
+        #expect(try BenchOptions.parse(seeds[3].arguments).comparedReports == ["a.json", "b.json"])
+    }
+
     /// Every seed passes through its target without tripping an invariant.
     @Test func targetsRunTheirSeeds() {
         for target in FuzzTargets.all {

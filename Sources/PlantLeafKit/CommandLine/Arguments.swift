@@ -1,21 +1,19 @@
-import PlantLeafKit
-
 /// A command-line mistake: reported with the command's name and exit code 2.
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// The parsed form of `--option value`, `--option=value`, `--flag` and positional arguments.
 /// `--` ends the options. Unknown options are usage errors.
-struct Arguments {
-    private(set) var values: [String: String] = [:]
-    private(set) var flags: Set<String> = []
-    private(set) var positionals: [String] = []
+public struct Arguments {
+    public private(set) var values: [String: String] = [:]
+    public private(set) var flags: Set<String> = []
+    public private(set) var positionals: [String] = []
     /// Where each positional argument was in the list parsed, to find its original bytes.
-    private(set) var positionalIndices: [Int] = []
+    public private(set) var positionalIndices: [Int] = []
 
-    init(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
+    public init(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -54,13 +52,13 @@ struct Arguments {
         }
     }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    func string(_ name: String) -> String? { values[name] }
+    public func string(_ name: String) -> String? { values[name] }
 
     /// The option's whole number, which must lie in `range` (the range each option documents in
     /// its help). Digits too many for an Int are out of range, not "not a number".
-    func integer(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
+    public func integer(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let text = values[name] else { return defaultValue }
         let outOfRange = UsageError("\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(text)")
         guard let value = Int(text) else {
@@ -74,7 +72,7 @@ struct Arguments {
 
     /// The option's number, which must lie in `range`; `aboveLowerBound` excludes the bound itself
     /// (durations and rates, where 0 means nothing).
-    func double(_ name: String, range: ClosedRange<Double>, aboveLowerBound: Bool = false) throws(UsageError) -> Double? {
+    public func double(_ name: String, range: ClosedRange<Double>, aboveLowerBound: Bool = false) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let value = Double(text), !value.isNaN else { throw UsageError("\(name) must be a number, got '\(text)'") }
         let lower = JSONObject.number(range.lowerBound, decimals: 3), upper = JSONObject.number(range.upperBound, decimals: 3)
@@ -85,29 +83,20 @@ struct Arguments {
         return value
     }
 
-    func choice(_ name: String, from choices: [String], default defaultValue: String) throws(UsageError) -> String {
+    public func choice(_ name: String, from choices: [String], default defaultValue: String) throws(UsageError) -> String {
         guard let text = values[name] else { return defaultValue }
         guard choices.contains(text) else { throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'") }
         return text
     }
 }
 
-/// Exit codes shared by every subcommand.
-enum ExitCode {
-    static let success: Int32 = 0
-    /// Some inputs failed (the others were still processed).
-    static let partialFailure: Int32 = 1
-    /// Bad usage, or the model, labels or runtime could not be set up.
-    static let setupFailure: Int32 = 2
-}
-
 /// Ranges of the numeric options more than one subcommand has (the README's "Numeric ranges"
 /// lists every option's). Outside them an option is a usage error, before anything runs.
-enum OptionRange {
+public enum OptionRange {
     /// Far more than any model's class count; the output is cut to the classes there are.
-    static let topK = 1...1000
+    public static let topK = 1...1000
     /// CPU threads per inference: more than any board PlantLeaf targets has cores.
-    static let threads = 1...64
+    public static let threads = 1...64
     /// Model instances at once (classify --jobs), each with its own --threads.
-    static let jobs = 1...64
+    public static let jobs = 1...64
 }
