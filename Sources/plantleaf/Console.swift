@@ -1,5 +1,4 @@
 import Glibc
-import PlantLeafKit
 import Synchronization
 
 /// Writes whole lines straight to the file descriptors, so stdout and stderr lines come out in
