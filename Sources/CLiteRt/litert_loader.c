@@ -60,32 +60,38 @@ LiteRtStatus pl_litert_set_num_threads(LiteRtOptions options, int threads) {
     return pl_litert.LiteRtAddOpaqueOptions(options, opaque);
 }
 
-static FILE *captured_stderr;
+static pthread_mutex_t capture_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int pl_stderr_capture_begin(void) {
+void pl_stderr_capture_begin(PLStderrCapture *capture) {
+    pthread_mutex_lock(&capture_lock);
+    capture->saved_stderr = -1;
     fflush(stderr);
-    captured_stderr = tmpfile();
-    if (captured_stderr == NULL) return -1;
+    capture->capture_file = tmpfile();
+    if (capture->capture_file == NULL) return;
     int saved = dup(STDERR_FILENO);
-    if (saved < 0 || dup2(fileno(captured_stderr), STDERR_FILENO) < 0) {
+    if (saved < 0 || dup2(fileno(capture->capture_file), STDERR_FILENO) < 0) {
         if (saved >= 0) close(saved);
-        fclose(captured_stderr);
-        captured_stderr = NULL;
-        return -1;
+        fclose(capture->capture_file);
+        capture->capture_file = NULL;
+        return;
     }
-    return saved;
+    capture->saved_stderr = saved;
 }
 
-void pl_stderr_capture_end(int token) {
-    if (token < 0 || captured_stderr == NULL) return;
-    fflush(stderr);
-    dup2(token, STDERR_FILENO);
-    close(token);
-    rewind(captured_stderr);
-    char line[1024];
-    while (fgets(line, sizeof line, captured_stderr) != NULL) {
-        if (strncmp(line, "INFO: ", 6) != 0) fputs(line, stderr);
+void pl_stderr_capture_end(PLStderrCapture *capture) {
+    if (capture->saved_stderr >= 0) {
+        fflush(stderr);
+        dup2(capture->saved_stderr, STDERR_FILENO);
+        close(capture->saved_stderr);
+        rewind(capture->capture_file);
+        char line[1024];
+        while (fgets(line, sizeof line, capture->capture_file) != NULL) {
+            if (strncmp(line, "INFO: ", 6) != 0) fputs(line, stderr);
+        }
+        fflush(stderr);
+        fclose(capture->capture_file);
     }
-    fclose(captured_stderr);
-    captured_stderr = NULL;
+    capture->saved_stderr = -1;
+    capture->capture_file = NULL;
+    pthread_mutex_unlock(&capture_lock);
 }

@@ -15,86 +15,58 @@ enum CameraCommand {
         OPTIONS:
           --device PATH      capture device (default: /dev/video0)
           --format FORMAT    auto, yuyv, mjpeg, nv12 or rgb24 (default: auto: the best rate at --size)
-          --size WxH         frame size to ask for (default: 640x480)
-          --fps N            frame rate to ask for (default: the fastest the device lists)
+          --size WxH         frame size to ask for: W even, 16 to 7680; H 16 to 4320 (default: 640x480)
+          --fps N            frame rate to ask for, above 0 and at most 1000 (default: the fastest the device lists)
           --crop MODE        center (largest centred square, default) or none (whole frame)
-          --top-k N          classes per frame (default: 3)
-          --threads N        CPU threads for inference (default: 1)
-          --frames N         stop after N classified frames
-          --duration S       stop after S seconds
-          --timeout S        give up when no frame arrives for S seconds (default: 5)
+          --top-k N          classes per frame, 1 to 1000 (default: 3)
+          --threads N        CPU threads for inference, 1 to 64 (default: 1)
+          --frames N         stop after N classified frames, 1 to 1000000000
+          --duration S       stop after S seconds, above 0 and at most 31536000 (a year)
+          --timeout S        give up when no frame arrives for S seconds, above 0 and at most 3600 (default: 5)
           --json             one JSON object per frame on stdout, then a summary object
           --save-frames DIR  save each classified frame (the model's input) as JPEG, top-1 in the name
           --model FILE, --labels FILE  as for classify
           --list             list every /dev/video* with its formats, sizes and rates
           --bench-frames IMAGE  time frame -> model input for YUYV and MJPEG frames made from IMAGE
-                             against invoke (make bench runs this); --iterations N (default: 200)
+                             against invoke (make bench runs this); --iterations N, 1 to 1000000 (default: 200)
           -h, --help         show this help
 
         Ctrl-C or SIGTERM stops cleanly and prints the summary.
         EXIT CODES: 0 done or stopped, 1 the camera failed mid-stream (unplugged, no frames),
-        2 usage, device, model or runtime set-up error.
+        2 usage, device (none at all for --list), model or runtime set-up error, or stdout cannot be written.
         """
 
     static func run(_ arguments: [String]) -> Int32 {
-        let parsed: Arguments
-        var options = CameraOptions()
-        let threads: Int, iterations: Int
+        let parsed: CameraCommandOptions
         do {
-            parsed = try Arguments(arguments,
-                                   valued: ["--device", "--format", "--size", "--fps", "--crop", "--top-k", "--threads", "--frames",
-                                            "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
-                                            "--iterations"],
-                                   flags: ["--json", "--list", "--help", "-h"])
-            if parsed.has("--help") || parsed.has("-h") {
-                Console.out(help)
-                return ExitCode.success
-            }
-            guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
-            options.devicePath = parsed.string("--device") ?? options.devicePath
-            let format = try parsed.choice("--format", from: ["auto"] + FramePixelFormat.allCases.map(\.rawValue), default: "auto")
-            options.request.format = FramePixelFormat(rawValue: format)
-            if let text = parsed.string("--size") {
-                guard let size = FrameSize(parsing: text) else { throw UsageError("--size must look like 640x480, got '\(text)'") }
-                options.request.size = size
-            }
-            options.request.framesPerSecond = try positive("--fps", parsed)
-            options.crop = CropMode(rawValue: try parsed.choice("--crop", from: CropMode.allCases.map(\.rawValue), default: "center"))!
-            options.topK = try parsed.integer("--top-k", default: 3, minimum: 1)
-            threads = try parsed.integer("--threads", default: 1, minimum: 1)
-            iterations = try parsed.integer("--iterations", default: 200, minimum: 1)
-            options.frameLimit = parsed.string("--frames") == nil ? nil : try parsed.integer("--frames", default: 0, minimum: 1)
-            options.duration = try positive("--duration", parsed)
-            options.frameTimeout = try positive("--timeout", parsed) ?? options.frameTimeout
-            options.saveFramesDirectory = parsed.string("--save-frames")
+            parsed = try CameraCommandOptions.parse(arguments)
         } catch {
             Console.error("plantleaf camera: \(error) (see plantleaf camera --help)")
             return ExitCode.setupFailure
         }
-        if parsed.has("--list") { return list() }
+        if parsed.help {
+            Console.out(help)
+            return ExitCode.success
+        }
+        if parsed.list { return list() }
+        let options = parsed.session
 
         let classifier: Classifier
         do {
             let defaults = ProjectPaths.defaultModelAndLabels()
-            classifier = try Classifier(modelPath: parsed.string("--model") ?? defaults.modelPath,
-                                        labelsPath: parsed.string("--labels") ?? defaults.labelsPath,
-                                        threads: threads)
+            classifier = try Classifier(modelPath: parsed.modelPath ?? defaults.modelPath,
+                                        labelsPath: parsed.labelsPath ?? defaults.labelsPath,
+                                        threads: parsed.threads)
         } catch {
             Console.error("plantleaf camera: \(error)")
             return ExitCode.setupFailure
         }
-        if let image = parsed.string("--bench-frames") {
+        if let image = parsed.benchFramesImage {
             return benchmark(classifier: classifier, imagePath: image, size: options.request.size, crop: options.crop,
-                             iterations: iterations)
+                             iterations: parsed.iterations)
         }
-        let json = parsed.has("--json") || !Console.stdoutIsTerminal
+        let json = parsed.json || !Console.stdoutIsTerminal
         return live(classifier: classifier, options: options, json: json)
-    }
-
-    private static func positive(_ name: String, _ parsed: Arguments) throws(UsageError) -> Double? {
-        guard let value = try parsed.double(name) else { return nil }
-        guard value > 0 else { throw UsageError("\(name) must be above 0, got \(parsed.string(name)!)") }
-        return value
     }
 
     // MARK: live view
@@ -169,7 +141,7 @@ enum CameraCommand {
         let paths = V4L2Device.nodePaths()
         guard !paths.isEmpty else {
             Console.error("plantleaf camera: no /dev/video* devices: plug a camera in (dmesg shows whether the kernel saw it)")
-            return ExitCode.partialFailure
+            return ExitCode.setupFailure
         }
         for path in paths {
             let description: DeviceDescription

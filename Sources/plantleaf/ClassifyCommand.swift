@@ -6,108 +6,114 @@ enum ClassifyCommand {
         USAGE: plantleaf classify [options] PATH...
 
         Classifies leaf photos (PNG or JPEG, told apart by their bytes). Folders are searched
-        recursively for .jpg, .jpeg and .png files.
+        recursively for .jpg, .jpeg and .png files. - reads one image from standard input
+        (cat leaf.jpg | plantleaf classify -); a file named - is ./-. Only regular files are
+        read: FIFOs, devices and sockets are refused, each with an error line.
 
         OPTIONS:
           --model FILE       .tflite model (default: PlantVillage int8, installed with plantleaf)
           --labels FILE      class names, one a line, in output order (default: the default model's own)
-          --top-k N          classes to show per image (default: 3)
-          --threads N        CPU threads per inference (default: 1)
-          --jobs N           images classified at once, each on its own model instance
+          --top-k N          classes to show per image, 1 to 1000 (default: 3)
+          --threads N        CPU threads per inference, 1 to 64 (default: 1)
+          --jobs N           images classified at once, each on its own model instance, 1 to 64
                              (default: one per core, divided by --threads)
           --format FORMAT    text, json (one object a line) or csv (default: text)
-          --mean M --std S   feed the model (pixel - M) / S instead of what its input tensor implies
+          --mean M --std S   feed the model (pixel - M) / S instead of what its input tensor implies;
+                             M from -1000 to 1000, S above 0 and at most 1000
           -h, --help         show this help
 
-        EXIT CODES: 0 every file classified, 1 some files failed, 2 usage, model, labels or runtime error.
+        EXIT CODES: 0 every file classified (or the reader of a pipe closed it), 1 some files failed,
+        2 usage, model, labels or runtime error, or results that cannot be written to stdout.
         """
 
-    enum Format: String {
-        case text, json, csv
-    }
-
-    static func run(_ arguments: [String]) -> Int32 {
-        let parsed: Arguments
-        let format: Format
-        let topK: Int, threads: Int
-        var jobs: Int?
-        var normalization: Normalization?  // set once while parsing, read by the batch workers
+    /// `bytes`: the same arguments as the system passed them, for the file names.
+    static func run(_ arguments: [String], bytes: [[UInt8]]) -> Int32 {
+        let options: ClassifyOptions
         do {
-            parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--jobs", "--format", "--mean", "--std"],
-                                   flags: ["--help", "-h"])
-            if parsed.has("--help") || parsed.has("-h") {
-                Console.out(help)
-                return ExitCode.success
-            }
-            format = Format(rawValue: try parsed.choice("--format", from: ["text", "json", "csv"], default: "text"))!
-            topK = try parsed.integer("--top-k", default: 3, minimum: 1)
-            threads = try parsed.integer("--threads", default: 1, minimum: 1)
-            if parsed.string("--jobs") != nil { jobs = try parsed.integer("--jobs", default: 1, minimum: 1) }
-            let mean = try parsed.double("--mean"), std = try parsed.double("--std")
-            if mean != nil || std != nil {
-                let spread = std ?? 255
-                guard spread != 0 else { throw UsageError("--std must not be 0") }
-                normalization = Normalization(mean: mean ?? 0, std: spread)
-            }
-            guard !parsed.positionals.isEmpty else { throw UsageError("give at least one image file or folder") }
+            options = try ClassifyOptions.parse(arguments)
         } catch {
             Console.error("plantleaf classify: \(error) (see plantleaf classify --help)")
             return ExitCode.setupFailure
         }
-
-        let fixedNormalization = normalization
+        if options.help {
+            Console.out(help)
+            return ExitCode.success
+        }
+        let (format, topK, threads) = (options.format, options.topK, options.threads)
+        let normalization = options.normalization
         let defaults = ProjectPaths.defaultModelAndLabels()
-        let modelPath = parsed.string("--model") ?? defaults.modelPath
-        let labelsPath = parsed.string("--labels") ?? defaults.labelsPath
-        let entries = ImageFiles.expand(parsed.positionals)
+        let modelPath = options.modelPath ?? defaults.modelPath
+        let labelsPath = options.labelsPath ?? defaults.labelsPath
+        let entries = ImageFiles.expand(options.inputIndices.map { PathName(bytes: bytes[$0]) })
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
-        let progress = Progress(total: entries.count, enabled: Console.stderrIsTerminal && entries.count >= 20)
-        let failures = Counter()
-        if format == .csv { Console.out("path,rank,index,label,score,decode_ms,preprocess_ms,invoke_ms,postprocess_ms") }
+        let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)
+        let tally = Tally()
         do {
-            try BatchClassifier.run(entries, jobs: jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
+            try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
                                         try Classifier(modelPath: modelPath, labelsPath: labelsPath, threads: threads,
-                                                       normalization: fixedNormalization)
+                                                       normalization: normalization)
+                                    },
+                                    shortOfWorkers: { short in
+                                        Console.error("plantleaf classify: warning: \(short.running) of \(short.asked) jobs running "
+                                            + "(lower --jobs or --threads): \(short.reason)")
                                     },
                                     deliver: { outcome in
                                         progress.clear()
+                                        // After set-up, so a model error is not preceded by a header.
+                                        if format == .csv && tally.delivered == 0 {
+                                            Console.out("path,rank,index,label,score,decode_ms,preprocess_ms,invoke_ms,postprocess_ms")
+                                        }
+                                        tally.delivered += 1
                                         switch outcome {
                                         case .classified(let path, let result):
                                             print(result, path: path, format: format)
-                                            progress.advance(path)
                                         case .failed(let path, let reason):
-                                            failures.increment()
+                                            tally.failures += 1
                                             report(path: path, reason: reason, format: format)
-                                            progress.advance(path)
                                         }
+                                        // Output nobody can read: stop (main.swift says why).
+                                        guard !Console.stdoutFailed else { return false }
+                                        progress.advance(path: outcome.path.escaped)
+                                        return true
                                     })
         } catch {
             Console.error("plantleaf classify: \(error)")
             return ExitCode.setupFailure
         }
         progress.clear()
-        if failures.value > 0 {
-            Console.error("plantleaf classify: \(failures.value) of \(entries.count) inputs failed")
-            return ExitCode.partialFailure
-        }
-        return ExitCode.success
+        guard tally.failures > 0 else { return ExitCode.success }
+        // Stopped early by unwritable output, the count of the whole batch would not be true.
+        if !Console.stdoutFailed { Console.error("plantleaf classify: \(tally.failures) of \(entries.count) inputs failed") }
+        return ExitCode.partialFailure
     }
 
-    private static func report(path: String, reason: String, format: Format) {
-        Console.error("plantleaf classify: \(path): \(reason)")
+    private static func report(path: PathName, reason: String, format: ClassifyOptions.Format) {
+        Console.error("plantleaf classify: \(path.escaped): \(reason)")
         if format == .json {
-            var object = JSONObject()
-            object.add("path", path)
+            var object = jsonObject(path)
             object.add("error", reason)
             Console.out(object.text)
         }
     }
 
-    private static func print(_ result: Classification, path: String, format: Format) {
+    /// The object's "path": the name itself when it is UTF-8 (JSON escapes what needs it);
+    /// otherwise its escaped form, with the exact bytes in "path_hex".
+    private static func jsonObject(_ path: PathName) -> JSONObject {
+        var object = JSONObject()
+        if let text = path.string {
+            object.add("path", text)
+        } else {
+            object.add("path", path.escaped)
+            object.add("path_hex", path.hex)
+        }
+        return object
+    }
+
+    private static func print(_ result: Classification, path: PathName, format: ClassifyOptions.Format) {
         switch format {
         case .text:
-            var lines = [path]
+            var lines = [path.escaped]
             for entry in result.top {
                 let percent = formatFixed(entry.score * 100, decimals: 1)
                 let padded = String(repeating: " ", count: max(0, 5 - percent.count)) + percent
@@ -115,8 +121,7 @@ enum ClassifyCommand {
             }
             Console.out(lines.joined(separator: "\n"))
         case .json:
-            var object = JSONObject()
-            object.add("path", path)
+            var object = jsonObject(path)
             object.add("top", objects: result.top.map(\.json))
             var timing = JSONObject()
             timing.add("decode", result.timings.decode, decimals: 3)
@@ -129,7 +134,7 @@ enum ClassifyCommand {
             let t = result.timings
             let times = [t.decode, t.preprocess, t.invoke, t.postprocess].map { JSONObject.number($0, decimals: 3) }.joined(separator: ",")
             for (rank, entry) in result.top.enumerated() {
-                Console.out([csvField(path), String(rank + 1), String(entry.index), csvField(entry.label),
+                Console.out([csvField(path.escaped), String(rank + 1), String(entry.index), csvField(entry.label),
                              JSONObject.number(entry.score, decimals: 6), times].joined(separator: ","))
             }
         }
@@ -151,10 +156,10 @@ enum ClassifyCommand {
     }
 }
 
-/// Counts failures across batch workers (deliveries are serialised, the count is read after).
-private final class Counter: @unchecked Sendable {
-    private(set) var value = 0
-    func increment() { value += 1 }
+/// Counts outcomes across batch workers (deliveries are serialised, the counts are read after).
+private final class Tally: @unchecked Sendable {
+    var delivered = 0
+    var failures = 0
 }
 
 /// "[12/76] path" on a terminal's stderr, redrawn in place; silent otherwise.
@@ -168,7 +173,7 @@ private final class Progress: @unchecked Sendable {
         self.enabled = enabled
     }
 
-    func advance(_ path: String) {
+    func advance(path: String) {
         done += 1
         if enabled && done < total { Console.progress("[\(done)/\(total)] \(path)") }
     }

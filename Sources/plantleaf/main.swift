@@ -15,27 +15,62 @@ let usage = """
     """
 
 Allocator.keepFreedMemory()
+// A reader that closes the pipe (`plantleaf classify … | head -1`) ends the run quietly: the
+// failed write says EPIPE instead of the signal killing the process with status 141.
+signal(SIGPIPE, SIG_IGN)
+// A closed standard descriptor would be handed to the next file opened (an image, a report),
+// and output meant for the terminal would go into it: hold each with /dev/null instead. A closed
+// stdout is still an error (below), found before any work is done.
+for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
+    let placeholder = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+    if placeholder >= 0 && placeholder != descriptor {
+        dup2(placeholder, descriptor)
+        close(placeholder)
+    }
+    if descriptor == STDOUT_FILENO { Console.stdoutCannotBeWritten(EBADF) }
+}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let status: Int32
-switch arguments.first {
-case "classify":
-    status = ClassifyCommand.run(Array(arguments.dropFirst()))
-case "camera":
-    status = CameraCommand.run(Array(arguments.dropFirst()))
-case "bench":
-    status = BenchCommand.run(Array(arguments.dropFirst()))
-case "--version":
-    Console.out("plantleaf \(ProjectPaths.version)")
-    status = ExitCode.success
-case "-h", "--help", "help":
-    Console.out(usage)
-    status = ExitCode.success
-case nil:
-    Console.error(usage)
-    status = ExitCode.setupFailure
-case let other?:
-    Console.error("plantleaf: unknown command '\(other)'\n\n\(usage)")
+/// The same arguments as the bytes the system passed: CommandLine.arguments turns invalid UTF-8
+/// into U+FFFD, and a file name has to stay the name it was.
+let argumentBytes: [[UInt8]] = (1..<Int(CommandLine.argc)).map { index in
+    let argument = CommandLine.unsafeArgv[index]!
+    return UnsafeRawBufferPointer(start: argument, count: strlen(argument)).map { $0 }
+}
+
+func runCommand() -> Int32 {
+    // stdout closed from the start: no work whose output would be lost.
+    if Console.stdoutFailed { return ExitCode.setupFailure }
+    switch arguments.first {
+    case "classify":
+        return ClassifyCommand.run(Array(arguments.dropFirst()), bytes: Array(argumentBytes.dropFirst()))
+    case "camera":
+        return CameraCommand.run(Array(arguments.dropFirst()))
+    case "bench":
+        return BenchCommand.run(Array(arguments.dropFirst()))
+    case "--version":
+        Console.out("plantleaf \(ProjectPaths.version)")
+        return ExitCode.success
+    case "-h", "--help", "help":
+        Console.out(usage)
+        return ExitCode.success
+    case nil:
+        Console.error(usage)
+        return ExitCode.setupFailure
+    case let other?:
+        Console.error("plantleaf: unknown command '\(other)'\n\n\(usage)")
+        return ExitCode.setupFailure
+    }
+}
+
+var status = runCommand()
+switch Console.stdoutFailure {
+case nil, EPIPE?:
+    break  // EPIPE: the reader has what it wanted; the command stopped and says how its inputs went
+case let code?:
+    let command = ["classify", "camera", "bench"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
+    let reason = code == EBADF ? "standard output is closed" : FileReader.systemReason(code)
+    Console.error("plantleaf\(command): cannot write the results to standard output: \(reason)")
     status = ExitCode.setupFailure
 }
 exit(status)

@@ -143,13 +143,13 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--threads", "0"], "--threads values must be at least 1, got 0"),
-        (["--threads", "1,0,2"], "--threads values must be at least 1, got 0"),
+        (["--threads", "0"], "--threads values must be from 1 to 64, got 0"),
+        (["--threads", "1,0,2"], "--threads values must be from 1 to 64, got 0"),
         (["--threads", "1,,2"], "--threads must be whole numbers separated by commas, got '1,,2'"),
         (["--threads", "2,2"], "--threads lists 2 twice"),
-        (["--runs", "0"], "--runs must be at least 1, got 0"),
-        (["--warmup", "-1"], "--warmup must be at least 0, got -1"),
-        (["--min-seconds", "-2"], "--min-seconds must be at least 0, got -2.0"),
+        (["--runs", "0"], "--runs must be from 1 to 1000000, got 0"),
+        (["--warmup", "-1"], "--warmup must be from 0 to 1000000, got -1"),
+        (["--min-seconds", "-2"], "--min-seconds must be from 0 to 86400, got -2"),
         (["--synthetic", "--image", "leaf.jpg"], "give --image or --synthetic, not both"),
         (["--json", "/no/such/folder/bench.json"], "cannot write --json file /no/such/folder/bench.json: no such file or directory"),
     ])

@@ -21,7 +21,7 @@ import Testing
         for (arguments, message) in [(["--size", "640"], "--size must look like 640x480"),
                                      (["--format", "h264"], "--format must be one of auto, yuyv, mjpeg, nv12, rgb24"),
                                      (["--fps", "0"], "--fps must be above 0"),
-                                     (["--frames", "0"], "--frames must be at least 1")] {
+                                     (["--frames", "0"], "--frames must be from 1 to 1000000000, got 0")] {
             let result = try runPlantLeaf(["camera"] + arguments)
             #expect(result.status == 2)
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")

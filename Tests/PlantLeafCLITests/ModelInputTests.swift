@@ -29,10 +29,10 @@ import Testing
         let folder = TestPaths.temporaryDirectory()
         let pipe = folder + "/model.tflite"
         #expect(mkfifo(pipe, 0o600) == 0)
-        for model in [pipe, folder] {
+        for (model, reason) in [(pipe, "is a FIFO (named pipe), not a regular file"), (folder, "is a directory")] {
             let result = try classify(withModel: model)
             #expect(result.status == 2)
-            #expect(result.stderrLines == ["plantleaf classify: cannot read model \(model): not a regular file"])
+            #expect(result.stderrLines == ["plantleaf classify: cannot read model \(model): \(reason)"])
         }
     }
 }

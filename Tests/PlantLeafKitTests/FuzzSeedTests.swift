@@ -44,6 +44,21 @@ import Testing
         }
     }
 
+    /// Two seeds are reports compare reads, two are refused (so both paths are where fuzzing starts).
+    @Test func benchReportSeedsDecodeOrAreRefused() {
+        let decoded = FuzzTargets.benchReport.seeds().map { (try? StoredBenchReport.decode($0.bytes, path: $0.name)) != nil }
+        #expect(decoded == [true, true, false, false])
+    }
+
+    /// Each command-line seed parses, so fuzzing starts from accepted command lines.
+    @Test func commandLineSeedsParse() throws {
+        let seeds = FuzzTargets.commandLine.seeds().compactMap { FuzzTargets.commandLine($0.bytes) }
+        #expect(try ClassifyOptions.parse(seeds[0].arguments).inputIndices == [12, 13])
+        #expect(try CameraCommandOptions.parse(seeds[1].arguments).session.frameLimit == 10)
+        #expect(try BenchOptions.parse(seeds[2].arguments).threadCounts == [1, 2, 4])
+        #expect(try BenchOptions.parse(seeds[3].arguments).comparedReports == ["a.json", "b.json"])
+    }
+
     /// Every seed passes through its target without tripping an invariant.
     @Test func targetsRunTheirSeeds() {
         for target in FuzzTargets.all {

@@ -12,7 +12,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames]
+    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames, benchReport, commandLine]
 
     public static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
@@ -87,6 +87,74 @@ public enum FuzzTargets {
                     ("rgb24-40x30", [3, 19, 14, 0] + picture.pixels),
                     ("mjpeg-40x30", [1, 19, 14, 0x80] + TestImages.jpeg(picture.pixels, width: 40, height: 30))]
         })
+
+    public static let benchReport = FuzzTarget(
+        name: "bench-report",
+        summary: "StoredBenchReport.decode (bench compare's JSON reader and its checks), then BenchComparison.render of it against itself",
+        run: { bytes in
+            guard let report = try? StoredBenchReport.decode(bytes, path: "fuzz.json") else { return }
+            let text = BenchComparison.render([("a.json", report), ("b.json", report)])
+            precondition(!text.contains("inf") && !text.contains("nan"), "rendered a non-finite number: \(text)")
+        },
+        seeds: {
+            [("two-stages", Array(benchReportSeed(threads: "1", median: "2.5").utf8)),
+             ("four-threads", Array(benchReportSeed(threads: "4", median: "0.75").utf8)),
+             ("fractional-threads", Array(benchReportSeed(threads: "1.5", median: "2.5").utf8)),
+             ("cut-short", Array(benchReportSeed(threads: "1", median: "2.5").utf8.prefix(90)))]
+        })
+
+    public static let commandLine = FuzzTarget(
+        name: "command-line",
+        summary: "ClassifyOptions, CameraCommandOptions and BenchOptions .parse (the Arguments parser, every numeric range): "
+            + "first byte picks the subcommand, NUL separates the arguments",
+        run: { bytes in
+            guard let (command, arguments) = commandLine(bytes) else { return }
+            // What parsing accepted must be inside the documented ranges.
+            switch command {
+            case 0:
+                guard let options = try? ClassifyOptions.parse(arguments), !options.help else { return }
+                precondition(OptionRange.topK.contains(options.topK) && OptionRange.threads.contains(options.threads)
+                    && options.jobs.map(OptionRange.jobs.contains) != false && !options.inputIndices.isEmpty, "classify accepted \(arguments)")
+                precondition(options.normalization.map { $0.std > 0 && $0.std <= 1000 && abs($0.mean) <= 1000 } != false)
+            case 1:
+                guard let options = try? CameraCommandOptions.parse(arguments), !options.help else { return }
+                let size = options.session.request.size
+                precondition(CameraCommandOptions.frameWidths.contains(size.width) && size.width % 2 == 0
+                    && CameraCommandOptions.frameHeights.contains(size.height) && OptionRange.threads.contains(options.threads)
+                    && options.session.frameTimeout > 0 && options.session.duration.map { $0 > 0 } != false, "camera accepted \(arguments)")
+            default:
+                guard let options = try? BenchOptions.parse(arguments), !options.help else { return }
+                precondition(options.comparedReports.map { $0.count >= 2 } != false && options.runs >= 1 && options.warmup >= 0
+                    && !options.threadCounts.isEmpty && options.threadCounts.allSatisfy(OptionRange.threads.contains)
+                    && Set(options.threadCounts).count == options.threadCounts.count, "bench accepted \(arguments)")
+            }
+        },
+        seeds: {
+            func seed(_ command: UInt8, _ arguments: [String]) -> [UInt8] { [command] + Array(arguments.joined(separator: "\0").utf8) }
+            return [("classify", seed(0, ["--top-k", "5", "--threads=2", "--jobs", "3", "--format", "json", "--mean", "127.5", "--std", "127.5", "--", "-x.jpg", "-"])),
+                    ("camera", seed(1, ["--size", "640x480", "--fps", "30", "--crop", "none", "--frames", "10", "--duration=2.5", "--json"])),
+                    ("bench", seed(2, ["--runs", "7", "--warmup", "0", "--threads", "1,2,4", "--min-seconds", "0.5", "--synthetic"])),
+                    ("bench-compare", seed(2, ["compare", "a.json", "b.json"]))]
+        })
+
+    /// Splits a command-line input: the first byte picks the subcommand (0 classify, 1 camera,
+    /// 2 bench), the rest is its arguments separated by NUL, as the kernel passes them.
+    public static func commandLine(_ bytes: [UInt8]) -> (command: UInt8, arguments: [String])? {
+        guard let first = bytes.first else { return nil }
+        let arguments = bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        return (first % 3, arguments)
+    }
+
+    /// A bench report as `plantleaf bench --json` writes it, cut down to what compare reads.
+    public static func benchReportSeed(threads: String, median: String) -> String {
+        """
+        {"schema_version": 1, "plantleaf_version": "0.1.0",
+         "machine": {"architecture": "x86_64", "cpu_model": "cpu", "board": "board", "cores": 2},
+         "model": {"path": "m.tflite", "sha256": "ab"},
+         "results": [{"threads": \(threads), "images_per_second": 100,
+                      "stages": {"decode": {"median_ms": 1, "p99_ms": 1.5}, "invoke": {"median_ms": \(median), "p99_ms": 3}}}]}
+        """
+    }
 
     /// Splits a camera-frames input: its first 4 bytes choose what the driver would report
     /// (format, even frame size, line padding, crop), the rest is the buffer it filled, of any length.

@@ -90,6 +90,22 @@ public func runPlantLeaf(_ arguments: [String], environment: [String: String]? =
     try runCommand(TestPaths.binary, arguments, environment: environment, currentDirectory: currentDirectory)
 }
 
+/// Exit status of a run that `runWithin` killed for taking too long (128 + SIGKILL).
+public let killedForTakingTooLong: Int32 = 137
+
+/// Runs a program under coreutils' `timeout`, killed after `seconds`: a test of "does not hang"
+/// then fails with status `killedForTakingTooLong` instead of hanging itself.
+public func runWithin(seconds: Int, _ executable: String, _ arguments: [String],
+                      environment: [String: String]? = nil) throws -> CommandResult {
+    try runCommand("/usr/bin/timeout", ["--signal=KILL", String(seconds), executable] + arguments, environment: environment)
+}
+
+/// Runs the built plantleaf binary through `/bin/sh -c script`, where "$@" holds `arguments`
+/// after the binary: `'"$0" "$@" >/dev/full'` for redirections a Process cannot express.
+public func runPlantLeafInShell(_ script: String, _ arguments: [String], seconds: Int = 60) throws -> CommandResult {
+    try runWithin(seconds: seconds, "/bin/bash", ["-c", script, TestPaths.binary] + arguments)
+}
+
 /// Parses one JSON line into a dictionary.
 public func jsonObject(_ line: String) -> [String: Any]? {
     (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 // Every LiteRT enum is a 4-byte int; plain typedefs import into Swift as Int32.
@@ -150,8 +151,15 @@ int pl_litert_load(const char *path, char *error, size_t error_size);
 LiteRtStatus pl_litert_set_num_threads(LiteRtOptions options, int threads);
 
 // The runtime prints "INFO: ..." lines on stderr that no option silences. Between begin and end,
-// stderr goes to a temporary file; end restores it and passes on every line except INFO ones.
-int pl_stderr_capture_begin(void);
-void pl_stderr_capture_end(int token);
+// fd 2 of the whole process goes to a temporary file; end restores it and passes on every line
+// except INFO ones. Captures never overlap (begin waits for the previous end), and the state is
+// the caller's, but anything another thread writes to stderr meanwhile is delayed until end,
+// so callers capture while no other thread is writing.
+typedef struct {
+    int saved_stderr;   // -1: nothing captured, end only releases the lock
+    FILE *capture_file;
+} PLStderrCapture;
+void pl_stderr_capture_begin(PLStderrCapture *capture);
+void pl_stderr_capture_end(PLStderrCapture *capture);
 
 #endif

@@ -39,26 +39,63 @@ public struct StoredBenchReport: Decodable, Sendable {
         } catch {
             throw .reportUnreadable(path: path, reason: error.reason)
         }
+        return try decode(bytes, path: path)
+    }
+
+    /// Checks a report's bytes (the file `path` held): schema version, fields, plausible times.
+    public static func decode(_ bytes: [UInt8], path: String) throws(BenchError) -> StoredBenchReport {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         struct Version: Decodable { var schemaVersion: Int }
         do {
             let version = try decoder.decode(Version.self, from: Data(bytes)).schemaVersion
             guard version == BenchReport.schemaVersion else { throw BenchError.reportSchema(path: path, version: version) }
-            return try decoder.decode(StoredBenchReport.self, from: Data(bytes))
+            let report = try decoder.decode(StoredBenchReport.self, from: Data(bytes))
+            if let problem = report.implausibleValue() { throw BenchError.reportInvalid(path: path, reason: problem) }
+            return report
         } catch let error as BenchError {
             throw error
         } catch let error as DecodingError {
-            throw .reportInvalid(path: path, reason: reason(error))
+            throw .reportInvalid(path: path, reason: reason(error, isJSON: (try? decoder.decode(AnyJSON.self, from: Data(bytes))) != nil))
         } catch {
             throw .reportInvalid(path: path, reason: "\(error)")
         }
     }
 
-    /// One line on what the decoder found wrong, naming the field by its JSON path.
-    private static func reason(_ error: DecodingError) -> String {
+    /// Times a bench run cannot have measured: a median or p99 of zero or less, or of more than
+    /// a day, and a throughput that is not above zero. The first found, as a reason.
+    func implausibleValue() -> String? {
+        for (index, result) in results.enumerated() {
+            guard result.threads >= 1 else { return "field results[\(index)].threads is \(result.threads), not a thread count" }
+            if let rate = result.imagesPerSecond, !(rate > 0 && rate.isFinite) {
+                return "field results[\(index)].images_per_second is \(rate), not a rate above 0"
+            }
+            for (name, stage) in result.stages.sorted(by: { $0.key < $1.key }) {
+                for (field, value) in [("median_ms", stage?.medianMs), ("p99_ms", stage?.p99Ms)] {
+                    guard let value, !(value > 0 && value <= StoredBenchReport.longestTime) else { continue }
+                    return "field results[\(index)].stages.\(name).\(field) is \(value), not a time above 0 and at most a day (86400000 ms)"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A day in milliseconds: no stage of one image takes longer.
+    static let longestTime = 86_400_000.0
+
+    /// One line on what the decoder found wrong, naming the field by its JSON path, as the
+    /// file spells it (snake_case, not the Swift property). `isJSON`: the text itself parses,
+    /// so a "corrupted" value is one of the wrong kind, not broken JSON.
+    private static func reason(_ error: DecodingError, isJSON: Bool) -> String {
+        func snakeCase(_ key: String) -> String {
+            var text = ""
+            for character in key {
+                if character.isUppercase { text += "_" + character.lowercased() } else { text.append(character) }
+            }
+            return text
+        }
         func field(_ path: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
-            let keys = (path + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            let keys = (path + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? snakeCase($0.stringValue) }
             return keys.isEmpty ? "the top level" : keys.joined(separator: ".").replacing(".[", with: "[")
         }
         switch error {
@@ -66,11 +103,38 @@ public struct StoredBenchReport: Decodable, Sendable {
             return "missing field \(field(context.codingPath, key))"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "field \(field(context.codingPath)) has the wrong type"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "field \(field(context.codingPath)) is malformed"
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return "field \(field(context.codingPath)) is malformed"
+        case .dataCorrupted:
+            // JSONDecoder names no field when a number does not fit an Int ("threads": 1.5).
+            return isJSON ? "valid JSON, but a number does not fit its field (a fraction or too large where a whole number belongs)"
+                          : "not valid JSON"
         @unknown default:
             return "unreadable JSON"
         }
+    }
+}
+
+/// Any JSON value, kept as nothing: decoding one tells whether text is JSON at all.
+private struct AnyJSON: Decodable {
+    init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            while !array.isAtEnd { _ = try array.decode(AnyJSON.self) }
+        } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            for key in object.allKeys { _ = try object.decode(AnyJSON.self, forKey: key) }
+        } else {
+            let value = try decoder.singleValueContainer()
+            if !value.decodeNil(), (try? value.decode(Bool.self)) == nil, (try? value.decode(Double.self)) == nil {
+                _ = try value.decode(String.self)
+            }
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }
 

@@ -113,7 +113,7 @@ public final class CameraSession {
         let mailbox = LatestFrame()
         let loop = CaptureLoop(capture: capture, mailbox: mailbox, stopDescriptor: stop.readEnd,
                                frameTimeout: options.frameTimeout, duration: options.duration)
-        let thread = try WorkerThread { loop.run() }
+        let thread = try WorkerThread.capture { loop.run() }
         var summary = classify(from: mailbox, converter: converter, stop: stop, onResult: onResult)
         stop.trigger()
         thread.join()

@@ -103,7 +103,7 @@ final class CaptureStream {
             case ENODEV:
                 throw .unplugged(path: device.path)
             default:
-                throw .streamFailed(path: device.path, reason: "VIDIOC_DQBUF: \(systemReason(status))")
+                throw .streamFailed(path: device.path, reason: "VIDIOC_DQBUF: \(FileReader.systemReason(status))")
             }
         }
     }

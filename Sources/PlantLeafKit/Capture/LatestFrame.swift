@@ -109,27 +109,13 @@ final class LatestFrame: @unchecked Sendable {
     var snapshot: CaptureCounts { locked { counts } }
 }
 
-/// A POSIX thread running one closure; `join` waits for it.
-final class WorkerThread {
-    private var thread = pthread_t()
-
-    private final class Body {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
-    }
-
-    init(_ run: @escaping () -> Void) throws(CameraError) {
-        let body = Unmanaged.passRetained(Body(run)).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            body.run()
-            return nil
-        }, body)
-        guard status == 0 else {
-            Unmanaged<Body>.fromOpaque(body).release()
-            throw .setupFailed(path: "plantleaf", step: "starting the capture thread", reason: systemReason(status))
+extension WorkerThread {
+    /// The capture thread: failing to start it is a camera set-up error.
+    static func capture(_ run: @escaping () -> Void) throws(CameraError) -> WorkerThread {
+        do {
+            return try WorkerThread(run)
+        } catch {
+            throw .setupFailed(path: "plantleaf", step: "starting the capture thread", reason: error.reason)
         }
     }
-
-    func join() { pthread_join(thread, nil) }
 }

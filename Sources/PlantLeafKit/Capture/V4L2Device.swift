@@ -43,7 +43,7 @@ public final class V4L2Device {
         let status = pl_v4l2_query_capability(descriptor, &capability)
         guard status == 0 else {
             close(descriptor)
-            throw .notCaptureDevice(path: path, detail: status == ENOTTY ? "not a V4L2 device" : "VIDIOC_QUERYCAP: \(systemReason(status))")
+            throw .notCaptureDevice(path: path, detail: status == ENOTTY ? "not a V4L2 device" : "VIDIOC_QUERYCAP: \(FileReader.systemReason(status))")
         }
         card = stringFromCField(capability.card)
         driver = stringFromCField(capability.driver)
@@ -160,11 +160,7 @@ public final class V4L2Device {
         case 0: return
         case EBUSY: throw .busy(path: path)
         case ENODEV: throw .unplugged(path: path)
-        default: throw .setupFailed(path: path, step: step, reason: systemReason(status))
+        default: throw .setupFailed(path: path, step: step, reason: FileReader.systemReason(status))
         }
     }
-}
-
-func systemReason(_ code: Int32) -> String {
-    String(cString: strerror(code)).lowercased()
 }

@@ -1,10 +1,15 @@
-import Dispatch
 import Glibc
 
 /// What happened to one input of a batch.
 public enum BatchOutcome: Sendable {
-    case classified(path: String, Classification)
-    case failed(path: String, reason: String)
+    case classified(path: PathName, Classification)
+    case failed(path: PathName, reason: String)
+
+    public var path: PathName {
+        switch self {
+        case .classified(let path, _), .failed(let path, _): return path
+        }
+    }
 }
 
 /// Classifies a batch on several cores at once: each worker has its own interpreter (LiteRT runs
@@ -18,42 +23,77 @@ public enum BatchClassifier {
         return max(1, min(inputs, cores / max(threads, 1)))
     }
 
-    /// `makeClassifier` is called once per worker. The first worker's classifier is made before
-    /// any file is touched, so a bad model or label file fails the batch at once.
-    /// `deliver` is called with each outcome in input order, never concurrently.
+    /// Why a batch ran with fewer workers than asked: the first worker that could not be set
+    /// up (its classifier or its thread), and how many were running without it.
+    public struct ShortOfWorkers: Sendable {
+        public var asked: Int
+        public var running: Int
+        public var reason: String
+    }
+
+    /// `makeClassifier` is called once per worker, one after another on the calling thread
+    /// before any worker starts: LiteRT's set-up then never overlaps another worker's output,
+    /// and a bad model or label file fails the batch (thrown) before any file is touched. When
+    /// a later worker cannot be set up, `shortOfWorkers` hears why and the batch runs with the
+    /// workers it has.
+    /// `deliver` is called with each outcome in input order, never concurrently; returning
+    /// false stops the batch: no further input is started, and those in progress are dropped.
     public static func run(_ entries: [ImageFiles.Entry], jobs: Int, topK: Int,
-                           makeClassifier: @escaping @Sendable () throws(ClassifierSetupError) -> Classifier,
-                           deliver: @escaping @Sendable (BatchOutcome) -> Void) throws(ClassifierSetupError) {
-        let first = try makeClassifier()
+                           makeClassifier: () throws(ClassifierSetupError) -> Classifier,
+                           shortOfWorkers: (ShortOfWorkers) -> Void = { _ in },
+                           deliver: @escaping @Sendable (BatchOutcome) -> Bool) throws(ClassifierSetupError) {
+        let wanted = max(1, min(jobs, entries.count))
+        var classifiers = [try makeClassifier()]
+        while classifiers.count < wanted {
+            do {
+                classifiers.append(try makeClassifier())
+            } catch {
+                shortOfWorkers(ShortOfWorkers(asked: wanted, running: classifiers.count, reason: error.description))
+                break
+            }
+        }
         let state = BatchState(count: entries.count, deliver: deliver)
-        let firstClassifier = UncheckedBox(first)
-        let workers = max(1, min(jobs, entries.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let classifier: Classifier
-            if worker == 0 {
-                classifier = firstClassifier.value
-            } else {
-                do {
-                    classifier = try makeClassifier()
+        var threads: [WorkerThread] = []
+        // The calling thread is the last worker; the others get threads of their own.
+        for classifier in classifiers.dropLast() {
+            let box = UncheckedBox(classifier)
+            do {
+                threads.append(try WorkerThread({ work(entries, topK: topK, classifier: box.value, state: state) }))
+            } catch {
+                shortOfWorkers(ShortOfWorkers(asked: wanted, running: threads.count + 1, reason: error.description))
+                break
+            }
+        }
+        work(entries, topK: topK, classifier: classifiers[classifiers.count - 1], state: state)
+        for thread in threads { thread.join() }
+    }
+
+    /// Classifies the file at `path`. A name that is not UTF-8 has no String form the
+    /// classifier could open, so that file is opened here, by its bytes, and handed over as
+    /// the descriptor's /proc/self/fd entry, which names the same file.
+    private static func classify(_ path: PathName, with classifier: Classifier, topK: Int) throws(ClassifyError) -> Classification {
+        if let text = path.string { return try classifier.classify(path: text, topK: topK) }
+        let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        guard descriptor >= 0 else { throw .unreadable(path: path.escaped, reason: FileReader.systemReason()) }
+        defer { close(descriptor) }
+        return try classifier.classify(path: "/proc/self/fd/\(descriptor)", topK: topK)
+    }
+
+    /// One worker: the next unclaimed input until there are none or delivery stopped the batch.
+    private static func work(_ entries: [ImageFiles.Entry], topK: Int, classifier: Classifier, state: BatchState) {
+        while let index = state.claimNext() {
+            let outcome: BatchOutcome
+            switch entries[index] {
+            case .problem(let path, let reason):
+                outcome = .failed(path: path, reason: reason)
+            case .file(let path):
+                do throws(ClassifyError) {
+                    outcome = .classified(path: path, try classify(path, with: classifier, topK: topK))
                 } catch {
-                    // The first worker carries on alone: the same model already loaded once.
-                    return
+                    outcome = .failed(path: path, reason: error.reason)
                 }
             }
-            while let index = state.claimNext() {
-                let outcome: BatchOutcome
-                switch entries[index] {
-                case .problem(let path, let reason):
-                    outcome = .failed(path: path, reason: reason)
-                case .file(let path):
-                    do throws(ClassifyError) {
-                        outcome = .classified(path: path, try classifier.classify(path: path, topK: topK))
-                    } catch {
-                        outcome = .failed(path: path, reason: error.reason)
-                    }
-                }
-                state.complete(index, outcome)
-            }
+            state.complete(index, outcome)
         }
     }
 }
@@ -70,10 +110,11 @@ private final class BatchState: @unchecked Sendable {
     private var nextToClaim = 0
     private var nextToDeliver = 0
     private var finished: [Int: BatchOutcome] = [:]
+    private var stopped = false
     private let count: Int
-    private let deliver: @Sendable (BatchOutcome) -> Void
+    private let deliver: @Sendable (BatchOutcome) -> Bool
 
-    init(count: Int, deliver: @escaping @Sendable (BatchOutcome) -> Void) {
+    init(count: Int, deliver: @escaping @Sendable (BatchOutcome) -> Bool) {
         self.count = count
         self.deliver = deliver
         pthread_mutex_init(&lock, nil)
@@ -84,7 +125,7 @@ private final class BatchState: @unchecked Sendable {
     func claimNext() -> Int? {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
-        guard nextToClaim < count else { return nil }
+        guard nextToClaim < count, !stopped else { return nil }
         nextToClaim += 1
         return nextToClaim - 1
     }
@@ -93,10 +134,14 @@ private final class BatchState: @unchecked Sendable {
     func complete(_ index: Int, _ outcome: BatchOutcome) {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
+        guard !stopped else { return }
         finished[index] = outcome
         while let ready = finished.removeValue(forKey: nextToDeliver) {
-            deliver(ready)
             nextToDeliver += 1
+            guard deliver(ready) else {
+                stopped = true
+                return
+            }
         }
     }
 }

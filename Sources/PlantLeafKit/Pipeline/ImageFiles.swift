@@ -1,58 +1,93 @@
 import Glibc
 
 /// Expands command-line paths into the image files to classify: files as given (their bytes
-/// decide the format later), folders walked recursively for image extensions, sorted.
+/// decide the format later), folders walked recursively for image extensions, sorted. Nothing
+/// is left out without a word: whatever could hold images but cannot be searched or read (an
+/// unreadable folder, a dangling or looping symbolic link, a path too long, a FIFO named .jpg)
+/// is a problem entry, which the batch reports as a failed input.
 public enum ImageFiles {
     public static let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]
 
+    /// Paths are the bytes the command line and the folder listings gave, never re-encoded:
+    /// each names exactly the file that was found.
     public enum Entry: Equatable, Sendable {
-        case file(String)
+        case file(PathName)
         /// A path that yields nothing to classify, with the reason.
-        case problem(path: String, reason: String)
+        case problem(path: PathName, reason: String)
     }
 
-    public static func expand(_ paths: [String]) -> [Entry] {
+    public static func expand(_ paths: [PathName]) -> [Entry] {
         var entries: [Entry] = []
         for path in paths {
-            var status = stat()
-            guard stat(path, &status) == 0 else {
-                entries.append(.problem(path: path, reason: errno == ENOENT ? "no such file or directory" : FileReader.systemReason()))
-                continue
-            }
-            guard (status.st_mode & S_IFMT) == S_IFDIR else {
+            if path.string == FileReader.standardInput {
                 entries.append(.file(path))
                 continue
             }
-            var found: [String] = []
+            var status = stat()
+            guard path.withCString({ stat($0, &status) }) == 0 else {
+                entries.append(.problem(path: path, reason: unreachableReason(path)))
+                continue
+            }
+            guard (status.st_mode & S_IFMT) == S_IFDIR else {
+                let problem = FileReader.typeProblem(status.st_mode)
+                entries.append(problem.map { .problem(path: path, reason: $0) } ?? .file(path))
+                continue
+            }
+            var found: [Entry] = []
             var visited: Set<[UInt64]> = []
-            walk(path, into: &found, visited: &visited)
+            walk(path, status: status, into: &found, visited: &visited)
             if found.isEmpty {
                 entries.append(.problem(path: path, reason: "folder holds no images (.jpg, .jpeg, .png)"))
             }
-            entries.append(contentsOf: found.map(Entry.file))
+            entries.append(contentsOf: found)
         }
         return entries
     }
 
-    private static func walk(_ directory: String, into found: inout [String], visited: inout Set<[UInt64]>) {
-        var status = stat()
-        // Symlinked folders are followed, but each folder once, so a link loop ends.
-        guard stat(directory, &status) == 0, visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted,
-              let handle = opendir(directory) else { return }
-        var names: [String] = []
+    /// Why `stat` failed on a path, told apart where the system's words would mislead: a
+    /// dangling symbolic link is "no such file" to stat.
+    private static func unreachableReason(_ path: PathName) -> String {
+        let code = errno
+        var link = stat()
+        switch code {
+        case ENOENT where path.withCString({ lstat($0, &link) }) == 0: return "symbolic link to a file that does not exist"
+        case ENOENT: return "no such file or directory"
+        case ELOOP: return "symbolic link loop"
+        case ENAMETOOLONG: return "path longer than the system allows (PATH_MAX \(PATH_MAX) bytes)"
+        default: return FileReader.systemReason(code)
+        }
+    }
+
+    private static func walk(_ directory: PathName, status: stat, into found: inout [Entry], visited: inout Set<[UInt64]>) {
+        // Symlinked folders are followed, but each folder once, so a link loop ends (with a line).
+        guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else {
+            found.append(.problem(path: directory, reason: "folder already searched (a symbolic link leads back to it)"))
+            return
+        }
+        guard let handle = directory.withCString({ opendir($0) }) else {
+            found.append(.problem(path: directory, reason: "cannot search folder: \(FileReader.systemReason())"))
+            return
+        }
+        var names: [[UInt8]] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix(".") { names.append(name) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name.first != UInt8(ascii: ".") { names.append(name) }
         }
         closedir(handle)
-        for name in names.sorted() {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        // Byte order, as `LC_ALL=C ls` lists them: defined for names that are not UTF-8 too.
+        for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let path = directory.appending(name)
             var child = stat()
-            guard stat(path, &child) == 0 else { continue }
+            guard path.withCString({ stat($0, &child) }) == 0 else {
+                found.append(.problem(path: path, reason: unreachableReason(path)))
+                continue
+            }
             if (child.st_mode & S_IFMT) == S_IFDIR {
-                walk(path, into: &found, visited: &visited)
-            } else if let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) {
-                found.append(path)
+                walk(path, status: child, into: &found, visited: &visited)
+            } else if let dot = name.lastIndex(of: UInt8(ascii: ".")),
+                      extensions.contains(String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()) {
+                let problem = FileReader.typeProblem(child.st_mode)
+                found.append(problem.map { .problem(path: path, reason: $0) } ?? .file(path))
             }
         }
     }

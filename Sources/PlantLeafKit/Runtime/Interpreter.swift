@@ -63,10 +63,20 @@ public final class Interpreter {
         try check(pl_LiteRtSetOptionsHardwareAccelerators(handles.options, Int32(kPLAcceleratorCPU)),
                   "LiteRtSetOptionsHardwareAccelerators", modelPath)
         try check(pl_litert_set_num_threads(handles.options, Int32(threads)), "LiteRtAddOpaqueOptions(xnnpack)", modelPath)
-        // Compiling creates the XNNPACK delegate, which announces itself on stderr.
-        let stderrToken = pl_stderr_capture_begin()
+        // Compiling creates the XNNPACK delegate, which announces itself on stderr. Callers
+        // create interpreters while no other thread of theirs writes to stderr (BatchClassifier
+        // sets all its workers up before starting them): the capture redirects the process's fd 2.
+        // XNNPACK's pool does not report threads it failed to start: it then scores garbage
+        // and crashes when destroyed. Refuse up front instead.
+        do {
+            try WorkerThread.checkStartable(threads - 1)
+        } catch {
+            throw .threadsUnavailable(threads: threads, reason: error.reason)
+        }
+        var capture = PLStderrCapture()
+        pl_stderr_capture_begin(&capture)
         let compileStatus = pl_LiteRtCreateCompiledModel(handles.environment, handles.model, handles.options, &handles.compiledModel)
-        pl_stderr_capture_end(stderrToken)
+        pl_stderr_capture_end(&capture)
         try check(compileStatus, "LiteRtCreateCompiledModel", modelPath)
 
         // The compiled model's layouts have dynamic dimensions (a -1 batch) resolved.

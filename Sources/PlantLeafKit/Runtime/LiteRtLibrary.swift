@@ -34,6 +34,8 @@ public enum LiteRtLibrary {
     /// first library it opened. Returns the path that was loaded.
     @discardableResult
     public static func load(candidates: [String] = candidatePaths()) throws(RuntimeError) -> String {
+        // dlopen would search the loader's path for a bare name, and fail in its own words.
+        if let bare = candidates.first(where: { !$0.contains("/") }) { throw .libraryPathNotAPath(variable: pathVariable, value: bare) }
         guard let path = candidates.first(where: { access($0, F_OK) == 0 }) else {
             throw .libraryNotFound(searched: candidates)
         }

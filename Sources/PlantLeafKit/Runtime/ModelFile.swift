@@ -22,7 +22,7 @@ public enum ModelFile {
             throw .modelUnreadable(path: path, reason: String(cString: strerror(errno)))
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw .modelUnreadable(path: path, reason: "not a regular file")
+            throw .modelUnreadable(path: path, reason: FileReader.typeProblem(status.st_mode) ?? "not a regular file")
         }
         let size = Int(status.st_size)
         guard size >= minimumSize else { throw .notAModel(path: path, reason: "only \(size) bytes") }

@@ -5,6 +5,8 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     case libraryNotFound(searched: [String])
     /// A libLiteRt.so was found but cannot be used (wrong architecture, too old a glibc, wrong version).
     case libraryUnusable(path: String, reason: String)
+    /// The variable naming the library holds a bare name, which dlopen would look up elsewhere.
+    case libraryPathNotAPath(variable: String, value: String)
     case modelNotFound(path: String)
     case modelUnreadable(path: String, reason: String)
     /// The file is not a TensorFlow Lite flatbuffer (checked before the runtime sees it).
@@ -16,6 +18,8 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     /// A LiteRT call returned an error status.
     case callFailed(function: String, status: Int32, context: String)
     case invalidThreadCount(Int)
+    /// The interpreter's thread pool could not be started (the thread limit, `ulimit -u`).
+    case threadsUnavailable(threads: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -25,6 +29,8 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
         case .libraryUnusable(let path, let reason):
             return "cannot load \(path): \(reason); PlantLeaf needs libLiteRt.so from ai-edge-litert 2.3.0 "
                 + "(run `make runtime`; on aarch64 it needs glibc 2.34+, e.g. Raspberry Pi OS Bookworm)"
+        case .libraryPathNotAPath(let variable, let value):
+            return "\(variable) must be a path to libLiteRt.so (with a /, e.g. ./\(value)), got '\(value)'"
         case .modelNotFound(let path):
             return "model not found: \(path) (run `make setup` to link the default model, or pass --model)"
         case .modelUnreadable(let path, let reason):
@@ -39,6 +45,9 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
             return "\(function) failed for \(context): \(RuntimeError.statusName(status)) (LiteRT status \(status))"
         case .invalidThreadCount(let threads):
             return "thread count must be at least 1, got \(threads)"
+        case .threadsUnavailable(let threads, let reason):
+            return "cannot start the \(threads - 1) helper threads of a \(threads)-thread interpreter: \(reason) "
+                + "(the process or user thread limit, ulimit -u, is reached)"
         }
     }
 

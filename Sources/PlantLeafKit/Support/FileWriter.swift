@@ -10,11 +10,23 @@ public struct FileWriteError: Error, Equatable, CustomStringConvertible {
 public enum FileWriter {
     /// Whether `write` could create or replace `path`, checked before a long job whose output
     /// would otherwise be lost at the end: the folder must exist and take new files, an existing
-    /// file must be writable.
+    /// file must be writable and not a folder.
     public static func checkWritable(_ path: String) throws(FileWriteError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         guard access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
-        if access(path, F_OK) == 0, access(path, W_OK) != 0 { throw FileWriteError(reason: FileReader.systemReason()) }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        if (status.st_mode & S_IFMT) == S_IFDIR { throw FileWriteError(reason: "is a directory") }
+        if access(path, W_OK) != 0 { throw FileWriteError(reason: FileReader.systemReason()) }
+    }
+
+    /// Whether two output paths would write the same file: the same text, or existing files
+    /// with the same device and inode (a link, "./x" and "x").
+    public static func sameFile(_ first: String, _ second: String) -> Bool {
+        if first == second { return true }
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// Creates or truncates `path` and writes `text` to it.

@@ -27,6 +27,8 @@ public struct JSONObject {
     /// which JSON cannot hold, become null.
     public static func number(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "null" }
+        // Past 2^53 there are no decimals to round, and scaling could overflow to infinity.
+        guard abs(value) < 1e15 else { return String(value) }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (value * scale).rounded() / scale
@@ -46,7 +48,8 @@ public struct JSONObject {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case let control where control.value < 0x20:
+            // DEL and the C1 controls are valid in JSON but would reach a terminal showing it.
+            case let control where control.value < 0x20 || (0x7F...0x9F).contains(control.value):
                 let hex = String(control.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)

@@ -1,0 +1,102 @@
+/// A command-line mistake: reported with the command's name and exit code 2.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The parsed form of `--option value`, `--option=value`, `--flag` and positional arguments.
+/// `--` ends the options. Unknown options are usage errors.
+public struct Arguments {
+    public private(set) var values: [String: String] = [:]
+    public private(set) var flags: Set<String> = []
+    public private(set) var positionals: [String] = []
+    /// Where each positional argument was in the list parsed, to find its original bytes.
+    public private(set) var positionalIndices: [Int] = []
+
+    public init(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
+                positionals.append(argument)
+                positionalIndices.append(index - 1)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            let name: String
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            } else {
+                name = argument
+            }
+            if valued.contains(name) {
+                if let inlineValue {
+                    values[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                    values[name] = arguments[index]
+                    index += 1
+                }
+            } else if allowedFlags.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else {
+                throw UsageError("unknown option \(argument)")
+            }
+        }
+    }
+
+    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    public func string(_ name: String) -> String? { values[name] }
+
+    /// The option's whole number, which must lie in `range` (the range each option documents in
+    /// its help). Digits too many for an Int are out of range, not "not a number".
+    public func integer(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let text = values[name] else { return defaultValue }
+        let outOfRange = UsageError("\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(text)")
+        guard let value = Int(text) else {
+            let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+            throw !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+                ? outOfRange : UsageError("\(name) must be a whole number, got '\(text)'")
+        }
+        guard range.contains(value) else { throw outOfRange }
+        return value
+    }
+
+    /// The option's number, which must lie in `range`; `aboveLowerBound` excludes the bound itself
+    /// (durations and rates, where 0 means nothing).
+    public func double(_ name: String, range: ClosedRange<Double>, aboveLowerBound: Bool = false) throws(UsageError) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let value = Double(text), !value.isNaN else { throw UsageError("\(name) must be a number, got '\(text)'") }
+        let lower = JSONObject.number(range.lowerBound, decimals: 3), upper = JSONObject.number(range.upperBound, decimals: 3)
+        guard range.contains(value), !(aboveLowerBound && value == range.lowerBound) else {
+            throw UsageError(aboveLowerBound ? "\(name) must be above \(lower) and at most \(upper), got \(text)"
+                                             : "\(name) must be from \(lower) to \(upper), got \(text)")
+        }
+        return value
+    }
+
+    public func choice(_ name: String, from choices: [String], default defaultValue: String) throws(UsageError) -> String {
+        guard let text = values[name] else { return defaultValue }
+        guard choices.contains(text) else { throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'") }
+        return text
+    }
+}
+
+/// Ranges of the numeric options more than one subcommand has (the README's "Numeric ranges"
+/// lists every option's). Outside them an option is a usage error, before anything runs.
+public enum OptionRange {
+    /// Far more than any model's class count; the output is cut to the classes there are.
+    public static let topK = 1...1000
+    /// CPU threads per inference: more than any board PlantLeaf targets has cores.
+    public static let threads = 1...64
+    /// Model instances at once (classify --jobs), each with its own --threads.
+    public static let jobs = 1...64
+}

@@ -1,0 +1,182 @@
+/// What each subcommand's arguments say, parsed and range-checked without doing anything, so
+/// the command-line fuzz target drives exactly what `plantleaf` runs. Defaults that depend on
+/// the installation (model, labels, sample image) are left nil for the command to fill in.
+
+/// `plantleaf classify`.
+public struct ClassifyOptions: Equatable, Sendable {
+    public enum Format: String, Sendable {
+        case text, json, csv
+    }
+
+    public var help = false
+    public var format = Format.text
+    public var topK = 3
+    public var threads = 1
+    /// nil: one job per core (BatchClassifier.defaultJobs).
+    public var jobs: Int?
+    public var normalization: Normalization?
+    public var modelPath: String?
+    public var labelsPath: String?
+    /// Where each input path is in the arguments, to take its bytes from there.
+    public var inputIndices: [Int] = []
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> ClassifyOptions {
+        let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--jobs", "--format", "--mean", "--std"],
+                                   flags: ["--help", "-h"])
+        var options = ClassifyOptions()
+        if parsed.has("--help") || parsed.has("-h") {
+            options.help = true
+            return options
+        }
+        options.format = Format(rawValue: try parsed.choice("--format", from: ["text", "json", "csv"], default: "text"))!
+        options.topK = try parsed.integer("--top-k", default: 3, range: OptionRange.topK)
+        options.threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
+        if parsed.string("--jobs") != nil { options.jobs = try parsed.integer("--jobs", default: 1, range: OptionRange.jobs) }
+        let mean = try parsed.double("--mean", range: -1000...1000)
+        let std = try parsed.double("--std", range: 0...1000, aboveLowerBound: true)
+        if mean != nil || std != nil { options.normalization = Normalization(mean: mean ?? 0, std: std ?? 255) }
+        guard !parsed.positionals.isEmpty else { throw UsageError("give at least one image file or folder") }
+        guard parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
+            throw UsageError("- (standard input) can be given once")
+        }
+        options.modelPath = parsed.string("--model")
+        options.labelsPath = parsed.string("--labels")
+        options.inputIndices = parsed.positionalIndices
+        return options
+    }
+}
+
+/// `plantleaf camera`.
+public struct CameraCommandOptions: Sendable {
+    /// Frame sizes --size takes: up to 8K UHD, down to well below any webcam's smallest mode.
+    public static let frameWidths = 16...7680, frameHeights = 16...4320
+
+    public var help = false
+    public var list = false
+    public var json = false
+    public var session = CameraOptions()
+    public var threads = 1
+    /// --bench-frames IMAGE, and its --iterations.
+    public var benchFramesImage: String?
+    public var iterations = 200
+    public var modelPath: String?
+    public var labelsPath: String?
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> CameraCommandOptions {
+        let parsed = try Arguments(arguments,
+                                   valued: ["--device", "--format", "--size", "--fps", "--crop", "--top-k", "--threads", "--frames",
+                                            "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
+                                            "--iterations"],
+                                   flags: ["--json", "--list", "--help", "-h"])
+        var options = CameraCommandOptions()
+        if parsed.has("--help") || parsed.has("-h") {
+            options.help = true
+            return options
+        }
+        guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
+        var session = CameraOptions()
+        session.devicePath = parsed.string("--device") ?? session.devicePath
+        let format = try parsed.choice("--format", from: ["auto"] + FramePixelFormat.allCases.map(\.rawValue), default: "auto")
+        session.request.format = FramePixelFormat(rawValue: format)
+        if let text = parsed.string("--size") {
+            guard let size = FrameSize(parsing: text) else { throw UsageError("--size must look like 640x480, got '\(text)'") }
+            // YUYV packs two pixels into four bytes, so an odd width has no frame layout.
+            guard frameWidths.contains(size.width), size.width % 2 == 0, frameHeights.contains(size.height) else {
+                throw UsageError("--size must be an even width from \(frameWidths.lowerBound) to \(frameWidths.upperBound) "
+                    + "and a height from \(frameHeights.lowerBound) to \(frameHeights.upperBound), got '\(text)'")
+            }
+            session.request.size = size
+        }
+        session.request.framesPerSecond = try parsed.double("--fps", range: 0...1000, aboveLowerBound: true)
+        session.crop = CropMode(rawValue: try parsed.choice("--crop", from: CropMode.allCases.map(\.rawValue), default: "center"))!
+        session.topK = try parsed.integer("--top-k", default: 3, range: OptionRange.topK)
+        if parsed.string("--frames") != nil { session.frameLimit = try parsed.integer("--frames", default: 1, range: 1...1_000_000_000) }
+        session.duration = try parsed.double("--duration", range: 0...31_536_000, aboveLowerBound: true)
+        session.frameTimeout = try parsed.double("--timeout", range: 0...3600, aboveLowerBound: true) ?? session.frameTimeout
+        session.saveFramesDirectory = parsed.string("--save-frames")
+        options.session = session
+        options.threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
+        options.iterations = try parsed.integer("--iterations", default: 200, range: 1...1_000_000)
+        options.list = parsed.has("--list")
+        options.json = parsed.has("--json")
+        options.benchFramesImage = parsed.string("--bench-frames")
+        options.modelPath = parsed.string("--model")
+        options.labelsPath = parsed.string("--labels")
+        return options
+    }
+}
+
+/// `plantleaf bench` (and `bench compare`, whose arguments are `comparedReports`).
+public struct BenchOptions: Equatable, Sendable {
+    public var help = false
+    /// `bench compare A.json B.json ...`: the reports; nil for a measuring run.
+    public var comparedReports: [String]?
+    public var synthetic = false
+    public var imagePath: String?
+    public var modelPath: String?
+    public var labelsPath: String?
+    public var runs = 100
+    public var warmup = 10
+    public var threadCounts = [1]
+    public var minimumSeconds = 0.0
+    public var jsonPath: String?
+    public var csvPath: String?
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
+        var options = BenchOptions()
+        if arguments.first == "compare" {
+            let parsed = try Arguments(Array(arguments.dropFirst()), valued: [], flags: ["--help", "-h"])
+            options.help = parsed.has("--help") || parsed.has("-h")
+            guard options.help || parsed.positionals.count >= 2 else { throw UsageError("compare needs at least two JSON reports") }
+            options.comparedReports = parsed.positionals
+            return options
+        }
+        let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--image", "--runs", "--warmup", "--threads",
+                                                       "--min-seconds", "--json", "--csv"],
+                                   flags: ["--synthetic", "--help", "-h"])
+        if parsed.has("--help") || parsed.has("-h") {
+            options.help = true
+            return options
+        }
+        guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
+        if parsed.has("--synthetic"), parsed.string("--image") != nil { throw UsageError("give --image or --synthetic, not both") }
+        if let json = parsed.string("--json"), let csv = parsed.string("--csv"), FileWriter.sameFile(json, csv) {
+            throw UsageError("--json and --csv name the same file, \(json): give each its own")
+        }
+        // Checked now, not after minutes of measuring.
+        for option in ["--json", "--csv"] {
+            guard let path = parsed.string(option) else { continue }
+            do {
+                try FileWriter.checkWritable(path)
+            } catch {
+                throw UsageError("cannot write \(option) file \(path): \(error)")
+            }
+        }
+        options.minimumSeconds = try parsed.double("--min-seconds", range: 0...86_400) ?? 0
+        options.runs = try parsed.integer("--runs", default: 100, range: 1...1_000_000)
+        options.warmup = try parsed.integer("--warmup", default: 10, range: 0...1_000_000)
+        options.threadCounts = try threadCounts(parsed.string("--threads"))
+        options.synthetic = parsed.has("--synthetic")
+        options.imagePath = parsed.string("--image")
+        options.modelPath = parsed.string("--model")
+        options.labelsPath = parsed.string("--labels")
+        options.jsonPath = parsed.string("--json")
+        options.csvPath = parsed.string("--csv")
+        return options
+    }
+
+    /// "1,2,4" → [1, 2, 4]; each in OptionRange.threads, none repeated.
+    static func threadCounts(_ text: String?) throws(UsageError) -> [Int] {
+        guard let text else { return [1] }
+        var counts: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let count = Int(part) else { throw UsageError("--threads must be whole numbers separated by commas, got '\(text)'") }
+            guard OptionRange.threads.contains(count) else {
+                throw UsageError("--threads values must be from \(OptionRange.threads.lowerBound) to \(OptionRange.threads.upperBound), got \(count)")
+            }
+            guard !counts.contains(count) else { throw UsageError("--threads lists \(count) twice") }
+            counts.append(count)
+        }
+        return counts
+    }
+}

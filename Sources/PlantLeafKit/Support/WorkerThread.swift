@@ -1,0 +1,90 @@
+import Glibc
+
+/// Why a thread could not be started (pthread_create's error: EAGAIN when the process or user
+/// thread limit, `ulimit -u`, is reached).
+public struct ThreadStartError: Error, Equatable, CustomStringConvertible {
+    public var code: Int32
+    public var reason: String { FileReader.systemReason(code) }
+    public var description: String { "cannot start a thread: \(reason)" }
+}
+
+/// A POSIX thread running one closure; `join` waits for it. Own threads rather than Dispatch's
+/// pool, so a thread that cannot be started is an error the caller sees.
+final class WorkerThread {
+    private var thread = pthread_t()
+
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    init(_ run: @escaping () -> Void) throws(ThreadStartError) {
+        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+        let status = pthread_create(&thread, nil, { context in
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, body)
+        guard status == 0 else {
+            Unmanaged<Body>.fromOpaque(body).release()
+            throw ThreadStartError(code: status)
+        }
+    }
+
+    func join() { pthread_join(thread, nil) }
+}
+
+extension WorkerThread {
+    /// Whether `count` more threads can run at once now: starts them, all held until the last
+    /// one started, then lets them end. For thread pools (XNNPACK's) that do not report a
+    /// thread they failed to start and break later instead.
+    static func checkStartable(_ count: Int) throws(ThreadStartError) {
+        let gate = Gate()
+        var threads: [WorkerThread] = []
+        var failure: ThreadStartError?
+        for _ in 0..<count {
+            do {
+                threads.append(try WorkerThread { gate.pass() })
+            } catch {
+                failure = error
+                break
+            }
+        }
+        gate.open()
+        for thread in threads { thread.join() }
+        if let failure { throw failure }
+    }
+
+    /// Closed until `open`: `pass` waits until then. (The lock lives at a fixed address, as
+    /// pthreads needs; a stored property's address is not guaranteed to be stable.)
+    private final class Gate {
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        private var isOpen = false
+
+        init() {
+            pthread_mutex_init(mutex, nil)
+            pthread_cond_init(condition, nil)
+        }
+
+        deinit {
+            pthread_cond_destroy(condition)
+            pthread_mutex_destroy(mutex)
+            condition.deallocate()
+            mutex.deallocate()
+        }
+
+        func pass() {
+            pthread_mutex_lock(mutex)
+            while !isOpen { pthread_cond_wait(condition, mutex) }
+            pthread_mutex_unlock(mutex)
+        }
+
+        func open() {
+            pthread_mutex_lock(mutex)
+            isOpen = true
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+    }
+}
