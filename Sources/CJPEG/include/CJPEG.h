@@ -27,8 +27,8 @@ typedef struct {
 } PLJPEGImage;
 
 // Decodes baseline, progressive, grayscale and CMYK/YCCK JPEGs to 8-bit RGB. When min_width and
-// min_height are non-zero, decodes at the smallest scale M/8 (M = 1..8) that still covers them
-// (libjpeg-turbo's DCT scaling): a 12 MP photo never becomes 12 MP of RGB.
+// min_height are non-zero, decodes at the smallest of the scales 1/8, 1/4, 1/2, 1/1 that still
+// covers them (libjpeg-turbo's DCT scaling, at its SIMD speed): a 12 MP photo never becomes 12 MP of RGB.
 // Data after the end-of-image marker is ignored. With strict set, any warning fails the decode
 // (for camera frames, where a damaged frame should be skipped); otherwise only a truncated
 // file does.

@@ -8,8 +8,8 @@ public struct ImageDecoder: Sendable {
     public static let defaultPixelLimit = 120_000_000
 
     public var pixelLimit: Int
-    /// JPEGs are decoded at the smallest DCT scale M/8 that still covers this size in both
-    /// directions; nil decodes at full size.
+    /// JPEGs are decoded at the smallest DCT scale of 1/8, 1/4, 1/2 and 1/1 that still covers
+    /// this size in both directions; nil decodes at full size.
     public var minimumSize: (width: Int, height: Int)?
     /// Refuse JPEGs with any damage libjpeg could paper over (camera frames: a damaged frame is
     /// skipped, the next one is a few milliseconds away); otherwise only truncation is refused.

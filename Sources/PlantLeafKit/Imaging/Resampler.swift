@@ -20,6 +20,9 @@ public enum Resampler {
             let scale = Double(inputSize) / Double(outputSize)
             let filterScale = max(scale, 1.0)
             let support = filterScale  // the triangle filter reaches 1 pixel, widened by the scale
+            // Pillow multiplies by the reciprocal rather than dividing: the two can differ in the
+            // last bit, which the fixed-point rounding below can turn into a different pixel.
+            let inverseFilterScale = 1.0 / filterScale
             var windows: [(first: Int, weights: [Double])] = []
             for output in 0..<outputSize {
                 let center = (Double(output) + 0.5) * scale
@@ -27,7 +30,7 @@ public enum Resampler {
                 let first = max(Int(center - support + 0.5), 0)
                 let end = min(Int(center + support + 0.5), inputSize)
                 var raw = (first..<end).map { source in
-                    let distance = abs((Double(source) - center + 0.5) / filterScale)
+                    let distance = abs((Double(source) - center + 0.5) * inverseFilterScale)
                     return distance < 1 ? 1 - distance : 0
                 }
                 let total = raw.reduce(0, +)
