@@ -162,9 +162,17 @@ public struct BenchRunner {
             throw .runtime(error)
         }
         let total = MonotonicClock.milliseconds(since: start)
+        let floorStart = MonotonicClock.nanoseconds()
+        do {
+            // The classifier's decoder settings, so the same DCT scale.
+            try ImageDecoder(minimumSize: classifier.inputSize).decode(bytes, into: DiscardedRows())
+        } catch {
+            throw .imageUndecodable(path: imageName, error)
+        }
+        let floor = MonotonicClock.milliseconds(since: floorStart)
         let timings: [BenchStage: Double] = [.decode: result.timings.decode, .resizeQuantize: result.timings.preprocess,
                                              .invoke: result.timings.invoke, .postprocess: result.timings.postprocess,
-                                             .endToEnd: total]
+                                             .endToEnd: total, .decoderFloor: floor]
         return (timings, result.top.first, prepared)
     }
 

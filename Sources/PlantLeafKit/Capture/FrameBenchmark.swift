@@ -8,6 +8,8 @@ public enum FrameBenchmark {
         public var yuyv: [Double]
         public var mjpeg: [Double]
         public var invoke: [Double]
+        /// The floor for MJPEG: libjpeg-turbo alone decoding the frame at the same DCT scale.
+        public var mjpegDecoder: [Double]
     }
 
     /// Makes a `size` YUYV frame and MJPEG frame of `image` (stretched to that size, the MJPEG
@@ -29,7 +31,9 @@ public enum FrameBenchmark {
             return classifier.frameConverter(for: stream, crop: crop)
         }
         let yuyvConverter = converter(.yuyv), mjpegConverter = converter(.mjpeg)
-        var result = Result(frameSize: size, mjpegBytes: mjpegFrame.count, yuyv: [], mjpeg: [], invoke: [])
+        var result = Result(frameSize: size, mjpegBytes: mjpegFrame.count, yuyv: [], mjpeg: [], invoke: [], mjpegDecoder: [])
+        let input = classifier.inputSize
+        let floorDecoder = ImageDecoder(minimumSize: (input.width, input.height), strict: true)
         for _ in 0..<iterations {
             // A frame that does not convert fails the benchmark: its time would measure nothing.
             result.yuyv.append(try classifier.prepareInput(frame: yuyvFrame, with: yuyvConverter).input.timings.preprocess)
@@ -39,6 +43,13 @@ public enum FrameBenchmark {
             } catch {
                 throw .runtime(error)
             }
+            let floorStart = MonotonicClock.nanoseconds()
+            do {
+                try floorDecoder.decode(mjpegFrame, into: DiscardedRows())
+            } catch {
+                throw .unusable(.corruptJPEG(error))
+            }
+            result.mjpegDecoder.append(MonotonicClock.milliseconds(since: floorStart))
         }
         return result
     }

@@ -166,6 +166,13 @@ final class ImageCollector: DecodedRowSink {
     }
 }
 
+/// Takes a decoder's rows and keeps nothing: the decoder's own cost, the floor benchmarks
+/// measure the pipeline against.
+final class DiscardedRows: DecodedRowSink {
+    func begin(width: Int, height: Int, orientation: EXIFOrientation) -> Bool { true }
+    func row(_ pixels: UnsafePointer<UInt8>, y: Int) {}
+}
+
 private func hexByte(_ byte: UInt8) -> String {
     let digits = Array("0123456789abcdef")
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])

@@ -198,43 +198,52 @@ public struct ResizePlan: Sendable {
 /// Resizes an image that arrives a row at a time, straight from a decoder, to one output size:
 /// each row gets the horizontal pass as it comes, into an intermediate image only as wide as the
 /// output (a 10000x12000 photo needs 12000 rows of 224 pixels, 8 MB), and the vertical pass runs
-/// once the last row is in. The EXIF turn is applied to the small result. The plan is kept while
-/// the sources keep their size, and the buffers are reused.
+/// once the last row is in. Rows and columns outside the crop are skipped as they come; the EXIF
+/// turn is applied to the small result. The plan is kept while the sources keep their size, and
+/// the buffers are reused.
 public final class RowResizer: DecodedRowSink {
     /// The upright output size.
     public let width: Int
     public let height: Int
+    /// Applied to the image as stored (camera frames, which carry no EXIF turn).
+    public let crop: CropMode
     public private(set) var plan: ResizePlan?
     public private(set) var orientation = EXIFOrientation.upright
+    private var region = CropRegion(x: 0, y: 0, width: 0, height: 0)
     private var intermediate: [UInt8] = []
 
-    public init(width: Int, height: Int) {
+    public init(width: Int, height: Int, crop: CropMode = .none) {
         self.width = width
         self.height = height
+        self.crop = crop
     }
 
     /// A resizer that starts with `plan` (for resizing a whole image with it).
     convenience init(plan: ResizePlan) {
         self.init(width: plan.width, height: plan.height)
         self.plan = plan
+        region = CropRegion(x: 0, y: 0, width: plan.sourceWidth, height: plan.sourceHeight)
         intermediate = [UInt8](repeating: 0, count: plan.intermediateRowBytes * plan.sourceHeight)
     }
 
     public func begin(width sourceWidth: Int, height sourceHeight: Int, orientation: EXIFOrientation) -> Bool {
         self.orientation = orientation
+        region = crop.region(width: sourceWidth, height: sourceHeight)
         // Resized as stored, then turned: a quarter turn swaps which stored side becomes which.
         let (storedWidth, storedHeight) = orientation.swapsAxes ? (height, width) : (width, height)
-        if plan?.fits(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: storedWidth, height: storedHeight) != true {
-            plan = ResizePlan(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: storedWidth, height: storedHeight)
+        if plan?.fits(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight) != true {
+            plan = ResizePlan(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight)
         }
-        let bytes = storedWidth * 3 * sourceHeight
+        let bytes = storedWidth * 3 * region.height
         if intermediate.count != bytes { intermediate = [UInt8](repeating: 0, count: bytes) }
         return true
     }
 
     public func row(_ pixels: UnsafePointer<UInt8>, y: Int) {
-        guard let plan else { return }
-        intermediate.withUnsafeMutableBufferPointer { plan.resizeRow(pixels, into: $0.baseAddress! + y * plan.intermediateRowBytes) }
+        guard let plan, (region.y..<(region.y + region.height)).contains(y) else { return }
+        intermediate.withUnsafeMutableBufferPointer {
+            plan.resizeRow(pixels + region.x * 3, into: $0.baseAddress! + (y - region.y) * plan.intermediateRowBytes)
+        }
     }
 
     /// The resized image, upright: call after the decoder's last row.
