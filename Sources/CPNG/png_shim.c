@@ -11,9 +11,6 @@ typedef struct {
     jmp_buf jump;
     char *message;
     size_t message_size;
-    const uint8_t *input;
-    size_t input_size;
-    size_t input_offset;
     uint8_t *output;
     size_t output_size;
     size_t output_capacity;
@@ -31,46 +28,63 @@ static void on_warning(png_structp png, png_const_charp text) {
     (void)text;
 }
 
-static void read_from_memory(png_structp png, png_bytep destination, size_t length) {
-    PNGContext *context = png_get_io_ptr(png);
-    if (length > context->input_size - context->input_offset) png_error(png, "file is truncated");
-    memcpy(destination, context->input + context->input_offset, length);
-    context->input_offset += length;
+static uint32_t read_be32(const uint8_t *bytes) {
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
 }
 
-int pl_png_decode_rgb(const uint8_t *data, size_t size, uint64_t max_pixels, PLPNGImage *image) {
-    memset(image, 0, sizeof *image);
-    PNGContext context = {.message = image->message, .message_size = sizeof image->message,
-                          .input = data, .input_size = size};
-    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
-        snprintf(image->message, sizeof image->message, "not a PNG signature");
-        return PL_PNG_CORRUPT;
-    }
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
-    if (png == NULL) return PL_PNG_NO_MEMORY;
-    png_infop info = png_create_info_struct(png);
-    // Written after setjmp and read after a longjmp back to it, so they must be volatile.
-    uint8_t *volatile pixels = NULL;
-    png_bytep *volatile rows = NULL;
-    volatile int status = PL_PNG_CORRUPT;
-    if (info == NULL || setjmp(context.jump)) {
-        free(pixels);
-        free(rows);
-        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
-        return status;
-    }
-    png_set_read_fn(png, &context, read_from_memory);
-    png_read_info(png, info);
+// Where the chunk starting at offset ends (length, type, data, CRC), or size if it runs past the
+// data.
+static size_t chunk_end(const uint8_t *data, size_t size, size_t offset) {
+    if (size - offset < 8) return size;
+    uint64_t end = (uint64_t)offset + 12 + read_be32(data + offset);
+    return end < size ? (size_t)end : size;
+}
 
+// libpng reads every chunk but IDAT whole into memory (in push mode it even buffers the file
+// until the chunk is complete), so a chunk that declares 2^31 bytes is refused here, naming it,
+// before libpng allocates anything for it.
+static int chunks_fit_budget(const uint8_t *data, size_t size, uint64_t max_chunk_bytes, char *message, size_t message_size) {
+    for (size_t offset = 8; size - offset >= 8; offset = chunk_end(data, size, offset)) {
+        const uint8_t *type = data + offset + 4;
+        uint32_t length = read_be32(data + offset);
+        if (memcmp(type, "IDAT", 4) != 0 && length > max_chunk_bytes) {
+            char name[5];
+            for (int i = 0; i < 4; i++) name[i] = (type[i] >= 'A' && type[i] <= 'z') ? (char)type[i] : '?';
+            name[4] = 0;
+            snprintf(message, message_size, "%s chunk declares %u bytes, above the %llu-byte chunk budget", name, length,
+                     (unsigned long long)max_chunk_bytes);
+            return 0;
+        }
+        if (memcmp(type, "IEND", 4) == 0) break;
+    }
+    return 1;
+}
+
+typedef struct {
+    PNGContext context;  // first: libpng's error pointer is a pointer to this
+    const PLPNGLimits *limits;
+    const PLPNGRowSink *sink;
+    PLPNGResult *result;
+    int status;          // what a png_error from a callback means
+    uint32_t width, height;
+    uint8_t *image;      // the whole RGB image, for interlaced files only
+    int finished;        // the last row is delivered (or, interlaced, IEND was reached)
+} DecodeState;
+
+static void fail(png_structp png, DecodeState *state, int status, const char *text) {
+    state->status = status;
+    png_error(png, text);
+}
+
+static void on_info(png_structp png, png_infop info) {
+    DecodeState *state = png_get_progressive_ptr(png);
     png_uint_32 width, height;
     int bit_depth, color_type, interlace;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
-    if ((uint64_t)width * height > max_pixels) {
-        image->width = width;  // reported so the caller can say how large it claimed to be
-        image->height = height;
-        status = PL_PNG_TOO_LARGE;
-        png_error(png, "image is larger than the decode limit");
-    }
+    state->result->width = state->width = width;  // reported so the caller can say how large it claimed to be
+    state->result->height = state->height = height;
+    if ((uint64_t)width * height > state->limits->max_pixels)
+        fail(png, state, PL_PNG_TOO_LARGE, "image is larger than the decode limit");
     if (bit_depth == 16) png_set_scale_16(png);
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
@@ -80,28 +94,85 @@ int pl_png_decode_rgb(const uint8_t *data, size_t size, uint64_t max_pixels, PLP
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)width * 3) png_error(png, "unexpected row layout after transforms");
-
-    pixels = malloc((size_t)width * height * 3);
-    rows = malloc(sizeof(png_bytep) * height);
-    if (pixels == NULL || rows == NULL) {
-        status = PL_PNG_NO_MEMORY;
-        png_error(png, "out of memory");
+    if (interlace != PNG_INTERLACE_NONE) {
+        // Adam7 fills every row in several passes, so the rows are complete only at the end.
+        uint64_t bytes = (uint64_t)width * height * 3;
+        if (bytes > state->limits->max_image_bytes) {
+            char text[160];
+            snprintf(text, sizeof text, "interlaced %ux%u image needs %llu MiB at once, above the %llu MiB image budget",
+                     width, height, (unsigned long long)(bytes >> 20), (unsigned long long)(state->limits->max_image_bytes >> 20));
+            fail(png, state, PL_PNG_OVER_BUDGET, text);
+        }
+        state->image = calloc(1, (size_t)bytes);
+        if (state->image == NULL) fail(png, state, PL_PNG_NO_MEMORY, "out of memory");
     }
-    for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 3;
-    png_read_image(png, rows);
-    png_read_end(png, NULL);
-
-    free(rows);
-    png_destroy_read_struct(&png, &info, NULL);
-    image->pixels = pixels;
-    image->width = width;
-    image->height = height;
-    return PL_PNG_OK;
+    if (state->sink->begin(state->sink->context, width, height) != 0) fail(png, state, PL_PNG_CANCELLED, "cancelled");
 }
 
-void pl_png_image_free(PLPNGImage *image) {
-    free(image->pixels);
-    image->pixels = NULL;
+static void on_row(png_structp png, png_bytep row, png_uint_32 y, int pass) {
+    (void)pass;
+    DecodeState *state = png_get_progressive_ptr(png);
+    if (row == NULL || y >= state->height) return;
+    if (state->image != NULL) {
+        png_progressive_combine_row(png, state->image + (size_t)y * state->width * 3, row);
+        return;
+    }
+    state->sink->row(state->sink->context, row, y);
+    if (y + 1 == state->height) state->finished = 1;
+}
+
+static void on_end(png_structp png, png_infop info) {
+    (void)info;
+    DecodeState *state = png_get_progressive_ptr(png);
+    state->finished = 1;
+}
+
+int pl_png_decode(const uint8_t *data, size_t size, const PLPNGLimits *limits, const PLPNGRowSink *sink,
+                  PLPNGResult *result) {
+    memset(result, 0, sizeof *result);
+    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        snprintf(result->message, sizeof result->message, "not a PNG signature");
+        return PL_PNG_CORRUPT;
+    }
+    if (!chunks_fit_budget(data, size, limits->max_chunk_bytes, result->message, sizeof result->message))
+        return PL_PNG_OVER_BUDGET;
+    DecodeState state = {.context = {.message = result->message, .message_size = sizeof result->message},
+                         .limits = limits, .sink = sink, .result = result, .status = PL_PNG_CORRUPT};
+    // Callbacks change the state between setjmp and longjmp: read it back through this.
+    DecodeState *volatile current = &state;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state.context, on_error, on_warning);
+    if (png == NULL) return PL_PNG_NO_MEMORY;
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL || setjmp(state.context.jump)) {
+        free(current->image);
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        return current->status;
+    }
+    png_set_user_limits(png, limits->max_side, limits->max_side);
+    png_set_chunk_malloc_max(png, (png_alloc_size_t)limits->max_chunk_bytes);
+    png_set_chunk_cache_max(png, limits->max_cached_chunks);
+    png_set_progressive_read_fn(png, &state, on_info, on_row, on_end);
+    // Fed a chunk at a time (big IDATs in pieces). Once the last row is out, the chunk holding
+    // it is finished, so its CRC is checked, and nothing after it is given to libpng: extra
+    // image data is never inflated, later chunks never read.
+    png_process_data(png, info, (png_bytep)data, 8);
+    for (size_t offset = 8; offset < size && !current->finished;) {
+        size_t end = chunk_end(data, size, offset);
+        while (offset < end) {
+            size_t piece = end - offset < 65536 ? end - offset : 65536;
+            png_process_data(png, info, (png_bytep)data + offset, piece);
+            offset += piece;
+        }
+    }
+    if (!current->finished) {
+        state.status = PL_PNG_TRUNCATED;
+        png_error(png, "file is truncated");
+    }
+    if (state.image != NULL)
+        for (uint32_t y = 0; y < state.height; y++) sink->row(sink->context, state.image + (size_t)y * state.width * 3, y);
+    free(state.image);
+    png_destroy_read_struct(&png, &info, NULL);
+    return PL_PNG_OK;
 }
 
 static void write_to_memory(png_structp png, png_bytep source, size_t length) {

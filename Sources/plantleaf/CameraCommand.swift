@@ -195,6 +195,9 @@ enum CameraCommand {
             let ratio = name == "invoke" ? "" : "  = \(JSONObject.number(median(times) / invoke * 100, decimals: 1))% of invoke"
             Console.out("  \(name): median \(JSONObject.number(median(times), decimals: 3)) ms, p99 \(JSONObject.number(p99(times), decimals: 3)) ms\(ratio)")
         }
+        let floor = median(result.mjpegDecoder)
+        Console.out("  libjpeg-turbo alone on the MJPEG frame (the floor): median \(JSONObject.number(floor, decimals: 3)) ms; "
+            + "MJPEG frame -> model input = \(JSONObject.number(median(result.mjpeg) / floor, decimals: 2))x the floor")
         Console.out("  frame-to-result (median): YUYV \(JSONObject.number(median(result.yuyv) + invoke, decimals: 3)) ms, "
             + "MJPEG \(JSONObject.number(median(result.mjpeg) + invoke, decimals: 3)) ms = invoke + "
             + "\(JSONObject.number(median(result.yuyv), decimals: 3)) / \(JSONObject.number(median(result.mjpeg), decimals: 3)) ms")

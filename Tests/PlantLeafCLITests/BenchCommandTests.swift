@@ -6,7 +6,7 @@ import Testing
 /// `plantleaf bench` end to end: a real short run of the built binary, its JSON and CSV, compare
 /// on reports the test writes, and the usage errors.
 @Suite struct BenchCommandTests {
-    static let stages = ["decode", "resize_quantize", "invoke", "postprocess", "end_to_end"]
+    static let stages = ["decode", "resize_quantize", "invoke", "postprocess", "end_to_end", "decoder_floor"]
 
     @Test func shortRunWritesTheDocumentedSchema() throws {
         let folder = TestPaths.temporaryDirectory()
@@ -57,8 +57,8 @@ import Testing
         #expect(runtime["path"] is String && runtime["load_ms"] is NSNumber)
         let image = try #require(json["image"] as? [String: Any])
         #expect(image["format"] as? String == "JPEG")
-        // The 256x256 sample is decoded straight to the model's 224x224 by DCT scaling.
-        #expect(image["width"] as? Int == 224 && image["height"] as? Int == 224)
+        // 7/8 would give the model's 224x224, but only 1/8, 1/4, 1/2 and 1/1 run at SIMD speed.
+        #expect(image["width"] as? Int == 256 && image["height"] as? Int == 256)
         #expect((image["bytes"] as? Int ?? 0) > 0)
 
         let results = try #require(json["results"] as? [[String: Any]])
@@ -92,15 +92,15 @@ import Testing
         let rows = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
         #expect(rows.first == "threads,run,stage,milliseconds")
         #expect(rows.count == 1 + 2 * 5 * Self.stages.count)
-        #expect(rows[1...5].map { $0.split(separator: ",")[2] } == Self.stages.map { Substring($0) })
-        #expect(rows.last?.hasPrefix("2,5,end_to_end,") == true)
+        #expect(rows[1...Self.stages.count].map { $0.split(separator: ",")[2] } == Self.stages.map { Substring($0) })
+        #expect(rows.last?.hasPrefix("2,5,decoder_floor,") == true)
     }
 
     @Test func syntheticImageNeedsNoFile() throws {
         let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "2", "--warmup", "0"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("image    synthetic (JPEG, "))
-        #expect(result.stdout.contains(" bytes, decoded at 224x224)"))
+        #expect(result.stdout.contains(" bytes, decoded at 256x256)"))
     }
 
     @Test func compareLinesUpBoards() throws {

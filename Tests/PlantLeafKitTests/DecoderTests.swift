@@ -128,6 +128,17 @@ private func decode(_ bytes: [UInt8]) throws -> RGBImage {
         #expect(red > 250 && green < 5 && blue < 5)
         #expect(try ImageDecoder().decode(jpeg).width == 1600)
     }
+
+    /// Only 1/8, 1/4, 1/2 and 1/1 have SIMD IDCTs: 800x600 would fit 224 at 3/8 but decodes at
+    /// 1/2, and a 256x256 sample (7/8 would fit) at full size.
+    @Test func dctScalingUsesOnlyTheFastScales() throws {
+        let decoder = ImageDecoder(minimumSize: (224, 224))
+        for (width, height, expected) in [(800, 600, (400, 300)), (256, 256, (256, 256)), (2000, 1800, (250, 225))] {
+            let picture = TestImages.quadrants(width: width, height: height)
+            let image = try decoder.decode(TestImages.jpeg(picture.pixels, width: width, height: height, quality: 80))
+            #expect(image.width == expected.0 && image.height == expected.1, "\(width)x\(height) decoded at \(image.width)x\(image.height)")
+        }
+    }
 }
 
 @Suite struct FormatDetectionTests {

@@ -176,3 +176,78 @@ public enum TestImages {
         precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
     }
 }
+
+/// A finished program's output with what it cost.
+public struct MeasuredResult {
+    public var result: CommandResult
+    /// Peak resident set size (VmHWM) of the program itself, KiB.
+    public var peakResidentKiB: Int
+    /// User plus system CPU time (wait4's rusage), seconds.
+    public var cpuSeconds: Double
+}
+
+/// Runs plantleaf with posix_spawn and reaps it with wait4, so its CPU time is its own, and
+/// samples its VmHWM every millisecond while it runs. (ru_maxrss cannot be used: a spawned
+/// child shares this big test process's memory until exec, and Linux carries that peak into the
+/// child's ru_maxrss; VmHWM belongs to the program's own address space, and only grows, so the
+/// last sample is the peak up to a millisecond before the end.) Output goes to files.
+public func runPlantLeafMeasured(_ arguments: [String]) throws -> MeasuredResult {
+    let folder = TestPaths.temporaryDirectory("measured-\(UUID().uuidString)")
+    let outPath = folder + "/stdout", errPath = folder + "/stderr"
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let argv = ([TestPaths.binary] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, TestPaths.binary, &actions, nil, argv, environ) == 0 else { throw CocoaError(.executableLoad) }
+    let sampler = PeakMemorySampler(pid: pid)
+    let thread = Thread { sampler.run() }
+    thread.start()
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    sampler.stop()
+    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    let result = CommandResult(status: exitStatus,
+                               stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                               stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    return MeasuredResult(result: result, peakResidentKiB: sampler.peakKiB,
+                          cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime))
+}
+
+/// Reads /proc/PID/status until told to stop, keeping the last VmHWM seen once the process runs
+/// plantleaf (before exec it still shows the test process).
+private final class PeakMemorySampler: @unchecked Sendable {
+    private let path: String
+    private let lock = NSLock()
+    private var running = true
+    private var peak = 0
+    private let done = DispatchSemaphore(value: 0)
+
+    init(pid: pid_t) { path = "/proc/\(pid)/status" }
+
+    var peakKiB: Int { lock.withLock { peak } }
+
+    func run() {
+        defer { done.signal() }
+        while lock.withLock({ running }) {
+            if let status = try? String(contentsOfFile: path, encoding: .utf8),
+               status.split(separator: "\n").first == "Name:\tplantleaf",
+               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kib = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                lock.withLock { peak = max(peak, kib) }
+            }
+            usleep(1000)
+        }
+    }
+
+    func stop() {
+        lock.withLock { running = false }
+        done.wait()
+    }
+}

@@ -53,10 +53,12 @@ def reference_stages(stderr):
     return {"decode": summary["decode_ms_avg"], "preprocess": summary["pre_ms_avg"], "invoke": summary["invoke_ms_avg"]}
 
 
-def steady_state_stages():
-    """Median ms per stage from `plantleaf bench` on one sample: each stage's own cost per image."""
+def steady_state_stages(image=None, runs=STEADY_RUNS):
+    """Median ms per stage from `plantleaf bench` on one image (default: a sample): each stage's
+    own cost per image, and the decoder alone on the same bytes (decoder_floor), timed side by
+    side in the same process."""
     report = os.path.join(SCRATCH, "steady-state.json")
-    run([PLANTLEAF, "bench", "--runs", str(STEADY_RUNS), "--warmup", "20", "--json", report])
+    run([PLANTLEAF, "bench", "--runs", str(runs), "--warmup", "20", "--json", report] + (["--image", image] if image else []))
     with open(report) as handle:
         stages = json.load(handle)["results"][0]["stages"]
     return {stage: values["median_ms"] for stage, values in stages.items()}
@@ -125,8 +127,13 @@ def main():
           f"postprocess {steady['postprocess']:.3f}  invoke {steady['invoke']:.3f} ms")
     print(f"  in the batch above (76 different files, each read from disk after the previous invoke): "
           f"(decode+preprocess+postprocess) / invoke = {batch_overhead / ours['invoke']:.3f}")
+    print(f"    libjpeg-turbo alone on the same bytes (full size, as plantleaf decodes a 256x256 photo): "
+          f"{steady['decoder_floor']:.3f} ms; end to end {steady['end_to_end']:.3f} ms")
     results = [
         floor("decode+preprocess+postprocess / invoke, steady state", steady_overhead / steady["invoke"], 0.10, "<="),
+        floor("(decode + resize + quantise) / libjpeg-turbo alone, steady state",
+              (steady["decode"] + steady["resize_quantize"]) / steady["decoder_floor"], 1.3, "<="),
+        floor("end to end / invoke, steady state", steady["end_to_end"] / steady["invoke"], 1.15, "<="),
         floor("reference run time / plantleaf run time", ref_wall / parallel_wall, 2.0, ">="),
     ]
 
@@ -146,9 +153,14 @@ def main():
         print(f"  {stage:<34}{ours_big[stage]:>10.3f}{shown}")
     print(f"  {'end to end':<34}{ours_total:>10.3f}{ref_total:>11.3f}{ours_total / ref_total:>8.2f}")
     print(f"  djpeg -scale 1/8: {djpeg:.3f} ms decoding (+ {djpeg_startup:.3f} ms process start-up, subtracted)")
+    big_steady = steady_state_stages(big, runs=40)
+    print(f"  plantleaf bench on it (40 runs, medians): decode {big_steady['decode']:.3f}, "
+          f"libjpeg-turbo alone at 1/8 {big_steady['decoder_floor']:.3f}, resize+quantise {big_steady['resize_quantize']:.3f} ms")
     results += [
         floor("plantleaf / reference end to end, 12 MP", ours_total / ref_total, 0.25, "<="),
         floor("plantleaf decode / djpeg -scale 1/8 decode", ours_big["decode"] / djpeg, 1.5, "<="),
+        floor("12 MP decode / libjpeg-turbo alone at 1/8, same process", big_steady["decode"] / big_steady["decoder_floor"], 1.15, "<="),
+        floor("12 MP resize + quantise (ms)", big_steady["resize_quantize"], 0.25, "<="),
     ]
     os.unlink(labels)
     return 0 if all(results) else 1

@@ -8,22 +8,47 @@
 
 enum {
     PL_PNG_OK = 0,
-    PL_PNG_CORRUPT = 1,     // libpng refused the data (bad signature, CRC, truncated ...)
-    PL_PNG_TOO_LARGE = 2,   // width x height (set in the image) above the caller's limit; nothing allocated
+    PL_PNG_CORRUPT = 1,      // libpng refused the data (bad signature, CRC, truncated ...)
+    PL_PNG_TOO_LARGE = 2,    // width x height above the caller's limit (width and height set); nothing allocated
     PL_PNG_NO_MEMORY = 3,
+    PL_PNG_TRUNCATED = 4,    // the data ended before the image did
+    PL_PNG_OVER_BUDGET = 5,  // a chunk or the image needs more memory than the budget allows; message says which
+    PL_PNG_CANCELLED = 6,    // the sink's begin returned non-zero
 };
 
+// What one decode may cost. Chunks other than IDAT are read whole into memory, so each is held
+// to max_chunk_bytes (checked against the lengths the file declares, before libpng sees them,
+// and passed to png_set_chunk_malloc_max); at most max_cached_chunks text/unknown chunks are
+// kept (png_set_chunk_cache_max). Non-interlaced images stream row by row; an interlaced one
+// needs its whole RGB image, held to max_image_bytes.
 typedef struct {
-    uint8_t *pixels;        // RGB, 3 bytes a pixel, rows packed; release with pl_png_image_free
-    uint32_t width;
+    uint64_t max_pixels;
+    uint32_t max_side;          // png_set_user_limits, each way
+    uint32_t max_cached_chunks;
+    uint64_t max_chunk_bytes;
+    uint64_t max_image_bytes;
+} PLPNGLimits;
+
+// Receives the image row by row, top to bottom. begin is called once, before any row, with the
+// size; returning non-zero stops the decode (PL_PNG_CANCELLED). Rows are RGB, 3 bytes a pixel.
+typedef struct {
+    void *context;
+    int (*begin)(void *context, uint32_t width, uint32_t height);
+    void (*row)(void *context, const uint8_t *rgb, uint32_t y);
+} PLPNGRowSink;
+
+typedef struct {
+    uint32_t width;         // as the file declares, set once the header is read
     uint32_t height;
     char message[256];      // why decoding failed
-} PLPNGImage;
+} PLPNGResult;
 
-// Decodes any PNG (1-16 bit, gray, gray+alpha, palette, tRNS, RGB(A), interlaced) to 8-bit RGB.
-// Alpha and tRNS are dropped, as PIL's convert("RGB") does in the reference pipeline.
-int pl_png_decode_rgb(const uint8_t *data, size_t size, uint64_t max_pixels, PLPNGImage *image);
-void pl_png_image_free(PLPNGImage *image);
+// Decodes any PNG (1-16 bit, gray, gray+alpha, palette, tRNS, RGB(A), interlaced) to 8-bit RGB
+// rows. Alpha and tRNS are dropped, as PIL's convert("RGB") does in the reference pipeline.
+// Reading stops at the image's last row: nothing after it (extra IDAT data, later chunks) is
+// inflated or even looked at by libpng.
+int pl_png_decode(const uint8_t *data, size_t size, const PLPNGLimits *limits, const PLPNGRowSink *sink,
+                  PLPNGResult *result);
 
 // Encodes rows already laid out as the PNG stores them (rows packed, 16-bit samples big-endian).
 // Used by the tests and the fuzz seed generator to make every variant the decoder must read.

@@ -5,6 +5,9 @@ public enum BenchStage: String, CaseIterable, Sendable {
     case invoke
     case postprocess
     case endToEnd = "end_to_end"
+    /// The decoder alone on the same bytes at the same DCT scale, its rows thrown away: what
+    /// decode + resize + quantise is measured against. Timed after, and not part of, end to end.
+    case decoderFloor = "decoder_floor"
 
     /// The name used in the text report.
     public var title: String {
@@ -14,6 +17,7 @@ public enum BenchStage: String, CaseIterable, Sendable {
         case .invoke: return "invoke"
         case .postprocess: return "postprocess"
         case .endToEnd: return "end to end"
+        case .decoderFloor: return "decoder alone"
         }
     }
 }

@@ -68,11 +68,11 @@ public struct BenchRunner {
         let libraryLoad = MonotonicClock.milliseconds(since: libraryStart)
 
         var runs: [ThreadRunResult] = []
-        var model: (input: TensorInfo, image: RGBImage)?
+        var model: (input: TensorInfo, decoded: PreparedInput)?
         for threads in settings.threadCounts {
             let measured = try measure(threads: threads, bytes: bytes, imageName: imageName, conditions: &conditions, progress: progress)
             runs.append(measured.run)
-            model = (measured.input, measured.image)
+            model = (measured.input, measured.decoded)
         }
 
         conditions.temperaturesAfter = machineReader.temperatures()
@@ -86,13 +86,13 @@ public struct BenchRunner {
                            libraryLoadMilliseconds: libraryLoad, allocatorSettled: allocatorSettled,
                            input: input, imageName: imageName,
                            imageFormat: ImageFormat.detect(bytes)?.rawValue ?? MachineInfo.unknown,
-                           imageWidth: decoded.width, imageHeight: decoded.height, imageBytes: bytes.count, runs: runs)
+                           imageWidth: decoded.sourceWidth, imageHeight: decoded.sourceHeight, imageBytes: bytes.count, runs: runs)
     }
 
     /// Builds a classifier with `threads` threads and runs it: once on its own (the first
     /// inference), the warm-up runs, then the measured runs, sampling the machine between runs.
     private func measure(threads: Int, bytes: [UInt8], imageName: String, conditions: inout ConditionLog,
-                         progress: (String) -> Void) throws(BenchError) -> (run: ThreadRunResult, input: TensorInfo, image: RGBImage) {
+                         progress: (String) -> Void) throws(BenchError) -> (run: ThreadRunResult, input: TensorInfo, decoded: PreparedInput) {
         progress("threads \(threads): loading model")
         let loadStart = MonotonicClock.nanoseconds()
         let classifier: Classifier
@@ -128,7 +128,7 @@ public struct BenchRunner {
         run.measuredSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
         run.statistics = run.samples.compactMapValues { LatencyStatistics($0) }
         run.peakResidentKiB = BenchRunner.peakResidentKiB()
-        return (run, classifier.interpreter.input, first.image)
+        return (run, classifier.inputTensor, first.prepared)
     }
 
     private func loadImage() throws(BenchError) -> (bytes: [UInt8], name: String) {
@@ -140,29 +140,40 @@ public struct BenchRunner {
         }
     }
 
-    /// One pass through the classify pipeline on in-memory bytes: decode, then the classifier's
-    /// own resize + quantise, invoke and postprocess, each on the monotonic clock.
+    /// One pass through the classify pipeline on in-memory bytes, through the classifier's own
+    /// steps: decode (rows streaming through the horizontal resize), the rest of the resize +
+    /// quantise, invoke and postprocess, each on the monotonic clock.
     private func timeOnce(_ classifier: Classifier, bytes: [UInt8], imageName: String) throws(BenchError)
-        -> (timings: [BenchStage: Double], top: ScoredClass?, image: RGBImage) {
+        -> (timings: [BenchStage: Double], top: ScoredClass?, prepared: PreparedInput) {
         let start = MonotonicClock.nanoseconds()
-        let image: RGBImage
-        do {
-            image = try classifier.decoder.decode(bytes)
+        let prepared: PreparedInput
+        do throws(InputError<ImageError>) {
+            prepared = try classifier.prepareInput(bytes: bytes)
         } catch {
-            throw .imageUndecodable(path: imageName, error)
+            switch error {
+            case .unusable(let error): throw .imageUndecodable(path: imageName, error)
+            case .runtime(let error): throw .runtime(error)
+            }
         }
-        let decode = MonotonicClock.milliseconds(since: start)
         let result: Classification
         do {
-            result = try classifier.classify(image: image, topK: 1)
+            result = try classifier.run(topK: 1, timings: prepared.timings)
         } catch {
             throw .runtime(error)
         }
         let total = MonotonicClock.milliseconds(since: start)
-        let timings: [BenchStage: Double] = [.decode: decode, .resizeQuantize: result.timings.preprocess,
+        let floorStart = MonotonicClock.nanoseconds()
+        do {
+            // The classifier's decoder settings, so the same DCT scale.
+            try ImageDecoder(minimumSize: classifier.inputSize).decode(bytes, into: DiscardedRows())
+        } catch {
+            throw .imageUndecodable(path: imageName, error)
+        }
+        let floor = MonotonicClock.milliseconds(since: floorStart)
+        let timings: [BenchStage: Double] = [.decode: result.timings.decode, .resizeQuantize: result.timings.preprocess,
                                              .invoke: result.timings.invoke, .postprocess: result.timings.postprocess,
-                                             .endToEnd: total]
-        return (timings, result.top.first, image)
+                                             .endToEnd: total, .decoderFloor: floor]
+        return (timings, result.top.first, prepared)
     }
 
     /// The process's peak resident set size in KiB (Linux reports ru_maxrss in KiB).

@@ -103,8 +103,7 @@ public final class CameraSession {
         let description = device.describe(probing: options.request.size)
         let plan = try FormatNegotiation.choose(options.request, from: description)
         let stream = try device.configure(plan)
-        let input = classifier.interpreter.inputSize
-        let converter = FrameConverter(stream: stream, crop: options.crop, outputSize: FrameSize(width: input.width, height: input.height))
+        let converter = classifier.frameConverter(for: stream, crop: options.crop)
         let capture = try CaptureStream(device: device)
         defer { capture.stop() }
         onSetup(CameraSetup(device: description, plan: plan, stream: stream, bufferCount: capture.bufferCount))
@@ -133,19 +132,21 @@ public final class CameraSession {
                 if case .failed(let error) = end { summary.failure = error }
                 break
             }
-            let start = MonotonicClock.nanoseconds()
-            let image: RGBImage
-            do {
-                image = try converter.convert(frame.bytes)
-            } catch {
+            let prepared: (image: RGBImage, input: PreparedInput)
+            do throws(InputError<FrameError>) {
+                prepared = try classifier.prepareInput(frame: frame.bytes, with: converter)
+            } catch .unusable(let error) {
                 summary.corrupt += 1
                 summary.lastCorruptReason = error.description
                 continue
+            } catch {
+                summary.failure = .streamFailed(path: options.devicePath, reason: "inference: \(error)")
+                break
             }
+            let image = prepared.image
             let classification: Classification
             do {
-                try classifier.writeInput(image)
-                classification = try classifier.run(topK: options.topK, preprocess: MonotonicClock.milliseconds(since: start))
+                classification = try classifier.run(topK: options.topK, timings: prepared.input.timings)
             } catch {
                 summary.failure = .streamFailed(path: options.devicePath, reason: "inference: \(error)")
                 break

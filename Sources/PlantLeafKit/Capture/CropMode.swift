@@ -32,17 +32,3 @@ public struct CropRegion: Sendable, Equatable {
         self.height = height
     }
 }
-
-extension RGBImage {
-    /// The pixels inside `region` (which must lie within the image).
-    func cropped(to region: CropRegion) -> RGBImage {
-        if region == CropRegion(x: 0, y: 0, width: width, height: height) { return self }
-        var output = [UInt8]()
-        output.reserveCapacity(region.width * region.height * 3)
-        for row in region.y..<(region.y + region.height) {
-            let start = (row * width + region.x) * 3
-            output.append(contentsOf: pixels[start..<(start + region.width * 3)])
-        }
-        return RGBImage(width: region.width, height: region.height, pixels: output)
-    }
-}

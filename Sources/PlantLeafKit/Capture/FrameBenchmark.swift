@@ -8,38 +8,48 @@ public enum FrameBenchmark {
         public var yuyv: [Double]
         public var mjpeg: [Double]
         public var invoke: [Double]
+        /// The floor for MJPEG: libjpeg-turbo alone decoding the frame at the same DCT scale.
+        public var mjpegDecoder: [Double]
     }
 
     /// Makes a `size` YUYV frame and MJPEG frame of `image` (stretched to that size, the MJPEG
     /// without Huffman tables as UVC cameras send it), then converts each and runs the model
     /// `iterations` times, interleaved.
     public static func run(classifier: Classifier, image: RGBImage, size: FrameSize, crop: CropMode,
-                           iterations: Int) throws(RuntimeError) -> Result {
+                           iterations: Int) throws(InputError<FrameError>) -> Result {
         let picture = Resampler.resize(image, width: size.width, height: size.height)
         let yuyvFrame = YCbCr.yuyv(from: picture)
-        // Encoding a valid RGB image cannot fail; an empty frame would show up as a decode error below.
-        let mjpegFrame = (try? JPEGEncoder.encode(picture)).map(strippingHuffmanTables) ?? []
-        let input = classifier.interpreter.inputSize
-        let outputSize = FrameSize(width: input.width, height: input.height)
+        let mjpegFrame: [UInt8]
+        do {
+            mjpegFrame = strippingHuffmanTables(try JPEGEncoder.encode(picture))
+        } catch {
+            throw .unusable(.corruptJPEG(error))
+        }
         func converter(_ format: FramePixelFormat) -> FrameConverter {
             let stream = StreamFormat(format: format, size: size, bytesPerLine: format == .yuyv ? size.width * 2 : 0,
                                       imageBytes: 0, framesPerSecond: nil)
-            return FrameConverter(stream: stream, crop: crop, outputSize: outputSize)
+            return classifier.frameConverter(for: stream, crop: crop)
         }
         let yuyvConverter = converter(.yuyv), mjpegConverter = converter(.mjpeg)
-        var result = Result(frameSize: size, mjpegBytes: mjpegFrame.count, yuyv: [], mjpeg: [], invoke: [])
-        func prepare(_ frame: [UInt8], with converter: FrameConverter) throws(RuntimeError) -> Double {
-            let start = MonotonicClock.nanoseconds()
-            // A frame that fails to convert leaves the tensor as it was; the time still counts.
-            if let image = try? converter.convert(frame) {
-                try classifier.writeInput(image)
-            }
-            return MonotonicClock.milliseconds(since: start)
-        }
+        var result = Result(frameSize: size, mjpegBytes: mjpegFrame.count, yuyv: [], mjpeg: [], invoke: [], mjpegDecoder: [])
+        let input = classifier.inputSize
+        let floorDecoder = ImageDecoder(minimumSize: (input.width, input.height), strict: true)
         for _ in 0..<iterations {
-            result.yuyv.append(try prepare(yuyvFrame, with: yuyvConverter))
-            result.mjpeg.append(try prepare(mjpegFrame, with: mjpegConverter))
-            result.invoke.append(try classifier.run(topK: 1).timings.invoke)
+            // A frame that does not convert fails the benchmark: its time would measure nothing.
+            result.yuyv.append(try classifier.prepareInput(frame: yuyvFrame, with: yuyvConverter).input.timings.preprocess)
+            result.mjpeg.append(try classifier.prepareInput(frame: mjpegFrame, with: mjpegConverter).input.timings.preprocess)
+            do {
+                result.invoke.append(try classifier.run(topK: 1).timings.invoke)
+            } catch {
+                throw .runtime(error)
+            }
+            let floorStart = MonotonicClock.nanoseconds()
+            do {
+                try floorDecoder.decode(mjpegFrame, into: DiscardedRows())
+            } catch {
+                throw .unusable(.corruptJPEG(error))
+            }
+            result.mjpegDecoder.append(MonotonicClock.milliseconds(since: floorStart))
         }
         return result
     }

@@ -17,13 +17,16 @@ public enum FrameError: Error, Equatable, CustomStringConvertible {
 /// output pixels are converted to RGB, so no full-size RGB frame is ever made. The resize is the
 /// classify path's antialiased bilinear filter with its weights rounded to 7 bits (`ShortKernel`),
 /// vertical pass first, the horizontal one down column-major buffers. MJPEG frames go through the
-/// one JPEG decoder, in strict mode (a damaged frame is an error) and DCT-scaled to the smallest
-/// size that still covers the model input.
+/// one JPEG decoder, in strict mode (a damaged frame is an error), DCT-scaled to the smallest
+/// fast scale that still covers the model input, its rows streaming into the classify path's
+/// `RowResizer` (plan made once per stream).
 public final class FrameConverter {
     public let stream: StreamFormat
     public let crop: CropMode
     public let outputSize: FrameSize
     let decoder: ImageDecoder
+    /// MJPEG rows stream from the decoder into it, cropped as they come; its plan is made once.
+    private let mjpegResizer: RowResizer
     private let region: CropRegion
     private let planes: [PlaneResize]
     private let components: [ComponentResize]
@@ -33,6 +36,7 @@ public final class FrameConverter {
         self.crop = crop
         self.outputSize = outputSize
         decoder = ImageDecoder(minimumSize: (outputSize.width, outputSize.height), strict: true)
+        mjpegResizer = RowResizer(width: outputSize.width, height: outputSize.height, crop: crop)
         let size = stream.size, line = stream.bytesPerLine
         // YUYV shares chroma across 2 pixels of a row, NV12 across 2x2.
         region = crop.region(width: size.width, height: size.height, alignment: stream.format == .rgb24 || stream.format == .mjpeg ? 1 : 2)
@@ -72,14 +76,12 @@ public final class FrameConverter {
     /// The model-input image for one frame (`bytes` as the driver filled the buffer).
     public func convert(_ bytes: [UInt8]) throws(FrameError) -> RGBImage {
         if stream.format == .mjpeg {
-            let image: RGBImage
             do {
-                image = try decoder.decode(bytes)
+                try decoder.decode(bytes, into: mjpegResizer)
             } catch {
                 throw .corruptJPEG(error)
             }
-            let cropped = image.cropped(to: crop.region(width: image.width, height: image.height))
-            return Resampler.resize(cropped, width: outputSize.width, height: outputSize.height)
+            return mjpegResizer.finish()
         }
         let expected = stream.format.minimumBytes(width: stream.size.width, height: stream.size.height, bytesPerLine: stream.bytesPerLine)
         guard bytes.count >= expected else { throw .tooShort(bytes: bytes.count, expected: expected) }

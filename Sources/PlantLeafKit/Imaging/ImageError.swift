@@ -7,7 +7,15 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case tooLarge(format: ImageFormat, width: Int, height: Int, limit: Int)
     case truncated(format: ImageFormat, detail: String)
     case corrupt(format: ImageFormat, detail: String)
+    /// The file ends properly, but image data is missing (a scan cut short, scans never sent).
+    case missingData(format: ImageFormat, detail: String)
+    /// A valid file of a kind this decoder does not read (12-bit, lossless JPEG).
+    case unsupported(format: ImageFormat, detail: String)
+    /// Decoding would cost more than `ImageDecoder.Budget` allows; the detail names the limit.
+    case overBudget(format: ImageFormat, detail: String)
     case outOfMemory(format: ImageFormat)
+    /// The row sink stopped the decode.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -21,8 +29,16 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
             return "truncated \(format): \(detail)"
         case .corrupt(let format, let detail):
             return "corrupt \(format): \(detail)"
+        case .missingData(let format, let detail):
+            return "\(format) image data missing: \(detail)"
+        case .unsupported(let format, let detail):
+            return "\(format) not supported: \(detail)"
+        case .overBudget(let format, let detail):
+            return "\(format) over budget: \(detail)"
         case .outOfMemory(let format):
             return "out of memory decoding \(format)"
+        case .cancelled:
+            return "decoding stopped by its receiver"
         }
     }
 }

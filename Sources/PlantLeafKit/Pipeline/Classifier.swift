@@ -1,8 +1,8 @@
 /// Milliseconds spent in each pipeline stage for one image.
 public struct StageTimings: Sendable, Equatable {
-    /// Reading the file and decoding it to RGB (with EXIF orientation).
+    /// Reading the file and decoding it, rows streaming through the resize's horizontal pass.
     public var decode: Double = 0
-    /// Resizing to the model's input and quantising into the input tensor.
+    /// The rest of the resize (vertical pass, EXIF turn) and quantising into the input tensor.
     public var preprocess: Double = 0
     public var invoke: Double = 0
     /// Dequantising the output and picking the top classes.
@@ -60,14 +60,38 @@ public enum ClassifyError: Error, Equatable, CustomStringConvertible {
     public var description: String { "\(path): \(reason)" }
 }
 
-/// The whole classify path: file → RGB → model input → LiteRT → top-k classes.
+/// What one image or frame put into the model's input tensor.
+public struct PreparedInput: Sendable {
+    /// The image as the decoder (or frame) delivered it, before the resize.
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+    public var timings: StageTimings
+}
+
+/// Why an image (`Cause` is `ImageError`) or camera frame (`FrameError`) could not become model
+/// input: the input itself, or the runtime.
+public enum InputError<Cause: Error & Equatable & CustomStringConvertible>: Error, Equatable, CustomStringConvertible {
+    case unusable(Cause)
+    case runtime(RuntimeError)
+
+    public var description: String {
+        switch self {
+        case .unusable(let error): return error.description
+        case .runtime(let error): return error.description
+        }
+    }
+}
+
+/// The whole classify path: file → RGB rows → resize → model input → LiteRT → top-k classes.
+/// Every caller (batch, bench, camera, frame benchmark) goes through these steps; none reaches
+/// into the interpreter, quantiser or decoder.
 public final class Classifier {
-    public let interpreter: Interpreter
+    private let interpreter: Interpreter
     public let labels: Labels
-    public let quantizer: InputQuantizer
-    public let decoder: ImageDecoder
-    /// The last resize plan: a batch is mostly one photo size, so the weights are reused.
-    private var resizePlan: ResizePlan?
+    private let quantizer: InputQuantizer
+    private let decoder: ImageDecoder
+    /// Decoded rows stream into it; it keeps its resize plan while a batch keeps one photo size.
+    private let resizer: RowResizer
 
     public init(modelPath: String, labelsPath: String, threads: Int = 1,
                 normalization: Normalization? = nil) throws(ClassifierSetupError) {
@@ -85,7 +109,12 @@ public final class Classifier {
         quantizer = InputQuantizer(tensor: interpreter.input, normalization: normalization)
         let size = interpreter.inputSize
         decoder = ImageDecoder(minimumSize: (size.width, size.height))
+        resizer = RowResizer(width: size.width, height: size.height)
     }
+
+    /// The model's input image size.
+    public var inputSize: (width: Int, height: Int) { interpreter.inputSize }
+    public var inputTensor: TensorInfo { interpreter.input }
 
     public func classify(path: String, topK: Int) throws(ClassifyError) -> Classification {
         let start = MonotonicClock.nanoseconds()
@@ -95,37 +124,95 @@ public final class Classifier {
         } catch {
             throw .unreadable(path: path, reason: error.reason)
         }
-        let image: RGBImage
+        let readTime = MonotonicClock.milliseconds(since: start)
         do {
-            image = try decoder.decode(bytes)
-        } catch {
-            throw .undecodable(path: path, error)
-        }
-        let decodeTime = MonotonicClock.milliseconds(since: start)
-        do {
-            var result = try classify(image: image, topK: topK)
-            result.timings.decode = decodeTime
+            var result = try classify(bytes: bytes, topK: topK)
+            result.timings.decode += readTime
             return result
         } catch {
-            throw .runtime(path: path, error)
+            switch error {
+            case .unusable(let error): throw .undecodable(path: path, error)
+            case .runtime(let error): throw .runtime(path: path, error)
+            }
         }
+    }
+
+    /// Classifies an encoded PNG or JPEG.
+    public func classify(bytes: [UInt8], topK: Int) throws(InputError<ImageError>) -> Classification {
+        let prepared = try prepareInput(bytes: bytes)
+        do {
+            return try run(topK: topK, timings: prepared.timings)
+        } catch {
+            throw .runtime(error)
+        }
+    }
+
+    /// Decodes an encoded PNG or JPEG into the input tensor: rows go from the decoder through
+    /// the resizer's horizontal pass as they come, so no full-size image is ever held.
+    public func prepareInput(bytes: [UInt8]) throws(InputError<ImageError>) -> PreparedInput {
+        let start = MonotonicClock.nanoseconds()
+        do {
+            try decoder.decode(bytes, into: resizer)
+        } catch {
+            throw .unusable(error)
+        }
+        let decode = MonotonicClock.milliseconds(since: start)
+        let resizeStart = MonotonicClock.nanoseconds()
+        do {
+            try writeInput(resizer.finish())
+        } catch {
+            throw .runtime(error)
+        }
+        let plan = resizer.plan!
+        return PreparedInput(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
+                             timings: StageTimings(decode: decode, preprocess: MonotonicClock.milliseconds(since: resizeStart)))
     }
 
     /// Classifies a decoded image of any size (resized to the model's input here).
     public func classify(image: RGBImage, topK: Int) throws(RuntimeError) -> Classification {
+        try run(topK: topK, timings: prepareInput(image: image).timings)
+    }
+
+    /// Resizes a decoded image into the input tensor, with a plan kept per source size.
+    public func prepareInput(image: RGBImage) throws(RuntimeError) -> PreparedInput {
         let start = MonotonicClock.nanoseconds()
-        let size = interpreter.inputSize
-        if resizePlan?.fits(image) != true {
-            resizePlan = ResizePlan(sourceWidth: image.width, sourceHeight: image.height, width: size.width, height: size.height)
+        _ = resizer.begin(width: image.width, height: image.height, orientation: .upright)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<image.height { resizer.row(pixels.baseAddress! + y * image.width * 3, y: y) }
         }
-        let resized = resizePlan!.resize(image)
-        try writeInput(resized)
-        let preprocess = MonotonicClock.milliseconds(since: start)
-        return try run(topK: topK, preprocess: preprocess)
+        try writeInput(resizer.finish())
+        return PreparedInput(sourceWidth: image.width, sourceHeight: image.height,
+                             timings: StageTimings(preprocess: MonotonicClock.milliseconds(since: start)))
+    }
+
+    /// A converter for camera frames of `stream` to this model's input.
+    public func frameConverter(for stream: StreamFormat, crop: CropMode) -> FrameConverter {
+        let size = inputSize
+        return FrameConverter(stream: stream, crop: crop, outputSize: FrameSize(width: size.width, height: size.height))
+    }
+
+    /// Converts one camera frame into the input tensor; returns the model-size image it wrote
+    /// (for saving frames). A frame that does not convert is an error, never an empty input.
+    public func prepareInput(frame: [UInt8], with converter: FrameConverter) throws(InputError<FrameError>) -> (image: RGBImage, input: PreparedInput) {
+        let start = MonotonicClock.nanoseconds()
+        let image: RGBImage
+        do {
+            image = try converter.convert(frame)
+        } catch {
+            throw .unusable(error)
+        }
+        do {
+            try writeInput(image)
+        } catch {
+            throw .runtime(error)
+        }
+        let stream = converter.stream.size
+        return (image, PreparedInput(sourceWidth: stream.width, sourceHeight: stream.height,
+                                     timings: StageTimings(preprocess: MonotonicClock.milliseconds(since: start))))
     }
 
     /// Quantises an image already at the model's input size into the input tensor.
-    public func writeInput(_ image: RGBImage) throws(RuntimeError) {
+    private func writeInput(_ image: RGBImage) throws(RuntimeError) {
         // The pixel buffer is opened inside the tensor's closure, not around it: Swift 6.0's
         // withUnsafeBufferPointer only rethrows untyped errors, so no typed throw may cross it.
         try interpreter.writeInput { tensor in
@@ -133,8 +220,9 @@ public final class Classifier {
         }
     }
 
-    /// Runs the model on what is already in the input tensor and scores the result.
-    public func run(topK: Int, preprocess: Double = 0) throws(RuntimeError) -> Classification {
+    /// Runs the model on what the last prepareInput put in the input tensor and scores the
+    /// result; `timings` carries the stages already spent on this input.
+    public func run(topK: Int, timings: StageTimings = StageTimings()) throws(RuntimeError) -> Classification {
         let invokeStart = MonotonicClock.nanoseconds()
         try interpreter.invoke()
         let invoke = MonotonicClock.milliseconds(since: invokeStart)
@@ -142,7 +230,9 @@ public final class Classifier {
         let output = interpreter.output
         let scores = try interpreter.readOutput { Scores.dequantize($0, tensor: output) }
         let top = Scores.topK(scores, k: topK, labels: labels)
-        let postprocess = MonotonicClock.milliseconds(since: postStart)
-        return Classification(top: top, timings: StageTimings(preprocess: preprocess, invoke: invoke, postprocess: postprocess))
+        var timings = timings
+        timings.invoke = invoke
+        timings.postprocess = MonotonicClock.milliseconds(since: postStart)
+        return Classification(top: top, timings: timings)
     }
 }
