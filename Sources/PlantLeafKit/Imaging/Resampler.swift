@@ -16,6 +16,9 @@ public enum Resampler {
         let taps: Int
         let starts: [Int]
         let weights: [Int32]  // `taps` per output pixel, fixed point
+        /// The leading outputs whose window ends before the input's last pixel: for them the
+        /// horizontal pass reads each 3-byte pixel as a 4-byte word without leaving the row.
+        let wordReadableOutputs: Int
 
         init(inputSize: Int, outputSize: Int) {
             let scale = Double(inputSize) / Double(outputSize)
@@ -56,6 +59,7 @@ public enum Resampler {
             self.taps = taps
             self.starts = starts
             self.weights = weights
+            wordReadableOutputs = starts.prefix { $0 + taps <= inputSize - 1 }.count
         }
     }
 
@@ -66,46 +70,47 @@ public enum Resampler {
     }
 
     /// One row's horizontal pass: `kernel.starts.count` output pixels from a row of the source.
+    /// Each pixel is one vector of 4 lanes (R, G, B and a lane that is ignored), so a tap is one
+    /// vector multiply-add; the sums are the same as channel by channel.
     static func resizeRow(_ source: UnsafePointer<UInt8>, with kernel: Kernel, into target: UnsafeMutablePointer<UInt8>) {
         let taps = kernel.taps
+        let bytes = UnsafeRawPointer(source)
         kernel.weights.withUnsafeBufferPointer { weights in
             kernel.starts.withUnsafeBufferPointer { starts in
                 for x in 0..<starts.count {
-                    let window = source + starts[x] * 3
-                    let windowWeights = weights.baseAddress! + x * taps
-                    var red = roundingTerm, green = roundingTerm, blue = roundingTerm
-                    for tap in 0..<taps {
-                        let pixel = window + tap * 3
-                        let weight = windowWeights[tap]
-                        red &+= Int32(pixel[0]) &* weight
-                        green &+= Int32(pixel[1]) &* weight
-                        blue &+= Int32(pixel[2]) &* weight
+                    let window = starts[x] &* 3
+                    let windowWeights = weights.baseAddress! + x &* taps
+                    var sum = SIMD4<Int32>(repeating: roundingTerm)
+                    if x < kernel.wordReadableOutputs {
+                        for tap in 0..<taps {
+                            let pixel = bytes.loadUnaligned(fromByteOffset: window &+ tap &* 3, as: SIMD4<UInt8>.self)
+                            sum &+= SIMD4<Int32>(truncatingIfNeeded: pixel) &* windowWeights[tap]
+                        }
+                    } else {
+                        // The window reaches the last pixel: a word read would pass the row's end.
+                        for tap in 0..<taps {
+                            let pixel = source + (window &+ tap &* 3)
+                            sum &+= SIMD4<Int32>(Int32(pixel[0]), Int32(pixel[1]), Int32(pixel[2]), 0) &* windowWeights[tap]
+                        }
                     }
-                    target[x * 3] = clampToByte(red)
-                    target[x * 3 + 1] = clampToByte(green)
-                    target[x * 3 + 2] = clampToByte(blue)
+                    let clamped = (sum &>> Int32(precisionBits)).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+                    target[x &* 3] = UInt8(truncatingIfNeeded: clamped[0])
+                    target[x &* 3 &+ 1] = UInt8(truncatingIfNeeded: clamped[1])
+                    target[x &* 3 &+ 2] = UInt8(truncatingIfNeeded: clamped[2])
                 }
             }
         }
     }
 
-    /// The vertical pass over rows of `rowBytes` bytes: output row y blends source rows from
-    /// `kernel.starts[y]`.
-    static func resizeColumns(_ source: UnsafePointer<UInt8>, rowBytes: Int, with kernel: Kernel, into target: UnsafeMutablePointer<UInt8>) {
-        kernel.weights.withUnsafeBufferPointer { weights in
-            for y in 0..<kernel.starts.count {
-                blendRows(source + kernel.starts[y] * rowBytes, rowBytes: rowBytes, weights: weights.baseAddress! + y * kernel.taps,
-                          taps: kernel.taps, into: target + y * rowBytes)
-            }
-        }
-    }
-
     /// One output row as the weighted sum of `taps` consecutive input rows. The common small
-    /// tap counts get straight-line loops, which the compiler vectorises across the row.
+    /// tap counts get straight-line loops, which the compiler vectorises across the row; larger
+    /// ones (big downscales) add a row at a time into `sums`, which holds `rowBytes` values.
     @inline(__always)
     static func blendRows(_ rows: UnsafePointer<UInt8>, rowBytes: Int, weights: UnsafePointer<Int32>, taps: Int,
-                          into target: UnsafeMutablePointer<UInt8>) {
+                          sums: UnsafeMutablePointer<Int32>, into target: UnsafeMutablePointer<UInt8>) {
         switch taps {
+        case 1:
+            target.update(from: rows, count: rowBytes)
         case 2:
             let (r0, r1) = (rows, rows + rowBytes)
             let (w0, w1) = (weights[0], weights[1])
@@ -125,11 +130,12 @@ public enum Resampler {
                 target[i] = clampToByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1 &+ Int32(r2[i]) &* w2 &+ Int32(r3[i]) &* w3)
             }
         default:
-            for i in 0..<rowBytes {
-                var sum = roundingTerm
-                for tap in 0..<taps { sum &+= Int32(rows[tap * rowBytes + i]) &* weights[tap] }
-                target[i] = clampToByte(sum)
+            for i in 0..<rowBytes { sums[i] = roundingTerm }
+            for tap in 0..<taps {
+                let row = rows + tap &* rowBytes, weight = weights[tap]
+                for i in 0..<rowBytes { sums[i] = sums[i] &+ Int32(row[i]) &* weight }
             }
+            for i in 0..<rowBytes { target[i] = clampToByte(sums[i]) }
         }
     }
 
@@ -174,13 +180,13 @@ public struct ResizePlan: Sendable {
         }
     }
 
-    /// The vertical pass over all sourceHeight rows `resizeRow` wrote, into width x height x 3 bytes.
-    func resizeColumns(_ intermediate: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>) {
-        if let vertical {
-            Resampler.resizeColumns(intermediate, rowBytes: intermediateRowBytes, with: vertical, into: target)
-        } else {
-            target.update(from: intermediate, count: intermediateRowBytes * height)
-        }
+    /// Output rows whose vertical window ends at source row `row`, and that window's first row.
+    /// Windows never shrink or move back, so every output row is due exactly once, in order.
+    func outputRows(completedBy row: Int, from next: Int) -> Range<Int> {
+        guard let vertical else { return row..<(row + 1) }
+        var end = next
+        while end < height, vertical.starts[end] + vertical.taps <= row + 1 { end += 1 }
+        return next..<end
     }
 
     /// `image` must be sourceWidth x sourceHeight.
@@ -195,12 +201,12 @@ public struct ResizePlan: Sendable {
     }
 }
 
-/// Resizes an image that arrives a row at a time, straight from a decoder, to one output size:
-/// each row gets the horizontal pass as it comes, into an intermediate image only as wide as the
-/// output (a 10000x12000 photo needs 12000 rows of 224 pixels, 8 MB), and the vertical pass runs
-/// once the last row is in. Rows and columns outside the crop are skipped as they come; the EXIF
-/// turn is applied to the small result. The plan is kept while the sources keep their size, and
-/// the buffers are reused.
+/// Resizes an image that arrives a row at a time, straight from a decoder, to one output size.
+/// Each row gets the horizontal pass as it comes, into a ring only as tall as the vertical
+/// filter (a 10000x12000 photo needs 108 rows of 224 pixels, 73 KB), and each output row is
+/// blended as soon as its last source row is in, so nothing the size of the source is ever held.
+/// Rows and columns outside the crop are skipped as they come; the EXIF turn is applied to the
+/// small result. The plan is kept while the sources keep their size, and the buffers are reused.
 public final class RowResizer: DecodedRowSink {
     /// The upright output size.
     public let width: Int
@@ -210,20 +216,20 @@ public final class RowResizer: DecodedRowSink {
     public private(set) var plan: ResizePlan?
     public private(set) var orientation = EXIFOrientation.upright
     private var region = CropRegion(x: 0, y: 0, width: 0, height: 0)
-    private var intermediate: [UInt8] = []
+    /// Horizontally resized rows, `ringRows` of them, each written twice (at slot r mod
+    /// ringRows and ringRows further), so that any ringRows consecutive rows lie in one piece.
+    private var ring: [UInt8] = []
+    private var ringRows = 1
+    /// The vertical pass's running sums for filters too wide to unroll.
+    private var sums: [Int32] = []
+    /// The output as stored (before the EXIF turn), filled a row at a time.
+    private var output: [UInt8] = []
+    private var nextOutputRow = 0
 
     public init(width: Int, height: Int, crop: CropMode = .none) {
         self.width = width
         self.height = height
         self.crop = crop
-    }
-
-    /// A resizer that starts with `plan` (for resizing a whole image with it).
-    convenience init(plan: ResizePlan) {
-        self.init(width: plan.width, height: plan.height)
-        self.plan = plan
-        region = CropRegion(x: 0, y: 0, width: plan.sourceWidth, height: plan.sourceHeight)
-        intermediate = [UInt8](repeating: 0, count: plan.intermediateRowBytes * plan.sourceHeight)
     }
 
     public func begin(width sourceWidth: Int, height sourceHeight: Int, orientation: EXIFOrientation) -> Bool {
@@ -232,27 +238,59 @@ public final class RowResizer: DecodedRowSink {
         // Resized as stored, then turned: a quarter turn swaps which stored side becomes which.
         let (storedWidth, storedHeight) = orientation.swapsAxes ? (height, width) : (width, height)
         if plan?.fits(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight) != true {
-            plan = ResizePlan(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight)
+            start(ResizePlan(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight))
         }
-        let bytes = storedWidth * 3 * region.height
-        if intermediate.count != bytes { intermediate = [UInt8](repeating: 0, count: bytes) }
+        nextOutputRow = 0
         return true
+    }
+
+    /// A resizer that starts with `plan` (for resizing a whole image with it).
+    fileprivate convenience init(plan: ResizePlan) {
+        self.init(width: plan.width, height: plan.height)
+        region = CropRegion(x: 0, y: 0, width: plan.sourceWidth, height: plan.sourceHeight)
+        start(plan)
+    }
+
+    /// Sizes the buffers for `plan`.
+    private func start(_ plan: ResizePlan) {
+        self.plan = plan
+        ringRows = plan.vertical?.taps ?? 1
+        let rowBytes = plan.intermediateRowBytes
+        ring = [UInt8](repeating: 0, count: 2 * ringRows * rowBytes)
+        sums = [Int32](repeating: 0, count: rowBytes)
+        output = [UInt8](repeating: 0, count: rowBytes * plan.height)
+        nextOutputRow = 0
     }
 
     public func row(_ pixels: UnsafePointer<UInt8>, y: Int) {
         guard let plan, (region.y..<(region.y + region.height)).contains(y) else { return }
-        intermediate.withUnsafeMutableBufferPointer {
-            plan.resizeRow(pixels + region.x * 3, into: $0.baseAddress! + (y - region.y) * plan.intermediateRowBytes)
+        let row = y - region.y, rowBytes = plan.intermediateRowBytes
+        let due = plan.outputRows(completedBy: row, from: nextOutputRow)
+        ring.withUnsafeMutableBufferPointer { ring in
+            let slot = ring.baseAddress! + (row % ringRows) * rowBytes
+            plan.resizeRow(pixels + region.x * 3, into: slot)
+            if ringRows > 1 { (slot + ringRows * rowBytes).update(from: slot, count: rowBytes) }
+            guard !due.isEmpty else { return }
+            output.withUnsafeMutableBufferPointer { output in
+                let target = output.baseAddress! + due.lowerBound * rowBytes
+                guard let vertical = plan.vertical else { return target.update(from: slot, count: rowBytes) }
+                vertical.weights.withUnsafeBufferPointer { weights in
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        for outputRow in due {
+                            Resampler.blendRows(ring.baseAddress! + (vertical.starts[outputRow] % ringRows) * rowBytes, rowBytes: rowBytes,
+                                                weights: weights.baseAddress! + outputRow * vertical.taps, taps: vertical.taps,
+                                                sums: sums.baseAddress!, into: output.baseAddress! + outputRow * rowBytes)
+                        }
+                    }
+                }
+            }
         }
+        nextOutputRow = due.upperBound
     }
 
     /// The resized image, upright: call after the decoder's last row.
     public func finish() -> RGBImage {
         guard let plan else { return RGBImage(width: 0, height: 0, pixels: []) }
-        var output = [UInt8](repeating: 0, count: plan.width * plan.height * 3)
-        intermediate.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { plan.resizeColumns(source.baseAddress!, into: $0.baseAddress!) }
-        }
         return orientation.apply(to: RGBImage(width: plan.width, height: plan.height, pixels: output))
     }
 }
