@@ -141,8 +141,8 @@ public struct BenchRunner {
     }
 
     /// One pass through the classify pipeline on in-memory bytes, through the classifier's own
-    /// steps: decode (rows streaming through the horizontal resize), the rest of the resize +
-    /// quantise, invoke and postprocess, each on the monotonic clock.
+    /// steps: decode (rows streaming through the resize), the EXIF turn + quantise, invoke and
+    /// postprocess, each on the monotonic clock.
     private func timeOnce(_ classifier: Classifier, bytes: [UInt8], imageName: String) throws(BenchError)
         -> (timings: [BenchStage: Double], top: ScoredClass?, prepared: PreparedInput) {
         let start = MonotonicClock.nanoseconds()

@@ -1,8 +1,8 @@
 /// Milliseconds spent in each pipeline stage for one image.
 public struct StageTimings: Sendable, Equatable {
-    /// Reading the file and decoding it, rows streaming through the resize's horizontal pass.
+    /// Reading the file and decoding it, rows streaming through the resize as they come.
     public var decode: Double = 0
-    /// The rest of the resize (vertical pass, EXIF turn) and quantising into the input tensor.
+    /// The EXIF turn of the resized image and quantising it into the input tensor.
     public var preprocess: Double = 0
     public var invoke: Double = 0
     /// Dequantising the output and picking the top classes.
