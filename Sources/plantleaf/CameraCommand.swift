@@ -5,12 +5,14 @@ import PlantLeafKit
 enum CameraCommand {
     static let help = """
         USAGE: plantleaf camera [options]
+               plantleaf camera --input FILE|- [options]
                plantleaf camera --list
                plantleaf camera --bench-frames IMAGE [--size WxH] [--iterations N]
 
-        Classifies what a V4L2 webcam sees, live. Capture runs on its own thread; inference always
-        takes the newest frame (older ones are dropped, never queued). On a terminal a status block
-        is redrawn in place; otherwise, or with --json, one JSON object per classified frame.
+        Classifies what a V4L2 webcam (or a motion-JPEG stream) sees, live. Capture runs on its own
+        thread; inference always takes the newest frame (older ones are dropped, never queued). On a
+        terminal a status block is redrawn in place; otherwise, or with --json, one JSON object per
+        classified frame, each with its capture time (ISO 8601, local time and offset).
 
         OPTIONS:
           --device PATH      capture device (default: /dev/video0)
@@ -25,15 +27,24 @@ enum CameraCommand {
           --timeout S        give up when no frame arrives for S seconds, above 0 and at most 3600 (default: 5)
           --json             one JSON object per frame on stdout, then a summary object
           --save-frames DIR  save each classified frame (the model's input) as JPEG, top-1 in the name
+          --input FILE|-     read a motion-JPEG stream (JPEG frames back to back, or multipart/x-mixed-replace)
+                             from FILE, a pipe or standard input instead of a device, e.g.
+                             rpicam-vid -t 0 --codec mjpeg -o - | plantleaf camera --input -
+                             (frames up to 16 MiB; not with --device, --format, --size, --fps)
+          --every DURATION   one classification of a fresh frame per DURATION (500ms, 30s, 5m, 1h; 0.1 s to 24 h);
+                             the device is closed in between, and one that fails is waited for and reopened
+          --log FILE         append one JSON line per result to FILE, on disk before the next frame (fsync);
+                             SIGHUP reopens FILE (for logrotate)
           --model FILE, --labels FILE  as for classify
           --list             list every /dev/video* with its formats, sizes and rates
           --bench-frames IMAGE  time frame -> model input for YUYV and MJPEG frames made from IMAGE
                              against invoke (make bench runs this); --iterations N, 1 to 1000000 (default: 200)
           -h, --help         show this help
 
-        Ctrl-C or SIGTERM stops cleanly and prints the summary.
-        EXIT CODES: 0 done or stopped, 1 the camera failed mid-stream (unplugged, no frames),
-        2 usage, device (none at all for --list), model or runtime set-up error, or stdout cannot be written.
+        Ctrl-C or SIGTERM stops cleanly and prints the summary; so does the end of an --input stream.
+        EXIT CODES: 0 done, stopped or the stream ended, 1 the camera failed mid-stream (unplugged, no frames),
+        2 usage, device (none at all for --list), model or runtime set-up error, or stdout or the --log file
+        cannot be written.
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -66,29 +77,52 @@ enum CameraCommand {
                              iterations: parsed.iterations)
         }
         let json = parsed.json || !Console.stdoutIsTerminal
-        return live(classifier: classifier, options: options, json: json)
+        var log: AppendLog?
+        if let path = parsed.logPath {
+            do {
+                log = try AppendLog(path: path)
+            } catch {
+                Console.error("plantleaf camera: --log \(path): \(error)")
+                return ExitCode.setupFailure
+            }
+        }
+        return live(classifier: classifier, options: options, json: json, log: log)
     }
 
     // MARK: live view
 
-    private static func live(classifier: Classifier, options: CameraOptions, json: Bool) -> Int32 {
+    private static func live(classifier: Classifier, options: CameraOptions, json: Bool, log: AppendLog?) -> Int32 {
         var status = StatusBlock()
+        var logFailure: FileWriteError?
         let summary: CameraSummary
         do {
             summary = try CameraSession(classifier: classifier, options: options).run(onSetup: { setup in
-                let rate = setup.stream.framesPerSecond.map { " at \(JSONObject.number($0, decimals: 2)) fps" } ?? ""
-                let line = "\(setup.device.path) (\(setup.device.card), \(setup.device.driver)): \(setup.stream.format.displayName) "
-                    + "\(setup.stream.size)\(rate), crop \(options.crop.rawValue), \(setup.bufferCount) buffers [\(setup.plan.reason)]"
+                let line = describe(setup, crop: options.crop)
                 Console.error("plantleaf camera: \(line)")
                 status.header = line
             }, onResult: { result in
-                if json { Console.out(frameJSON(result).text) } else { status.draw(result) }
+                let record = frameJSON(result).text
+                if json { Console.out(record) } else { status.draw(result) }
+                guard let log else { return true }
+                do throws(FileWriteError) {
+                    try log.append(record)
+                    return true
+                } catch {
+                    logFailure = error
+                    return false
+                }
+            }, onNotice: { notice in
+                Console.error("plantleaf camera: \(notice)")
             })
         } catch {
             Console.error("plantleaf camera: \(error)")
             return ExitCode.setupFailure
         }
-        report(summary, json: json)
+        report(summary, options: options, json: json)
+        if let logFailure, let log {
+            Console.error("plantleaf camera: --log \(log.path): cannot write: \(logFailure)")
+            return ExitCode.setupFailure
+        }
         if let failure = summary.failure {
             Console.error("plantleaf camera: \(failure)")
             return ExitCode.partialFailure
@@ -96,9 +130,22 @@ enum CameraCommand {
         return ExitCode.success
     }
 
+    /// The line that says what is being read, printed once before the first frame.
+    private static func describe(_ setup: CameraSetup, crop: CropMode) -> String {
+        switch setup {
+        case .device(let setup):
+            let rate = setup.stream.framesPerSecond.map { " at \(JSONObject.number($0, decimals: 2)) fps" } ?? ""
+            return "\(setup.device.path) (\(setup.device.card), \(setup.device.driver)): \(setup.stream.format.displayName) "
+                + "\(setup.stream.size)\(rate), crop \(crop.rawValue), \(setup.bufferCount) buffers [\(setup.plan.reason)]"
+        case .stream(let name, let maxFrameBytes):
+            return "\(name): motion-JPEG stream, crop \(crop.rawValue), frames up to \(maxFrameBytes >> 20) MiB"
+        }
+    }
+
     static func frameJSON(_ result: CameraResult) -> JSONObject {
         var object = JSONObject()
         object.add("frame", Int(result.sequence))
+        object.add("time", result.time)
         object.add("top", objects: result.top.map(\.json))
         object.add("age_ms", result.ageMilliseconds, decimals: 2)
         object.add("prepare_ms", result.prepareMilliseconds, decimals: 3)
@@ -110,23 +157,41 @@ enum CameraCommand {
         return object
     }
 
-    private static func report(_ summary: CameraSummary, json: Bool) {
+    private static func report(_ summary: CameraSummary, options: CameraOptions, json: Bool) {
         let counts = summary.counts
         let median = summary.medianAge.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
         let p99 = summary.p99Age.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
-        var text = "\(counts.captured) frames captured, \(summary.classified) classified, \(counts.dropped) dropped by the driver, "
-            + "\(counts.flaggedError) flagged bad, \(summary.corrupt) corrupt; frame age median \(median), p99 \(p99)"
+        var text: String
+        if options.inputPath != nil {
+            text = "\(counts.captured) frames read, \(summary.classified) classified, \(counts.superseded) superseded, "
+                + "\(counts.broken) broken, \(counts.oversized) over the size limit, \(summary.corrupt) corrupt, "
+                + "\(counts.skippedBytes) bytes skipped between frames"
+        } else {
+            text = "\(counts.captured) frames captured, \(summary.classified) classified, \(counts.dropped) dropped by the driver, "
+                + "\(counts.flaggedError) flagged bad, \(summary.corrupt) corrupt"
+        }
+        text += "; frame age median \(median), p99 \(p99)"
+        if options.interval != nil { text += "; \(summary.failedAttempts) failed attempts" }
+        if summary.streamEnded { text += "; the stream ended" }
         if let signal = summary.signal { text += "; stopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM")" }
         if let reason = summary.lastCorruptReason { text += "; last corrupt frame: \(reason)" }
         Console.error("plantleaf camera: \(text)")
         guard json else { return }
         var object = JSONObject()
+        object.add("time", WallClock.localISO8601())
         object.add("captured", counts.captured)
         object.add("classified", summary.classified)
         object.add("dropped", counts.dropped)
         object.add("flagged_error", counts.flaggedError)
         object.add("superseded", counts.superseded)
         object.add("corrupt", summary.corrupt)
+        if options.inputPath != nil {
+            object.add("broken", counts.broken)
+            object.add("oversized", counts.oversized)
+            object.add("skipped_bytes", counts.skippedBytes)
+            object.add("stream_ended", summary.streamEnded)
+        }
+        if options.interval != nil { object.add("failed_attempts", summary.failedAttempts) }
         if let value = summary.medianAge { object.add("age_median_ms", value, decimals: 2) } else { object.addNull("age_median_ms") }
         if let value = summary.p99Age { object.add("age_p99_ms", value, decimals: 2) } else { object.addNull("age_p99_ms") }
         if let failure = summary.failure { object.add("error", failure.description) }
@@ -213,7 +278,7 @@ struct StatusBlock {
     mutating func draw(_ result: CameraResult) {
         var lines = [header]
         let counts = result.counts
-        lines.append("frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "
+        lines.append("\(result.time)   frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "
             + "capture \(JSONObject.number(counts.framesPerSecond, decimals: 1)) fps   "
             + "inference \(JSONObject.number(result.inferenceFramesPerSecond, decimals: 1)) fps   dropped \(counts.dropped)")
         for entry in result.top {

@@ -50,7 +50,7 @@ public struct BenchRunner {
     public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> BenchResult {
         try settings.validate()
         let allocatorSettled = Allocator.keepFreedMemory()
-        let startedAt = BenchRunner.utcTimestamp()
+        let startedAt = WallClock.utcISO8601()
         let (bytes, imageName) = try loadImage()
         var conditions = ConditionLog()
         conditions.loadAverageBefore = machineReader.loadAverage()
@@ -181,14 +181,5 @@ public struct BenchRunner {
         var usage = rusage()
         guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
         return Int(usage.ru_maxrss)
-    }
-
-    static func utcTimestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-        return length > 0 ? stringFromCBuffer(buffer) : MachineInfo.unknown
     }
 }

@@ -27,7 +27,6 @@ public final class FrameConverter {
     let decoder: ImageDecoder
     /// MJPEG rows stream from the decoder into it, cropped as they come; its plan is made once.
     private let mjpegResizer: RowResizer
-    private let region: CropRegion
     private let planes: [PlaneResize]
     private let components: [ComponentResize]
 
@@ -37,9 +36,15 @@ public final class FrameConverter {
         self.outputSize = outputSize
         decoder = ImageDecoder(minimumSize: (outputSize.width, outputSize.height), strict: true)
         mjpegResizer = RowResizer(width: outputSize.width, height: outputSize.height, crop: crop)
+        // MJPEG frames carry their own size, read by the decoder; only raw frames need kernels here.
+        guard stream.format != .mjpeg else {
+            planes = []
+            components = []
+            return
+        }
         let size = stream.size, line = stream.bytesPerLine
         // YUYV shares chroma across 2 pixels of a row, NV12 across 2x2.
-        region = crop.region(width: size.width, height: size.height, alignment: stream.format == .rgb24 || stream.format == .mjpeg ? 1 : 2)
+        let region = crop.region(width: size.width, height: size.height, alignment: stream.format == .rgb24 ? 1 : 2)
         let (cropWidth, cropHeight) = (region.width, region.height)
         func kernel(_ input: Int, _ output: Int) -> ShortKernel { ShortKernel(Resampler.Kernel(inputSize: input, outputSize: output)) }
         let rows = kernel(cropHeight, outputSize.height)
@@ -68,8 +73,7 @@ public final class FrameConverter {
                                   rowBytes: cropWidth * 3, stride: line)]
             components = (0..<3).map { ComponentResize(horizontal: columns, plane: 0, offset: $0, step: 3) }
         case .mjpeg:
-            planes = []
-            components = []
+            preconditionFailure("MJPEG frames take the decoder's path (returned above)")
         }
     }
 

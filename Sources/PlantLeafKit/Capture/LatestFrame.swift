@@ -20,12 +20,19 @@ public struct CaptureCounts: Sendable, Equatable {
     public var superseded = 0
     /// Capture rate over the last second or so of driver timestamps.
     public var framesPerSecond = 0.0
+    /// Stream input: frames dropped for breaking off or not being JPEG, and for passing the
+    /// frame size limit; bytes skipped between frames (multipart headers, garbage).
+    public var broken = 0
+    public var oversized = 0
+    public var skippedBytes = 0
 }
 
 /// How the capture thread ended.
 enum CaptureEnd {
     case stopped
     case durationReached
+    /// A stream input ended: the frame still waiting is classified first.
+    case endOfStream
     case failed(CameraError)
 }
 
@@ -42,6 +49,8 @@ final class LatestFrame: @unchecked Sendable {
     private var counts = CaptureCounts()
     private var lastSequence: UInt32?
     private var recentTimestamps: [UInt64] = []
+    /// One-line reports from the capture thread (damaged stream frames), for the caller to show.
+    private var notices: [String] = []
 
     init() {
         pthread_mutex_init(mutex, nil)
@@ -87,6 +96,34 @@ final class LatestFrame: @unchecked Sendable {
         }
     }
 
+    /// Drops the frame waiting, if any, so the next `take` gets one captured after this call.
+    func discardPending() {
+        locked {
+            if hasPending { counts.superseded += 1 }
+            hasPending = false
+        }
+    }
+
+    /// Counts a stream frame the parser dropped, with the line that says why.
+    func reject(oversized: Bool, notice: String) {
+        locked {
+            if oversized { counts.oversized += 1 } else { counts.broken += 1 }
+            notices.append(notice)
+        }
+    }
+
+    func setSkippedBytes(_ count: Int) {
+        locked { counts.skippedBytes = count }
+    }
+
+    /// The capture thread's reports since the last call.
+    func takeNotices() -> [String] {
+        locked {
+            defer { notices.removeAll() }
+            return notices
+        }
+    }
+
     func finish(_ reason: CaptureEnd) {
         locked {
             if end == nil { end = reason }
@@ -99,7 +136,9 @@ final class LatestFrame: @unchecked Sendable {
     func take(into frame: inout CapturedFrame) -> CaptureEnd? {
         locked {
             while !hasPending && end == nil { pthread_cond_wait(condition, mutex) }
-            if let end { return end }
+            if let end {
+                guard case .endOfStream = end, hasPending else { return end }
+            }
             swap(&frame, &pending)
             hasPending = false
             return nil

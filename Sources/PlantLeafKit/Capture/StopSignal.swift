@@ -26,7 +26,7 @@ final class StopSignal {
         writeEnd = ends[1]
         stopPipeWriteEnd = writeEnd
         for number in [SIGINT, SIGTERM] {
-            previous[number] = signal(number) { number in
+            previous[number] = SignalHandler.install(number) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(stopPipeWriteEnd, &byte, 1)
             }

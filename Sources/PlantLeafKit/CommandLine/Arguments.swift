@@ -83,6 +83,23 @@ public struct Arguments {
         return value
     }
 
+    /// The option's duration in seconds: a number with a unit, ms, s, m or h ("500ms", "30s",
+    /// "5m", "1h"; a bare number is seconds), which must lie in `range`.
+    public func duration(_ name: String, range: ClosedRange<Double>) throws(UsageError) -> Double? {
+        guard let text = values[name] else { return nil }
+        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        let unit = units.first { text.hasSuffix($0.suffix) } ?? ("", 1)
+        guard let number = Double(text.dropLast(unit.suffix.count)), number.isFinite else {
+            throw UsageError("\(name) must be a duration such as 30s, 5m, 1h or 500ms, got '\(text)'")
+        }
+        let seconds = number * unit.seconds
+        guard range.contains(seconds) else {
+            throw UsageError("\(name) must be from \(JSONObject.number(range.lowerBound, decimals: 3)) s "
+                + "to \(JSONObject.number(range.upperBound, decimals: 0)) s, got \(text)")
+        }
+        return seconds
+    }
+
     public func choice(_ name: String, from choices: [String], default defaultValue: String) throws(UsageError) -> String {
         guard let text = values[name] else { return defaultValue }
         guard choices.contains(text) else { throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'") }

@@ -61,12 +61,16 @@ public struct CameraCommandOptions: Sendable {
     public var iterations = 200
     public var modelPath: String?
     public var labelsPath: String?
+    /// --log FILE: one JSON line appended per result.
+    public var logPath: String?
+    /// --every's range: from ten readings a second to one a day.
+    public static let intervals = 0.1...86_400.0
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> CameraCommandOptions {
         let parsed = try Arguments(arguments,
                                    valued: ["--device", "--format", "--size", "--fps", "--crop", "--top-k", "--threads", "--frames",
                                             "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
-                                            "--iterations"],
+                                            "--iterations", "--input", "--every", "--log"],
                                    flags: ["--json", "--list", "--help", "-h"])
         var options = CameraCommandOptions()
         if parsed.has("--help") || parsed.has("-h") {
@@ -94,6 +98,15 @@ public struct CameraCommandOptions: Sendable {
         session.duration = try parsed.double("--duration", range: 0...31_536_000, aboveLowerBound: true)
         session.frameTimeout = try parsed.double("--timeout", range: 0...3600, aboveLowerBound: true) ?? session.frameTimeout
         session.saveFramesDirectory = parsed.string("--save-frames")
+        session.inputPath = parsed.string("--input")
+        if session.inputPath != nil {
+            // A stream's frames are JPEGs of whatever size the sender chose.
+            for option in ["--device", "--format", "--size", "--fps"] where parsed.string(option) != nil {
+                throw UsageError("\(option) is for V4L2 devices and cannot be used with --input")
+            }
+        }
+        session.interval = try parsed.duration("--every", range: intervals)
+        options.logPath = parsed.string("--log")
         options.session = session
         options.threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
         options.iterations = try parsed.integer("--iterations", default: 200, range: 1...1_000_000)

@@ -1,0 +1,174 @@
+import Foundation
+import PlantLeafKit
+import PlantLeafTestSupport
+import Testing
+
+/// `plantleaf camera --input`: motion-JPEG streams from ffmpeg, pipes and files the tests make,
+/// with `--log`, `--every` and the records' wall-clock times.
+@Suite struct CameraStreamTests {
+    static let appleScab = TestPaths.plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
+    static let tomatoHealthy = TestPaths.plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"
+    static let timePattern = #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$"#
+
+    static func bytes(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    /// The per-frame objects and the summary of a --json run.
+    static func records(_ text: String) -> (frames: [[String: Any]], summary: [String: Any]) {
+        let objects = text.split(separator: "\n").compactMap { jsonObject(String($0)) }
+        return (objects.filter { $0["frame"] != nil }, objects.last?["summary"] as? [String: Any] ?? [:])
+    }
+
+    static func topLabel(_ frame: [String: Any]) -> String? {
+        (frame["top"] as? [[String: Any]])?.first?["label"] as? String
+    }
+
+    /// Runs camera --input FILE --json on `bytes` written to a file.
+    static func classifyStream(_ bytes: [UInt8], _ extra: [String] = []) throws -> (CommandResult, String) {
+        let path = TestPaths.temporaryDirectory() + "/stream.mjpeg"
+        TestImages.write(bytes, to: path)
+        return (try runWithin(seconds: 120, TestPaths.binary, ["camera", "--input", path, "--json"] + extra), path)
+    }
+
+    @Test func ffmpegStreamOfALeafIsClassifiedToTheEnd() throws {
+        // ffmpeg re-encodes the leaf as 20 frames of a 10 fps motion-JPEG stream into the pipe.
+        let result = try runPlantLeafInShell(#"ffmpeg -v error -loop 1 -i "$1" -frames:v 20 -r 10 -q:v 2 -f mjpeg - | "$0" camera --input - --json"#,
+                                             [Self.appleScab], seconds: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let (frames, summary) = Self.records(result.stdout)
+        #expect(!frames.isEmpty)
+        for frame in frames {
+            #expect(Self.topLabel(frame) == "Apple___Apple_scab")
+            #expect((frame["time"] as? String)?.wholeMatch(of: try Regex(Self.timePattern)) != nil)
+        }
+        #expect(summary["captured"] as? Int == 20)
+        #expect(summary["stream_ended"] as? Bool == true)
+        // Every frame was either classified or replaced by a newer one before inference took it;
+        // the last one always gets classified.
+        #expect((summary["classified"] as? Int ?? 0) + (summary["superseded"] as? Int ?? 0) == 20)
+        #expect(frames.last?["frame"] as? Int == 20)
+        #expect(result.stderrLines.first == "plantleaf camera: standard input: motion-JPEG stream, crop center, frames up to 16 MiB")
+        #expect(result.stderrLines.last?.hasSuffix("; the stream ended") == true)
+    }
+
+    @Test func multipartStreamWithGarbageBetweenFrames() throws {
+        let apple = try Self.bytes(Self.appleScab), tomato = try Self.bytes(Self.tomatoHealthy)
+        let header = Array("HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=leaf\r\n\r\n".utf8)
+        func part(_ jpeg: [UInt8]) -> [UInt8] {
+            Array("--leaf\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n".utf8) + jpeg + Array("\r\n".utf8)
+        }
+        let garbage = Array("this is not a frame \u{1}\u{2}".utf8)
+        let stream = header + part(apple) + garbage + part(tomato)
+        let (result, _) = try Self.classifyStream(stream)
+        #expect(result.status == 0, "\(result.stderr)")
+        let (frames, summary) = Self.records(result.stdout)
+        #expect(summary["captured"] as? Int == 2)
+        #expect(summary["skipped_bytes"] as? Int == stream.count - apple.count - tomato.count)
+        #expect(summary["broken"] as? Int == 0)
+        #expect(Self.topLabel(frames.last ?? [:]) == "Tomato___healthy")
+    }
+
+    @Test func streamCutMidFrameEndsCleanly() throws {
+        let apple = try Self.bytes(Self.appleScab), tomato = try Self.bytes(Self.tomatoHealthy)
+        let (result, path) = try Self.classifyStream(apple + Array(tomato.prefix(1000)))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderrLines.contains("plantleaf camera: \(path): stream ended inside a frame (1000 bytes): dropped"))
+        let (frames, summary) = Self.records(result.stdout)
+        #expect(frames.count == 1 && Self.topLabel(frames[0]) == "Apple___Apple_scab")
+        #expect(summary["broken"] as? Int == 1 && summary["captured"] as? Int == 1 && summary["stream_ended"] as? Bool == true)
+    }
+
+    @Test func frameCutOffByTheNextIsReportedAndTheNextClassified() throws {
+        let apple = try Self.bytes(Self.appleScab), tomato = try Self.bytes(Self.tomatoHealthy)
+        let (result, path) = try Self.classifyStream(Array(apple.prefix(3000)) + tomato)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderrLines.contains("plantleaf camera: \(path): damaged frame dropped: frame cut off after 3000 bytes (a new frame started)"))
+        let (frames, summary) = Self.records(result.stdout)
+        #expect(frames.map { Self.topLabel($0) } == ["Tomato___healthy"])
+        #expect(summary["broken"] as? Int == 1)
+    }
+
+    @Test func frameOverTheSizeLimitIsDroppedAndTheNextClassified() throws {
+        // 17 MiB of APP2 segments: a frame past the 16 MiB limit that never needs holding whole.
+        var big: [UInt8] = [0xFF, 0xD8]
+        for _ in 0..<272 { big += [0xFF, 0xE2, 0xFF, 0xFF] + [UInt8](repeating: 0x55, count: 65533) }
+        big += [0xFF, 0xD9]
+        let (result, path) = try Self.classifyStream(big + (try Self.bytes(Self.tomatoHealthy)))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderrLines.contains("plantleaf camera: \(path): frame over the 16777216-byte limit: dropped"))
+        let (frames, summary) = Self.records(result.stdout)
+        #expect(frames.map { Self.topLabel($0) } == ["Tomato___healthy"])
+        #expect(summary["oversized"] as? Int == 1 && summary["captured"] as? Int == 1)
+    }
+
+    /// A leaf written into a pipe every 50 ms, as a camera would, until plantleaf is done.
+    static let feeder = #"(while :; do cat "$2" || exit; sleep 0.05; done) | "$0" camera --input - --json"#
+
+    @Test func logLinesAreWholeAfterSIGKILL() throws {
+        let log = TestPaths.temporaryDirectory() + "/camera.jsonl"
+        let result = try runPlantLeafInShell(Self.feeder + #" --log "$1" >/dev/null 2>&1 & pid=$!; sleep 4; kill -KILL $pid; wait $pid; echo "rc=$?""#,
+                                             [log, Self.appleScab], seconds: 60)
+        #expect(result.stdout.contains("rc=137"), "\(result.stdout) \(result.stderr)")
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n")
+        #expect(lines.count >= 3)
+        for line in lines {
+            let record = try #require(jsonObject(String(line)), "not a whole JSON line: \(line)")
+            #expect(Self.topLabel(record) == "Apple___Apple_scab")
+            #expect((record["time"] as? String)?.wholeMatch(of: try Regex(Self.timePattern)) != nil)
+        }
+    }
+
+    @Test func sighupReopensTheLogForLogrotate() throws {
+        let directory = TestPaths.temporaryDirectory()
+        let log = directory + "/camera.jsonl"
+        let script = Self.feeder + #" --log "$1" >/dev/null 2>"$1.err" & pid=$!; sleep 3; mv "$1" "$1.1"; kill -HUP $pid; sleep 3; "#
+            + #"kill -TERM $pid; wait $pid; echo "rc=$?""#
+        let result = try runPlantLeafInShell(script, [log, Self.appleScab], seconds: 60)
+        #expect(result.stdout.contains("rc=0"), "\(result.stdout) \((try? String(contentsOfFile: log + ".err", encoding: .utf8)) ?? "")")
+        for path in [log + ".1", log] {
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            #expect(!lines.isEmpty, "\(path) has no records")
+            #expect(lines.allSatisfy { jsonObject(String($0)) != nil })
+        }
+    }
+
+    @Test func everyIntervalClassifiesOneFreshFramePerTick() throws {
+        let result = try runPlantLeafInShell(Self.feeder + " --every 1s --duration 3.5", ["", Self.appleScab], seconds: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let (frames, summary) = Self.records(result.stdout)
+        // Ticks at 0, 1, 2 and 3 s; a tick is missed only when a classification takes a second.
+        #expect((3...4).contains(frames.count), "\(frames.count) results")
+        #expect(summary["classified"] as? Int == frames.count)
+        let sequence = frames.compactMap { $0["frame"] as? Int }
+        #expect(sequence == sequence.sorted() && Set(sequence).count == sequence.count)
+    }
+
+    @Test func inputRefusesDeviceOptionsAndWhatIsNotAStream() throws {
+        let withDevice = try runPlantLeaf(["camera", "--input", "-", "--device", "/dev/video0"])
+        #expect(withDevice.status == 2)
+        #expect(withDevice.stderr == "plantleaf camera: --device is for V4L2 devices and cannot be used with --input (see plantleaf camera --help)\n")
+        let folder = TestPaths.temporaryDirectory()
+        let notAStream = try runWithin(seconds: 60, TestPaths.binary, ["camera", "--input", folder])
+        #expect(notAStream.status == 2)
+        #expect(notAStream.stderrLines.last == "plantleaf camera: \(folder): cannot open: not a file, pipe or socket")
+        let missing = try runWithin(seconds: 60, TestPaths.binary, ["camera", "--input", folder + "/none.mjpeg"])
+        #expect(missing.status == 2)
+        #expect(missing.stderrLines.last == "plantleaf camera: \(folder)/none.mjpeg: cannot open: no such file or directory")
+    }
+
+    @Test func everyTakesDurationsWithUnitsInItsRange() throws {
+        for (value, message) in [("0s", "--every must be from 0.1 s to 86400 s, got 0s"), ("2d", "--every must be a duration such as 30s, 5m, 1h or 500ms, got '2d'"),
+                                 ("25h", "--every must be from 0.1 s to 86400 s, got 25h"), ("abc", "--every must be a duration such as 30s, 5m, 1h or 500ms, got 'abc'")] {
+            let result = try runPlantLeaf(["camera", "--every", value])
+            #expect(result.status == 2)
+            #expect(result.stderr == "plantleaf camera: \(message) (see plantleaf camera --help)\n")
+        }
+    }
+
+    @Test func unwritableLogIsASetupError() throws {
+        let result = try runWithin(seconds: 60, TestPaths.binary, ["camera", "--input", Self.appleScab, "--log", "/nonexistent/folder/camera.jsonl"])
+        #expect(result.status == 2)
+        #expect(result.stderrLines.last == "plantleaf camera: --log /nonexistent/folder/camera.jsonl: no such file or directory")
+    }
+}
