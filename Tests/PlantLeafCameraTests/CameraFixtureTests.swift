@@ -125,6 +125,41 @@ import Testing
         #expect(boot.frames("unplugged").summary?["error"] != nil)
     }
 
+    /// --every on vivid: one result a second, the camera unplugged (vivid's disconnect control,
+    /// then the module unloaded) and plugged back in (the module loaded again, now showing its
+    /// own test pattern): the run waits, says so, and carries on; SIGTERM ends it cleanly.
+    @Test func everyIntervalWaitsForAnUnpluggedCamera() throws {
+        let reference = try classify(Self.appleScab)
+        let boot = try boot(["-s", "256x256"], images: [Self.appleScab], script: """
+            results() { n=$(grep -c '"frame"' every.out 2>/dev/null); echo "${n:-0}"; }
+            # Waits (60 s at most) for at least $1 results.
+            await() { i=0; while [ "$(results)" -lt $1 ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i+1)); done; }
+            "$PLANTLEAF" camera --size 256x256 --every 1s --json --log every.jsonl > every.out 2> every.err & pid=$!
+            await 3; before=$(results)
+            pkill -f v4l2-feed; v4l2-ctl -d $CAMERA_DEVICE -c disconnect=1
+            # Unloading waits for plantleaf to close the node (it does between intervals).
+            i=0; until rmmod vivid 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
+            sleep 4
+            insmod "$(find "$HOME/.cache/camera-fixture" -name 'vivid.ko*' | head -1)" n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0
+            await $((before + 2))
+            kill -TERM $pid; wait $pid; echo $? > every.rc
+            echo $before > before.count
+            """)
+        #expect(boot.status("every") == 0, "\(boot.text("every.err"))")
+        let before = Int(boot.text("before.count").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let run = boot.frames("every")
+        #expect(before >= 3 && run.frames.count >= before + 2, "\(run.frames.count) results, \(before) before the unplug")
+        expectEveryFrame(Array(run.frames.prefix(3)), count: 3, matches: reference)
+        let errors = boot.text("every.err")
+        #expect(errors.contains("/dev/video0: no such device; no /dev/video* devices exist: plug a camera in (and check dmesg); trying again in 1 s"))
+        #expect(errors.contains("trying again in 2 s"))
+        #expect(errors.contains("/dev/video0: camera back after "))
+        #expect((run.summary?["failed_attempts"] as? Int ?? 0) >= 2)
+        // The log holds the same records, one whole line each.
+        let logged = boot.text("every.jsonl").split(separator: "\n").map(String.init)
+        #expect(logged.count == run.frames.count && logged.allSatisfy { jsonObject($0)?["time"] is String })
+    }
+
     /// v4l2loopback, the JPEG bytes as MJPEG buffers: 30 frames agree with classify.
     @Test func mjpegThroughLoopback() throws {
         let reference = try classify(Self.tomatoHealthy)

@@ -235,7 +235,9 @@ public final class CameraSession {
             if !wait(until: nextTick, deadline: deadline, stop: stop) { break }
             let stream: StreamFormat
             do throws(CameraError) {
-                guard let captured = try captureOneFrame(stop: stop, into: &frame, announce: !announced, onSetup: onSetup) else { break }
+                // Said once at the start, and again when a device that failed is back.
+                guard let captured = try captureOneFrame(stop: stop, into: &frame, announce: !announced || retryPause > 1,
+                                                         onSetup: onSetup) else { break }
                 stream = captured
             } catch {
                 // A device that never worked is a set-up error, as without an interval; one
