@@ -28,13 +28,13 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## install: plantleaf, the default model + labels and libLiteRt.so under PREFIX (bin/, share/plantleaf/, lib/plantleaf/)
+## install: plantleaf, the default model + labels and libLiteRt.so under PREFIX (bin/, share/plantleaf/, lib/plantleaf/), the monitor's systemd unit
 PREFIX ?= /usr/local
 install: build
-	scripts/install.sh --prefix "$(DESTDIR)$(PREFIX)"
+	scripts/install.sh --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
 
 uninstall:
-	scripts/install.sh --uninstall --prefix "$(DESTDIR)$(PREFIX)"
+	scripts/install.sh --uninstall --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
 
 ## release: dist/plantleaf-VERSION-linux-{x86_64,aarch64}.tar.gz, static Swift standard library (aarch64 under qemu-user)
 release: setup

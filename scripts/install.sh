@@ -5,9 +5,12 @@
 #   PREFIX/bin/plantleaf
 #   PREFIX/lib/plantleaf/libLiteRt.so
 #   PREFIX/share/plantleaf/plantvillage_int8.tflite, labels.txt (always installed as a pair)
+#   PREFIX/lib/systemd/system/plantleaf-monitor.service (the greenhouse monitor, see the README),
+#   PREFIX/share/plantleaf/plantleaf-monitor.default and plantleaf-monitor.logrotate
 #
 #   install.sh [--prefix DIR] [--binary FILE] [--litert FILE]   install (default prefix /usr/local)
 #   install.sh --uninstall [--prefix DIR]                        remove what install put there
+#   --destdir DIR   stage the files under DIR (for packaging); paths written into them keep PREFIX
 #
 # The same script runs in a project checkout (`make install`: the release build, Models/ and the
 # verified .runtime/) and in an unpacked release archive (bin/, share/, and libLiteRt.so
@@ -18,27 +21,30 @@ say() { printf 'install: %s\n' "$*" >&2; }
 die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
 
 here=$(cd "$(dirname "$0")" && pwd)
-prefix=/usr/local binary= litert= uninstall=false
+prefix=/usr/local destdir= binary= litert= uninstall=false
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) [ $# -ge 2 ] || die "--prefix needs a folder"; prefix=$2; shift 2 ;;
+        --destdir) [ $# -ge 2 ] || die "--destdir needs a folder"; destdir=$2; shift 2 ;;
         --binary) [ $# -ge 2 ] || die "--binary needs a file"; binary=$2; shift 2 ;;
         --litert) [ $# -ge 2 ] || die "--litert needs a libLiteRt.so or its wheel"; litert=$2; shift 2 ;;
         --uninstall) uninstall=true; shift ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
 done
 case "$prefix" in /*) ;; *) prefix=$(pwd)/$prefix ;; esac
 
-bin_file=$prefix/bin/plantleaf
-lib_dir=$prefix/lib/plantleaf
-data_dir=$prefix/share/plantleaf
+bin_file=$destdir$prefix/bin/plantleaf
+lib_dir=$destdir$prefix/lib/plantleaf
+data_dir=$destdir$prefix/share/plantleaf
+unit_file=$destdir$prefix/lib/systemd/system/plantleaf-monitor.service
 
 if $uninstall; then
-    rm -f "$bin_file"
+    rm -f "$bin_file" "$unit_file"
     rm -rf "$lib_dir" "$data_dir"
-    say "removed plantleaf from $prefix"
+    rmdir --ignore-fail-on-non-empty "$(dirname "$unit_file")" "$destdir$prefix/lib/systemd" 2>/dev/null || true
+    say "removed plantleaf from $destdir$prefix"
     exit 0
 fi
 
@@ -47,6 +53,7 @@ if [ -f "$here/bin/plantleaf" ]; then  # an unpacked release archive
     model=$here/share/plantleaf/plantvillage_int8.tflite
     labels=$here/share/plantleaf/labels.txt
     extras=("$here/share/plantleaf/MODEL.md")
+    packaging=$here/share/plantleaf
     fetch=$here/fetch-litert.sh
 else                                   # a project checkout
     project=$(cd "$here/.." && pwd)
@@ -54,6 +61,7 @@ else                                   # a project checkout
     model=$project/Models/plantvillage_int8.tflite
     labels=$project/labels.txt
     extras=("$project/scripts/release/MODEL.md")
+    packaging=$project/packaging
     fetch=$project/scripts/fetch-litert.sh
     [ -n "$litert" ] || litert=$project/.runtime/lib/libLiteRt.so
 fi
@@ -61,9 +69,14 @@ for file in "$binary" "$model" "$labels"; do
     [ -f "$file" ] || die "$file is missing (in a checkout, run 'make build' first)"
 done
 
-mkdir -p "$prefix/bin" "$lib_dir" "$data_dir"
+mkdir -p "$(dirname "$bin_file")" "$lib_dir" "$data_dir"
 install -m 755 "$binary" "$bin_file"
 install -m 644 "$model" "$labels" "${extras[@]}" "$data_dir/"
+install -m 644 "$packaging/plantleaf-monitor.default" "$packaging/plantleaf-monitor.logrotate" "$data_dir/"
+# The unit names the binary where it will run from: PREFIX, without the staging folder.
+mkdir -p "$(dirname "$unit_file")"
+sed -e "s|@BINDIR@|$prefix/bin|g" -e "s|@DOCDIR@|$prefix/share/plantleaf|g" "$packaging/plantleaf-monitor.service" >"$unit_file"
+chmod 644 "$unit_file"
 if [ -n "$litert" ]; then
     "$fetch" "$lib_dir/libLiteRt.so" "$(uname -m)" --from "$litert"
 else

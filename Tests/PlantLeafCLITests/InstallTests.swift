@@ -71,6 +71,20 @@ import Testing
         #expect(result.stderr.hasPrefix("plantleaf classify: cannot read labels \(prefix)/share/plantleaf/labels.txt: "))
     }
 
+    /// The monitor's unit names the installed binary and passes systemd's own check.
+    @Test func systemdUnitIsInstalledAndVerifies() throws {
+        let prefix = try install()
+        let unit = prefix + "/lib/systemd/system/plantleaf-monitor.service"
+        let text = try String(contentsOfFile: unit, encoding: .utf8)
+        #expect(text.contains("ExecStart=\(prefix)/bin/plantleaf camera --json $PLANTLEAF_CAMERA_OPTIONS"))
+        #expect(!text.contains("@BINDIR@") && !text.contains("@DOCDIR@"), "a placeholder was left in the unit")
+        for file in ["plantleaf-monitor.default", "plantleaf-monitor.logrotate"] {
+            #expect(FileManager.default.fileExists(atPath: prefix + "/share/plantleaf/" + file), "\(file) not installed")
+        }
+        let verify = try runWithin(seconds: 60, "/usr/bin/systemd-analyze", ["verify", unit])
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+    }
+
     @Test func uninstallRemovesEverythingInstallPut() throws {
         let prefix = try install()
         let result = try runCommand("/bin/bash", [script, "--uninstall", "--prefix", prefix])

@@ -22,7 +22,8 @@ top=$stage/$name
 mkdir -p "$top/bin" "$top/share/plantleaf"
 install -m 755 "$binary" "$top/bin/plantleaf"
 install -m 644 "$project/Models/plantvillage_int8.tflite" "$project/labels.txt" \
-    "$project/scripts/release/MODEL.md" "$top/share/plantleaf/"
+    "$project/scripts/release/MODEL.md" "$project/packaging/plantleaf-monitor.service" \
+    "$project/packaging/plantleaf-monitor.default" "$project/packaging/plantleaf-monitor.logrotate" "$top/share/plantleaf/"
 install -m 755 "$project/scripts/install.sh" "$project/scripts/fetch-litert.sh" "$top/"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" "$project/scripts/release/README.txt" >"$top/README.txt"
 
