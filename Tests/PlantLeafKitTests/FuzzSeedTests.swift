@@ -44,10 +44,10 @@ import Testing
         }
     }
 
-    /// Two seeds are reports compare reads, two are refused (so both paths are where fuzzing starts).
+    /// Three seeds are reports compare reads, two are refused (so both paths are where fuzzing starts).
     @Test func benchReportSeedsDecodeOrAreRefused() {
         let decoded = FuzzTargets.benchReport.seeds().map { (try? StoredBenchReport.decode($0.bytes, path: $0.name)) != nil }
-        #expect(decoded == [true, true, false, false])
+        #expect(decoded == [true, true, false, false, true])
     }
 
     /// Each command-line seed parses, so fuzzing starts from accepted command lines.
