@@ -171,7 +171,8 @@ enum CameraCommand {
                 + "\(counts.flaggedError) flagged bad, \(summary.corrupt) corrupt"
         }
         text += "; frame age median \(median), p99 \(p99)"
-        if options.interval != nil { text += "; \(summary.failedAttempts) failed attempts" }
+        let retriesDevice = options.interval != nil && options.inputPath == nil
+        if retriesDevice { text += "; \(summary.failedAttempts) failed attempts" }
         if summary.streamEnded { text += "; the stream ended" }
         if let signal = summary.signal { text += "; stopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM")" }
         if let reason = summary.lastCorruptReason { text += "; last corrupt frame: \(reason)" }
@@ -191,7 +192,7 @@ enum CameraCommand {
             object.add("skipped_bytes", counts.skippedBytes)
             object.add("stream_ended", summary.streamEnded)
         }
-        if options.interval != nil { object.add("failed_attempts", summary.failedAttempts) }
+        if retriesDevice { object.add("failed_attempts", summary.failedAttempts) }
         if let value = summary.medianAge { object.add("age_median_ms", value, decimals: 2) } else { object.addNull("age_median_ms") }
         if let value = summary.p99Age { object.add("age_p99_ms", value, decimals: 2) } else { object.addNull("age_p99_ms") }
         if let failure = summary.failure { object.add("error", failure.description) }
