@@ -56,6 +56,15 @@ public enum Resampler {
                 }
                 starts[output] = start
             }
+            // The triangle filter has no negative lobe and its weights sum to one, so a sum of
+            // bytes times weights lies in 0...255 after the shift and the passes need no clamp:
+            // the rounded weights may add up to at most 2^22 + taps / 2, and the largest sum,
+            // 255 (2^22 + 8192) + 2^21, still shifts down to 255.
+            for output in 0..<outputSize {
+                let window = weights[(output * taps)..<(output * taps + taps)]
+                precondition(window.allSatisfy { $0 >= 0 } && window.reduce(0, +) <= (1 << Resampler.precisionBits) + 8192,
+                             "resize weights outside the range that keeps sums within a byte")
+            }
             self.taps = taps
             self.starts = starts
             self.weights = weights
@@ -71,33 +80,52 @@ public enum Resampler {
 
     /// One row's horizontal pass: `kernel.starts.count` output pixels from a row of the source.
     /// Each pixel is one vector of 4 lanes (R, G, B and a lane that is ignored), so a tap is one
-    /// vector multiply-add; the sums are the same as channel by channel.
+    /// vector multiply-add; the sums are the same as channel by channel. The common tap counts
+    /// get their own copy of the loop, which the compiler unrolls.
     static func resizeRow(_ source: UnsafePointer<UInt8>, with kernel: Kernel, into target: UnsafeMutablePointer<UInt8>) {
-        let taps = kernel.taps
-        let bytes = UnsafeRawPointer(source)
         kernel.weights.withUnsafeBufferPointer { weights in
             kernel.starts.withUnsafeBufferPointer { starts in
-                for x in 0..<starts.count {
-                    let window = starts[x] &* 3
-                    let windowWeights = weights.baseAddress! + x &* taps
-                    var sum = SIMD4<Int32>(repeating: roundingTerm)
-                    if x < kernel.wordReadableOutputs {
-                        for tap in 0..<taps {
-                            let pixel = bytes.loadUnaligned(fromByteOffset: window &+ tap &* 3, as: SIMD4<UInt8>.self)
-                            sum &+= SIMD4<Int32>(truncatingIfNeeded: pixel) &* windowWeights[tap]
-                        }
-                    } else {
-                        // The window reaches the last pixel: a word read would pass the row's end.
-                        for tap in 0..<taps {
-                            let pixel = source + (window &+ tap &* 3)
-                            sum &+= SIMD4<Int32>(Int32(pixel[0]), Int32(pixel[1]), Int32(pixel[2]), 0) &* windowWeights[tap]
-                        }
-                    }
-                    let clamped = (sum &>> Int32(precisionBits)).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-                    target[x &* 3] = UInt8(truncatingIfNeeded: clamped[0])
-                    target[x &* 3 &+ 1] = UInt8(truncatingIfNeeded: clamped[1])
-                    target[x &* 3 &+ 2] = UInt8(truncatingIfNeeded: clamped[2])
+                let weights = weights.baseAddress!
+                switch kernel.taps {
+                case 2: resizeRow(source, starts: starts, weights: weights, taps: 2, wordReadable: kernel.wordReadableOutputs, into: target)
+                case 3: resizeRow(source, starts: starts, weights: weights, taps: 3, wordReadable: kernel.wordReadableOutputs, into: target)
+                case 4: resizeRow(source, starts: starts, weights: weights, taps: 4, wordReadable: kernel.wordReadableOutputs, into: target)
+                case 5: resizeRow(source, starts: starts, weights: weights, taps: 5, wordReadable: kernel.wordReadableOutputs, into: target)
+                case 6: resizeRow(source, starts: starts, weights: weights, taps: 6, wordReadable: kernel.wordReadableOutputs, into: target)
+                default:
+                    resizeRow(source, starts: starts, weights: weights, taps: kernel.taps, wordReadable: kernel.wordReadableOutputs, into: target)
                 }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func resizeRow(_ source: UnsafePointer<UInt8>, starts: UnsafeBufferPointer<Int>, weights: UnsafePointer<Int32>,
+                                  taps: Int, wordReadable: Int, into target: UnsafeMutablePointer<UInt8>) {
+        let bytes = UnsafeRawPointer(source), output = UnsafeMutableRawPointer(target)
+        // A word is read per pixel and written per output pixel (its 4th byte is overwritten by
+        // the next pixel), except where that would pass the end of the source or target row.
+        let wordWritable = min(wordReadable, starts.count - 1)
+        for x in 0..<starts.count {
+            let window = starts[x] &* 3
+            let windowWeights = weights + x &* taps
+            var sum = SIMD4<Int32>(repeating: roundingTerm)
+            if x < wordReadable {
+                for tap in 0..<taps {
+                    let pixel = bytes.loadUnaligned(fromByteOffset: window &+ tap &* 3, as: SIMD4<UInt8>.self)
+                    sum &+= SIMD4<Int32>(truncatingIfNeeded: pixel) &* windowWeights[tap]
+                }
+            } else {
+                for tap in 0..<taps {
+                    let pixel = source + (window &+ tap &* 3)
+                    sum &+= SIMD4<Int32>(Int32(pixel[0]), Int32(pixel[1]), Int32(pixel[2]), 0) &* windowWeights[tap]
+                }
+            }
+            let pixel = SIMD4<UInt8>(truncatingIfNeeded: sum &>> Int32(precisionBits))
+            if x < wordWritable {
+                output.storeBytes(of: pixel, toByteOffset: x &* 3, as: SIMD4<UInt8>.self)
+            } else {
+                (target[x &* 3], target[x &* 3 &+ 1], target[x &* 3 &+ 2]) = (pixel[0], pixel[1], pixel[2])
             }
         }
     }
@@ -115,19 +143,19 @@ public enum Resampler {
             let (r0, r1) = (rows, rows + rowBytes)
             let (w0, w1) = (weights[0], weights[1])
             for i in 0..<rowBytes {
-                target[i] = clampToByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1)
+                target[i] = toByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1)
             }
         case 3:
             let (r0, r1, r2) = (rows, rows + rowBytes, rows + 2 * rowBytes)
             let (w0, w1, w2) = (weights[0], weights[1], weights[2])
             for i in 0..<rowBytes {
-                target[i] = clampToByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1 &+ Int32(r2[i]) &* w2)
+                target[i] = toByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1 &+ Int32(r2[i]) &* w2)
             }
         case 4:
             let (r0, r1, r2, r3) = (rows, rows + rowBytes, rows + 2 * rowBytes, rows + 3 * rowBytes)
             let (w0, w1, w2, w3) = (weights[0], weights[1], weights[2], weights[3])
             for i in 0..<rowBytes {
-                target[i] = clampToByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1 &+ Int32(r2[i]) &* w2 &+ Int32(r3[i]) &* w3)
+                target[i] = toByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1 &+ Int32(r2[i]) &* w2 &+ Int32(r3[i]) &* w3)
             }
         default:
             for i in 0..<rowBytes { sums[i] = roundingTerm }
@@ -135,14 +163,15 @@ public enum Resampler {
                 let row = rows + tap &* rowBytes, weight = weights[tap]
                 for i in 0..<rowBytes { sums[i] = sums[i] &+ Int32(row[i]) &* weight }
             }
-            for i in 0..<rowBytes { target[i] = clampToByte(sums[i]) }
+            for i in 0..<rowBytes { target[i] = toByte(sums[i]) }
         }
     }
 
-    /// Drops the fixed-point fraction (the sum started at one half, so this rounds) and clamps.
+    /// Drops the fixed-point fraction (the sum started at one half, so this rounds); the
+    /// kernel's weights keep the result within a byte.
     @inline(__always)
-    static func clampToByte(_ sum: Int32) -> UInt8 {
-        UInt8(truncatingIfNeeded: min(max(sum &>> Int32(precisionBits), 0), 255))
+    static func toByte(_ sum: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: sum &>> Int32(precisionBits))
     }
 }
 
