@@ -45,6 +45,8 @@ final class MQTTConnection: @unchecked Sendable {
     private var events: [String] = []
     private var firstAnswer: FirstAnswer?
     private var closing = false
+    /// The last failed attempt's event, so retries failing the same way are reported once.
+    private var lastFailure: String?
     private var networkThreadRunning = false
 
     /// Creates and configures the client; nothing is sent until `start`.
@@ -106,9 +108,18 @@ final class MQTTConnection: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Starts connecting and the network thread. Only a host that does not resolve is an error
+    /// Starts the network thread and connecting. Only a host that does not resolve is an error
     /// here: a broker that cannot be reached yet is retried in the background.
     func start() throws(MQTTError) {
+        // The thread first: libmosquitto 2.0 retries a first connection that failed only when
+        // the thread was already running as it failed.
+        let started = pl_mosquitto_loop_start(client)
+        guard started == kPLMosquittoSuccess else {
+            throw .setupFailed(step: "starting the network thread", reason: MQTTConnection.reason(started))
+        }
+        locked { networkThreadRunning = true }
+        // Resolves the host here, on the calling thread; the TCP connection completes on the
+        // network thread, which reports a refusal through connectionEnded.
         let status = pl_mosquitto_connect_async(client, settings.host, Int32(settings.port), MQTTConnection.keepAlive)
         let systemError = errno
         switch status {
@@ -119,15 +130,14 @@ final class MQTTConnection: @unchecked Sendable {
         case kPLMosquittoLookup where systemError != EAI_AGAIN:
             throw .unknownHost(host: settings.host, reason: String(cString: gai_strerror(systemError)).lowercased())
         case kPLMosquittoLookup, kPLMosquittoErrno:
-            record("cannot connect to \(settings.broker): \(MQTTConnection.reason(status, systemError: systemError)); \(MQTTConnection.retrying)")
+            locked {
+                let event = "cannot connect to \(settings.broker): \(MQTTConnection.reason(status, systemError: systemError)); \(MQTTConnection.retrying)"
+                record(event)
+                lastFailure = event
+            }
         default:
             throw .setupFailed(step: "connecting to \(settings.broker)", reason: MQTTConnection.reason(status))
         }
-        let started = pl_mosquitto_loop_start(client)
-        guard started == kPLMosquittoSuccess else {
-            throw .setupFailed(step: "starting the network thread", reason: MQTTConnection.reason(started))
-        }
-        locked { networkThreadRunning = true }
     }
 
     /// Waits up to `timeout` seconds for the broker's first answer; nil if none came by then.
@@ -199,6 +209,7 @@ final class MQTTConnection: @unchecked Sendable {
         }
         let result: String? = locked {
             connected = true
+            lastFailure = nil
             if firstAnswer == nil { firstAnswer = .accepted }
             record("connected to \(settings.broker)")
             // libmosquitto resends what a lost connection left unacknowledged and reports those
@@ -227,7 +238,9 @@ final class MQTTConnection: @unchecked Sendable {
             } else if wasConnected {
                 record("connection to \(settings.broker) lost: \(reason); \(MQTTConnection.retrying)")
             } else {
-                record("cannot connect to \(settings.broker): \(reason); \(MQTTConnection.retrying)")
+                let event = "cannot connect to \(settings.broker): \(reason); \(MQTTConnection.retrying)"
+                if event != lastFailure { record(event) }
+                lastFailure = event
             }
         }
     }
