@@ -288,6 +288,30 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
         publisher.close()
     }
 
+    @Test func tlsWithTheBrokersCAConnectsAndAnotherCAIsRefused() throws {
+        let broker = try TestBroker(tls: true)
+        let url = "mqtts://127.0.0.1:\(broker.port)/plants"
+        let trusted = try MQTTSettings(url: url, caFile: broker.caFile, environment: [:])
+        let publisher = try MQTTPublisher(settings: trusted, softwareVersion: MQTTPublisherTests.version)
+        #expect(publisher.isConnected, "\(publisher.takeEvents()) \(broker.log)")
+        publisher.close()
+
+        let stranger = try makeCertificateAuthority(in: broker.folder, name: "stranger")
+        let untrusted = try MQTTSettings(url: url, caFile: stranger.certificate, environment: [:])
+        var failure: MQTTError?
+        do {
+            _ = try MQTTPublisher(settings: untrusted, softwareVersion: MQTTPublisherTests.version)
+        } catch {
+            failure = error
+        }
+        guard case .tlsFailed(let failedBroker, let reason)? = failure else {
+            Issue.record("expected tlsFailed, got \(String(describing: failure))")
+            return
+        }
+        #expect(failedBroker == "127.0.0.1:\(broker.port)")
+        #expect(reason.contains("certificate verify failed"), "\(reason)")
+    }
+
     @Test func unknownHostIsAnError() throws {
         let settings = try MQTTSettings(url: "mqtt://no-such-host.invalid/plants", environment: [:])
         var failure: MQTTError?

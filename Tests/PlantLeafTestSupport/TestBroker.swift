@@ -13,9 +13,15 @@ public final class TestBroker {
     /// Seconds a broker may run at most.
     public static let lifetime = 300
 
-    /// - Parameter users: user name to password; when empty, anonymous clients are allowed,
-    ///   otherwise only these users (a password file made with `mosquitto_passwd -b -c`).
-    public init(users: [String: String] = [:]) throws {
+    /// The CA certificate that signed the broker's own, when it speaks TLS.
+    public let caFile: String?
+
+    /// - Parameters:
+    ///   - users: user name to password; when empty, anonymous clients are allowed, otherwise
+    ///     only these users (a password file made with `mosquitto_passwd -b -c`).
+    ///   - tls: whether the listener speaks TLS, with a certificate for 127.0.0.1 signed by a CA
+    ///     made for this broker (`caFile`).
+    public init(users: [String: String] = [:], tls: Bool = false) throws {
         port = try freeLocalPort()
         folder = TestPaths.temporaryDirectory("broker")
         var config = ["listener \(port) 127.0.0.1", "persistence false",
@@ -32,6 +38,18 @@ public final class TestBroker {
                                            ["-b"] + (index == 0 ? ["-c"] : []) + ["\(folder)/passwords", user, password])
                 guard result.status == 0 else { throw TestBrokerError("mosquitto_passwd failed: \(result.stderr)") }
             }
+        }
+        if tls {
+            let authority = try makeCertificateAuthority(in: folder, name: "ca")
+            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
+                         "-keyout", folder + "/server.key", "-out", folder + "/server.csr"])
+            try "subjectAltName = IP:127.0.0.1\n".write(toFile: folder + "/server.ext", atomically: true, encoding: .utf8)
+            try openssl(["x509", "-req", "-in", folder + "/server.csr", "-CA", authority.certificate, "-CAkey", authority.key,
+                         "-CAcreateserial", "-days", "2", "-extfile", folder + "/server.ext", "-out", folder + "/server.pem"])
+            config += ["cafile \(authority.certificate)", "certfile \(folder)/server.pem", "keyfile \(folder)/server.key"]
+            caFile = authority.certificate
+        } else {
+            caFile = nil
         }
         try (config.joined(separator: "\n") + "\n").write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
         try start()
@@ -67,6 +85,19 @@ public final class TestBroker {
         ((try? String(contentsOfFile: folder + "/mosquitto.log", encoding: .utf8)) ?? "")
             + ((try? String(contentsOfFile: folder + "/mosquitto.out", encoding: .utf8)) ?? "")
     }
+}
+
+/// A self-signed CA certificate and its key, `name`.pem and `name`.key in `folder`.
+public func makeCertificateAuthority(in folder: String, name: String) throws -> (certificate: String, key: String) {
+    let certificate = "\(folder)/\(name).pem", key = "\(folder)/\(name).key"
+    try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                 "-subj", "/CN=PlantLeaf test CA \(name)", "-keyout", key, "-out", certificate])
+    return (certificate, key)
+}
+
+private func openssl(_ arguments: [String]) throws {
+    let result = try runWithin(seconds: 30, "/usr/bin/openssl", arguments)
+    guard result.status == 0 else { throw TestBrokerError("openssl \(arguments[0]) failed: \(result.stderr)") }
 }
 
 /// One message as `mosquitto_sub` printed it.

@@ -18,6 +18,9 @@
 #define kPLMosquittoErrno 14
 #define kPLMosquittoLookup 15   // MOSQ_ERR_EAI: errno then holds getaddrinfo's EAI_* code
 
+// The log level of errors (mosquitto.h's MOSQ_LOG_ERR): the only lines that say why TLS failed.
+#define kPLMosquittoLogError 0x08
+
 // CONNACK return codes of MQTT 3.1.1 (section 3.2.2.3), passed to the connect callback.
 #define kPLConnackAccepted 0
 #define kPLConnackBadProtocolVersion 1
@@ -34,6 +37,8 @@ typedef struct mosquitto PLMosquitto;
 typedef void (*PLMosquittoConnectCallback)(PLMosquitto *client, void *context, int code);
 typedef void (*PLMosquittoDisconnectCallback)(PLMosquitto *client, void *context, int code);
 typedef void (*PLMosquittoPublishCallback)(PLMosquitto *client, void *context, int message_id);
+// on_log gets every line libmosquitto logs, with its level (a kPLMosquittoLog* bit).
+typedef void (*PLMosquittoLogCallback)(PLMosquitto *client, void *context, int level, const char *line);
 typedef int (*PLMosquittoPasswordCallback)(char *buffer, int size, int rwflag, void *context);
 
 // X-macro list of every entry point PlantLeaf uses: return type, name, parameters, arguments.
@@ -51,6 +56,7 @@ typedef int (*PLMosquittoPasswordCallback)(char *buffer, int size, int rwflag, v
     X(void, mosquitto_connect_callback_set, (PLMosquitto *client, PLMosquittoConnectCallback callback), (client, callback)) \
     X(void, mosquitto_disconnect_callback_set, (PLMosquitto *client, PLMosquittoDisconnectCallback callback), (client, callback)) \
     X(void, mosquitto_publish_callback_set, (PLMosquitto *client, PLMosquittoPublishCallback callback), (client, callback)) \
+    X(void, mosquitto_log_callback_set, (PLMosquitto *client, PLMosquittoLogCallback callback), (client, callback)) \
     X(int, mosquitto_connect_async, (PLMosquitto *client, const char *host, int port, int keepalive), (client, host, port, keepalive)) \
     X(int, mosquitto_loop_start, (PLMosquitto *client), (client)) \
     X(int, mosquitto_loop_stop, (PLMosquitto *client, bool force), (client, force)) \

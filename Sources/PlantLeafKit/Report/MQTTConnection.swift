@@ -47,6 +47,9 @@ final class MQTTConnection: @unchecked Sendable {
     private var closing = false
     /// The last failed attempt's event, so retries failing the same way are reported once.
     private var lastFailure: String?
+    /// Whether a TLS failure was reported since the last connection: OpenSSL logs several lines
+    /// for one failure, the first says the most.
+    private var tlsFailureReported = false
     private var networkThreadRunning = false
 
     /// Creates and configures the client; nothing is sent until `start`.
@@ -97,6 +100,10 @@ final class MQTTConnection: @unchecked Sendable {
             guard let context else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().messageAcknowledged()
         }
+        pl_mosquitto_log_callback_set(client) { _, context, level, line in
+            guard level & kPLMosquittoLogError != 0, let context, let line else { return }
+            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().loggedError(String(cString: line))
+        }
     }
 
     deinit {
@@ -129,6 +136,14 @@ final class MQTTConnection: @unchecked Sendable {
         // reachable yet, as at boot) is worth retrying.
         case kPLMosquittoLookup where systemError != EAI_AGAIN:
             throw .unknownHost(host: settings.host, reason: String(cString: gai_strerror(systemError)).lowercased())
+        // The handshake may fail within the call (the TCP connection to a local broker is
+        // immediate); loggedError has the reason.
+        case kPLMosquittoTLS:
+            let reason: String = locked {
+                if case .tlsFailed(let reason)? = firstAnswer { return reason }
+                return MQTTConnection.reason(status)
+            }
+            throw .tlsFailed(broker: settings.broker, reason: reason)
         case kPLMosquittoLookup, kPLMosquittoErrno:
             locked {
                 let event = "cannot connect to \(settings.broker): \(MQTTConnection.reason(status, systemError: systemError)); \(MQTTConnection.retrying)"
@@ -210,6 +225,7 @@ final class MQTTConnection: @unchecked Sendable {
         let result: String? = locked {
             connected = true
             lastFailure = nil
+            tlsFailureReported = false
             if firstAnswer == nil { firstAnswer = .accepted }
             record("connected to \(settings.broker)")
             // libmosquitto resends what a lost connection left unacknowledged and reports those
@@ -231,10 +247,8 @@ final class MQTTConnection: @unchecked Sendable {
             // 0: our own mosquitto_disconnect.
             guard code != kPLMosquittoSuccess else { return }
             let reason = MQTTConnection.reason(code, systemError: systemError)
-            if code == kPLMosquittoTLS {
-                // libmosquitto's thread gives up after a TLS failure: nothing will retry.
-                if firstAnswer == nil { firstAnswer = .tlsFailed(reason: reason) }
-                record("TLS with \(settings.broker) failed: \(reason); not retrying (check the CA file and the broker's host name)")
+            if settings.usesTLS && (code == kPLMosquittoTLS || (code == kPLMosquittoErrno && systemError == EPROTO)) {
+                tlsFailed(reason: reason)
             } else if wasConnected {
                 record("connection to \(settings.broker) lost: \(reason); \(MQTTConnection.retrying)")
             } else {
@@ -252,6 +266,23 @@ final class MQTTConnection: @unchecked Sendable {
             return takeNewestResultIfSendable()
         }
         if let result { send(result, to: settings.resultTopic, retain: false) }
+    }
+
+    /// OpenSSL's reasons reach the log only; a failed handshake may also end the network thread
+    /// without a disconnect callback, so the log is where TLS failures are noticed.
+    private func loggedError(_ line: String) {
+        guard settings.usesTLS, line.hasPrefix("OpenSSL Error") else { return }
+        locked { tlsFailed(reason: MQTTConnection.openSSLReason(line)) }
+    }
+
+    /// With the mutex held. A failed handshake (MOSQ_ERR_TLS, or errno EPROTO) ends libmosquitto's
+    /// thread: nothing retries after it.
+    private func tlsFailed(reason: String) {
+        guard !tlsFailureReported else { return }
+        tlsFailureReported = true
+        if firstAnswer == nil { firstAnswer = .tlsFailed(reason: reason) }
+        record("TLS with \(settings.broker) failed: \(reason); not retrying (check the CA file and the broker's host name)")
+        pthread_cond_broadcast(condition)
     }
 
     // MARK: Helpers
@@ -317,6 +348,14 @@ final class MQTTConnection: @unchecked Sendable {
         var reason = String(cString: text)
         if reason.hasSuffix(".") { reason.removeLast() }
         return reason.prefix(1).lowercased() + reason.dropFirst()
+    }
+
+    /// The reason at the end of an OpenSSL error line libmosquitto logged
+    /// ("OpenSSL Error[0]: error:0A000086:SSL routines::certificate verify failed").
+    static func openSSLReason(_ line: String) -> String {
+        guard line.hasPrefix("OpenSSL Error"), let colon = line.lastIndex(of: ":") else { return line }
+        let reason = line[line.index(after: colon)...].drop { $0 == " " }
+        return reason.isEmpty ? line : String(reason)
     }
 
     /// MQTT 3.1.1's CONNACK refusals (section 3.2.2.3), with what to check.

@@ -97,6 +97,7 @@ public final class MQTTPublisher: Sendable {
 
     /// Publishes `offline` to the availability topic, waits up to `timeout` seconds for the broker
     /// to acknowledge it and any result still on its way, then disconnects. Later calls do nothing.
+    /// A publisher released without it closes the same way without waiting.
     public func close(timeout: Double = 2) {
         connection.stop(timeout: timeout)
     }
