@@ -14,6 +14,7 @@
 // Return codes of the functions below (mosquitto.h's enum mosq_err_t) that PlantLeaf tells
 // apart. Macros rather than an enum so that Swift sees them as Int32, the functions' type.
 #define kPLMosquittoSuccess 0
+#define kPLMosquittoConnectionRefused 5
 #define kPLMosquittoTLS 8
 #define kPLMosquittoErrno 14
 #define kPLMosquittoLookup 15   // MOSQ_ERR_EAI: errno then holds getaddrinfo's EAI_* code

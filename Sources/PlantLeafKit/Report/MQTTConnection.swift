@@ -24,7 +24,7 @@ final class MQTTConnection: @unchecked Sendable {
     static let maximumUnacknowledged = 8
     /// Events kept for `takeEvents`; older ones are dropped so a caller that never asks costs nothing.
     static let maximumEvents = 64
-    /// Reconnection back-off: libmosquitto doubles the delay from the first to the last.
+    /// Reconnection back-off: libmosquitto's exponential back-off grows the delay from the first to the last.
     static let firstReconnectDelay: UInt32 = 1
     static let lastReconnectDelay: UInt32 = 60
     /// Seconds between PINGREQs on an idle link; a broker silent for 1.5 times this is taken as gone.
@@ -36,8 +36,8 @@ final class MQTTConnection: @unchecked Sendable {
     private let retainedOnConnect: [HomeAssistantDiscovery.Message]
 
     // pthread objects must not move in memory: allocated once, freed in deinit.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
     // Guarded by `mutex`:
     private var connected = false
     private var newestResult: String?
@@ -62,6 +62,8 @@ final class MQTTConnection: @unchecked Sendable {
         self.client = client
         self.settings = settings
         self.retainedOnConnect = retainedOnConnect
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
         var clock = pthread_condattr_t()
         pthread_condattr_init(&clock)
         pthread_condattr_setclock(&clock, CLOCK_MONOTONIC)
@@ -83,7 +85,8 @@ final class MQTTConnection: @unchecked Sendable {
             }
         }
         // libmosquitto's window of messages in flight matches this class's own bound plus the
-        // retained set sent on connect, so nothing handed over waits in libmosquitto's queue.
+        // retained set sent on connect (and the final `offline`), so what is handed over goes
+        // out at once rather than waiting in libmosquitto's queue.
         let window = UInt32(MQTTConnection.maximumUnacknowledged + retainedOnConnect.count + 1)
         try check(pl_mosquitto_max_inflight_messages_set(client, window), step: "setting the in-flight window")
         try check(pl_mosquitto_reconnect_delay_set(client, MQTTConnection.firstReconnectDelay, MQTTConnection.lastReconnectDelay, true),
@@ -115,8 +118,9 @@ final class MQTTConnection: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Starts the network thread and connecting. Only a host that does not resolve is an error
-    /// here: a broker that cannot be reached yet is retried in the background.
+    /// Starts the network thread and connecting. A host that does not resolve and a TLS handshake
+    /// that fails at once are errors here; a broker that cannot be reached yet is retried in the
+    /// background.
     func start() throws(MQTTError) {
         // The thread first: libmosquitto 2.0 retries a first connection that failed only when
         // the thread was already running as it failed.
@@ -217,7 +221,9 @@ final class MQTTConnection: @unchecked Sendable {
             let reason = MQTTConnection.connackReason(code)
             locked {
                 if firstAnswer == nil { firstAnswer = .refused(reason: reason) }
-                record("\(settings.broker) refused the connection: \(reason); \(MQTTConnection.retrying)")
+                let event = "\(settings.broker) refused the connection: \(reason); \(MQTTConnection.retrying)"
+                if event != lastFailure { record(event) }
+                lastFailure = event
                 pthread_cond_broadcast(condition)
             }
             return
@@ -244,8 +250,8 @@ final class MQTTConnection: @unchecked Sendable {
             let wasConnected = connected
             connected = false
             pthread_cond_broadcast(condition)
-            // 0: our own mosquitto_disconnect.
-            guard code != kPLMosquittoSuccess else { return }
+            // 0: our own mosquitto_disconnect; a refusal: connectionAnswered reported it.
+            guard code != kPLMosquittoSuccess, code != kPLMosquittoConnectionRefused else { return }
             let reason = MQTTConnection.reason(code, systemError: systemError)
             if settings.usesTLS && (code == kPLMosquittoTLS || (code == kPLMosquittoErrno && systemError == EPROTO)) {
                 tlsFailed(reason: reason)
