@@ -12,13 +12,15 @@ let package = Package(
         // One small C shim per C library: each exposes plain functions for what Swift cannot
         // do safely (setjmp error recovery, macros, ioctl numbers, dlopen of the runtime).
         .target(name: "CLiteRt", linkerSettings: [.linkedLibrary("dl")]),
+        // libmosquitto is opened with dlopen too: only `--mqtt` needs it installed.
+        .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Declares libFuzzer's driver entry for the fuzz build of plantleaf-fuzz.
         .target(name: "CFuzzer"),
         .target(name: "CV4L2"),
         .target(name: "CAllocator"),
-        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CV4L2", "CAllocator"]),
+        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CMosquitto", "CPNG", "CJPEG", "CV4L2", "CAllocator"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit"]),
         // Helpers shared by the test targets: running the built binary, making test images.
         .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),

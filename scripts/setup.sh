@@ -2,7 +2,7 @@
 # Set-up for PlantLeaf on Debian, Ubuntu and Raspberry Pi OS. Every step checks before it acts,
 # so running it again is quick and changes nothing.
 #
-#   scripts/setup.sh deps      apt packages the build needs (via sudo when not root), Swift from apt if missing
+#   scripts/setup.sh deps      apt packages the build and tests need (via sudo when not root), Swift from apt if missing
 #   scripts/setup.sh runtime   libLiteRt.so from the ai-edge-litert wheel, sha256-verified
 #   scripts/setup.sh data      links the models and sample images from ../shared
 #   scripts/setup.sh all       all three
@@ -24,7 +24,9 @@ as_root() {
 }
 
 # Debian names; Ubuntu's libjpeg-dev pulls libjpeg-turbo8-dev, Debian's libjpeg62-turbo-dev.
-apt_packages=(libpng-dev libjpeg-dev pkg-config python3 curl)
+# libmosquitto1 is opened at run time for MQTT publishing; mosquitto and mosquitto-clients are the
+# broker and reader the MQTT tests start for themselves (on a free port, not the service's 1883).
+apt_packages=(libpng-dev libjpeg-dev pkg-config python3 curl mosquitto mosquitto-clients libmosquitto1)
 
 deps() {
     case "$(uname -m)" in

@@ -1,0 +1,259 @@
+import Foundation
+
+/// A mosquitto broker of a test's own (Debian's `mosquitto`), listening on 127.0.0.1 at a free
+/// port, with its config, password file and log in a temporary folder. `stop` and `start` again
+/// restart it on the same port; deinit stops it and removes the folder.
+///
+/// Every process runs under coreutils' `timeout`, so none outlives a test that crashed or hung.
+public final class TestBroker {
+    public let port: Int
+    public let folder: String
+    private var process: BackgroundProcess?
+
+    /// Seconds a broker may run at most.
+    public static let lifetime = 300
+
+    /// The CA certificate that signed the broker's own, when it speaks TLS.
+    public let caFile: String?
+
+    /// - Parameters:
+    ///   - users: user name to password; when empty, anonymous clients are allowed, otherwise
+    ///     only these users (a password file made with `mosquitto_passwd -b -c`).
+    ///   - tls: whether the listener speaks TLS, with a certificate for 127.0.0.1 signed by a CA
+    ///     made for this broker (`caFile`).
+    public init(users: [String: String] = [:], tls: Bool = false) throws {
+        port = try freeLocalPort()
+        folder = TestPaths.temporaryDirectory("broker")
+        var config = ["listener \(port) 127.0.0.1", "persistence false",
+                      "log_dest file \(folder)/mosquitto.log", "log_type all",
+                      // As root, mosquitto would switch to the 'mosquitto' user, who cannot read the
+                      // password file in this folder: naming the current user keeps it as it is.
+                      "user \(NSUserName())"]
+        if users.isEmpty {
+            config.append("allow_anonymous true")
+        } else {
+            config += ["allow_anonymous false", "password_file \(folder)/passwords"]
+            for (index, (user, password)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
+                let result = try runWithin(seconds: 10, "/usr/bin/mosquitto_passwd",
+                                           ["-b"] + (index == 0 ? ["-c"] : []) + ["\(folder)/passwords", user, password])
+                guard result.status == 0 else { throw TestBrokerError("mosquitto_passwd failed: \(result.stderr)") }
+            }
+        }
+        if tls {
+            let authority = try makeCertificateAuthority(in: folder, name: "ca")
+            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
+                         "-keyout", folder + "/server.key", "-out", folder + "/server.csr"])
+            try "subjectAltName = IP:127.0.0.1\n".write(toFile: folder + "/server.ext", atomically: true, encoding: .utf8)
+            try openssl(["x509", "-req", "-in", folder + "/server.csr", "-CA", authority.certificate, "-CAkey", authority.key,
+                         "-CAcreateserial", "-days", "2", "-extfile", folder + "/server.ext", "-out", folder + "/server.pem"])
+            config += ["cafile \(authority.certificate)", "certfile \(folder)/server.pem", "keyfile \(folder)/server.key"]
+            caFile = authority.certificate
+        } else {
+            caFile = nil
+        }
+        try (config.joined(separator: "\n") + "\n").write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Starts the broker and waits (up to 10 s) until it accepts connections.
+    public func start() throws {
+        precondition(process == nil, "broker already running")
+        process = try BackgroundProcess("/usr/sbin/mosquitto", ["-c", folder + "/mosquitto.conf"],
+                                        lifetime: TestBroker.lifetime, output: folder + "/mosquitto.out")
+        let deadline = Date().addingTimeInterval(10)
+        while !acceptsConnections(port: port) {
+            guard Date() < deadline, process?.isRunning == true else {
+                throw TestBrokerError("mosquitto did not start listening on 127.0.0.1:\(port): \(log)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// Stops the broker (SIGTERM, then SIGKILL after 5 s) and waits for it to end.
+    public func stop() {
+        process?.stop()
+        process = nil
+    }
+
+    /// The broker's log so far, for failure messages.
+    public var log: String {
+        ((try? String(contentsOfFile: folder + "/mosquitto.log", encoding: .utf8)) ?? "")
+            + ((try? String(contentsOfFile: folder + "/mosquitto.out", encoding: .utf8)) ?? "")
+    }
+}
+
+/// A self-signed CA certificate and its key, `name`.pem and `name`.key in `folder`.
+public func makeCertificateAuthority(in folder: String, name: String) throws -> (certificate: String, key: String) {
+    let certificate = "\(folder)/\(name).pem", key = "\(folder)/\(name).key"
+    try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                 "-subj", "/CN=PlantLeaf test CA \(name)", "-keyout", key, "-out", certificate])
+    return (certificate, key)
+}
+
+private func openssl(_ arguments: [String]) throws {
+    let result = try runWithin(seconds: 30, "/usr/bin/openssl", arguments)
+    guard result.status == 0 else { throw TestBrokerError("openssl \(arguments[0]) failed: \(result.stderr)") }
+}
+
+/// One message as `mosquitto_sub` printed it.
+public struct ReceivedMessage: Equatable, CustomStringConvertible {
+    public var retained: Bool
+    public var topic: String
+    public var payload: String
+    public var description: String { "\(retained ? "retained " : "")\(topic) \(payload)" }
+
+    public init(retained: Bool, topic: String, payload: String) {
+        self.retained = retained
+        self.topic = topic
+        self.payload = payload
+    }
+}
+
+/// `mosquitto_sub` in the background, subscribed (QoS 1) to `topics` on a test broker; every
+/// message it receives is one line of its output file.
+public final class TopicReader {
+    private let process: BackgroundProcess
+    private let outputPath: String
+
+    public init(port: Int, topics: [String], folder: String) throws {
+        outputPath = folder + "/reader-\(UUID().uuidString.prefix(8)).out"
+        // %r: retain flag, %t: topic, %p: payload; one message a line.
+        let arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-F", "%r %t %p"]
+            + topics.flatMap { ["-t", $0] }
+        process = try BackgroundProcess("/usr/bin/mosquitto_sub", arguments, lifetime: TestBroker.lifetime, output: outputPath)
+    }
+
+
+    /// Every message received so far.
+    public var messages: [ReceivedMessage] {
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3 else { return nil }
+            return ReceivedMessage(retained: parts[0] == "1", topic: String(parts[1]), payload: String(parts[2]))
+        }
+    }
+
+    /// Waits up to `timeout` seconds for a message that satisfies `predicate`.
+    public func waitFor(timeout: Double = 10, _ predicate: (ReceivedMessage) -> Bool) -> ReceivedMessage? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let found = messages.first(where: predicate) { return found }
+            usleep(20_000)
+        } while Date() < deadline
+        return nil
+    }
+
+    public func stop() { process.stop() }
+}
+
+public struct TestBrokerError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A program running in the background under `timeout --signal=KILL lifetime`, its stdout and
+/// stderr going to `output`. `stop` sends SIGTERM (which `timeout` passes on) and waits up to 5 s
+/// for it to end, then SIGKILLs the wrapper; the program itself cannot outlive `lifetime` either way.
+/// Spawned and reaped with posix_spawn and waitpid: Foundation's Process did not always see a
+/// child end when several tests ran them at once.
+final class BackgroundProcess {
+    private let pid: pid_t
+    private var running = true
+
+    init(_ executable: String, _ arguments: [String], lifetime: Int, output: String) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The child starts with no signal blocked and default handlers: test threads (Dispatch's)
+        // block signals, and a mask inherited through exec would make the broker ignore SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = (["/usr/bin/timeout", "--signal=KILL", String(lifetime), executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, "/usr/bin/timeout", &actions, &attributes, argv, environ)
+        guard status == 0 else { throw TestBrokerError("cannot start \(executable): \(String(cString: strerror(status)))") }
+        self.pid = pid
+    }
+
+    deinit { stop() }
+
+    var isRunning: Bool {
+        if running {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { running = false }
+        }
+        return running
+    }
+
+    func stop() {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        if !exited(within: 5) {
+            kill(pid, SIGKILL)
+            precondition(exited(within: 5), "process \(pid) survived SIGKILL")
+        }
+    }
+
+    private func exited(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning {
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+}
+
+/// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick for port 0).
+public func freeLocalPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw TestBrokerError("socket: \(String(cString: strerror(errno)))") }
+    defer { close(descriptor) }
+    var address = loopbackAddress(port: 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+            bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+        }
+    }
+    guard bound else { throw TestBrokerError("bind: \(String(cString: strerror(errno)))") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Whether something accepts TCP connections on 127.0.0.1:`port`.
+public func acceptsConnections(port: Int) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    let address = loopbackAddress(port: port)
+    return withUnsafePointer(to: address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}
+
+private func loopbackAddress(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    return address
+}
