@@ -14,7 +14,10 @@ mirror=${PLANTLEAF_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=trixie
 
 # swiftlang does not pull in libstdc++-dev, which linking with --static-swift-stdlib needs.
-build_packages=(swiftlang libstdc++-14-dev libpng-dev libjpeg62-turbo-dev pkg-config make python3 ca-certificates)
+# mosquitto and its clients are the broker and reader the MQTT tests start; libmosquitto1 is what
+# plantleaf opens for --mqtt.
+build_packages=(swiftlang libstdc++-14-dev libpng-dev libjpeg62-turbo-dev pkg-config make python3 ca-certificates
+                mosquitto mosquitto-clients libmosquitto1)
 # What a release archive needs from the OS: glibc (in minbase), libpng and libjpeg-turbo.
 minimal_packages=(libpng16-16t64 libjpeg62-turbo)
 
