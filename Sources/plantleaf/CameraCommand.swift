@@ -35,6 +35,11 @@ enum CameraCommand {
                              the device is closed in between, and one that fails is waited for and reopened
           --log FILE         append one JSON line per result to FILE, on disk before the next frame (fsync);
                              SIGHUP reopens FILE (for logrotate)
+          --mqtt URL         publish each result to an MQTT broker (QoS 1) with Home Assistant discovery:
+                             mqtt://[user@]host[:port]/base/topic, or mqtts:// for TLS; the password comes from
+                             PLANTLEAF_MQTT_PASSWORD or --mqtt-password-file FILE, never the command line;
+                             --mqtt-ca FILE: the CA for mqtts:// (default: the system's). A broker that is
+                             away never holds up the camera: the newest result waits, older ones are dropped
           --model FILE, --labels FILE  as for classify
           --list             list every /dev/video* with its formats, sizes and rates
           --bench-frames IMAGE  time frame -> model input for YUYV and MJPEG frames made from IMAGE
@@ -86,12 +91,37 @@ enum CameraCommand {
                 return ExitCode.setupFailure
             }
         }
-        return live(classifier: classifier, options: options, json: json, log: log)
+        var publisher: MQTTPublisher?
+        if let url = parsed.mqttURL {
+            do {
+                let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
+                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version)
+            } catch {
+                Console.error("plantleaf camera: --mqtt: \(error)\(mqttHint(error))")
+                return ExitCode.setupFailure
+            }
+        }
+        defer { publisher?.close() }
+        return live(classifier: classifier, options: options, json: json, log: log, publisher: publisher)
+    }
+
+    /// What to type differently, for the MQTT errors a flag or variable can fix.
+    private static func mqttHint(_ error: MQTTError) -> String {
+        switch error {
+        case .refused: return "; the user is in the --mqtt URL, the password in \(MQTTSettings.passwordVariable) or --mqtt-password-file"
+        case .tlsFailed: return "; --mqtt-ca names the CA that signed the broker's certificate"
+        default: return ""
+        }
     }
 
     // MARK: live view
 
-    private static func live(classifier: Classifier, options: CameraOptions, json: Bool, log: AppendLog?) -> Int32 {
+    private static func live(classifier: Classifier, options: CameraOptions, json: Bool, log: AppendLog?,
+                             publisher: MQTTPublisher?) -> Int32 {
+        /// Connection changes, said as they are noticed (after each result and each notice).
+        func reportConnection() {
+            for event in publisher?.takeEvents() ?? [] { Console.error("plantleaf camera: mqtt: \(event)") }
+        }
         var status = StatusBlock()
         var logFailure: FileWriteError?
         let summary: CameraSummary
@@ -103,6 +133,8 @@ enum CameraCommand {
             }, onResult: { result in
                 let record = frameJSON(result).text
                 if json { Console.out(record) } else { status.draw(result) }
+                publisher?.publish(record)
+                reportConnection()
                 guard let log else { return true }
                 do throws(FileWriteError) {
                     try log.append(record)
@@ -113,11 +145,13 @@ enum CameraCommand {
                 }
             }, onNotice: { notice in
                 Console.error("plantleaf camera: \(notice)")
+                reportConnection()
             })
         } catch {
             Console.error("plantleaf camera: \(error)")
             return ExitCode.setupFailure
         }
+        reportConnection()
         report(summary, options: options, json: json)
         if let logFailure, let log {
             Console.error("plantleaf camera: --log \(log.path): cannot write: \(logFailure)")

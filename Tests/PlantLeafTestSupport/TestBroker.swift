@@ -162,11 +162,11 @@ public struct TestBrokerError: Error, CustomStringConvertible {
 /// for it to end, then SIGKILLs the wrapper; the program itself cannot outlive `lifetime` either way.
 /// Spawned and reaped with posix_spawn and waitpid: Foundation's Process did not always see a
 /// child end when several tests ran them at once.
-final class BackgroundProcess {
+public final class BackgroundProcess {
     private let pid: pid_t
     private var running = true
 
-    init(_ executable: String, _ arguments: [String], lifetime: Int, output: String) throws {
+    public init(_ executable: String, _ arguments: [String], lifetime: Int, output: String) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -194,7 +194,7 @@ final class BackgroundProcess {
 
     deinit { stop() }
 
-    var isRunning: Bool {
+    public var isRunning: Bool {
         if running {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid { running = false }
@@ -202,7 +202,7 @@ final class BackgroundProcess {
         return running
     }
 
-    func stop() {
+    public func stop() {
         guard isRunning else { return }
         kill(pid, SIGTERM)
         if !exited(within: 5) {

@@ -63,6 +63,10 @@ public struct CameraCommandOptions: Sendable {
     public var labelsPath: String?
     /// --log FILE: one JSON line appended per result.
     public var logPath: String?
+    /// --mqtt URL, --mqtt-password-file FILE and --mqtt-ca FILE.
+    public var mqttURL: String?
+    public var mqttPasswordFile: String?
+    public var mqttCAFile: String?
     /// --every's range: from ten readings a second to one a day.
     public static let intervals = 0.1...86_400.0
 
@@ -70,7 +74,8 @@ public struct CameraCommandOptions: Sendable {
         let parsed = try Arguments(arguments,
                                    valued: ["--device", "--format", "--size", "--fps", "--crop", "--top-k", "--threads", "--frames",
                                             "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
-                                            "--iterations", "--input", "--every", "--log"],
+                                            "--iterations", "--input", "--every", "--log", "--mqtt", "--mqtt-password-file",
+                                            "--mqtt-ca"],
                                    flags: ["--json", "--list", "--help", "-h"])
         var options = CameraCommandOptions()
         if parsed.has("--help") || parsed.has("-h") {
@@ -107,6 +112,12 @@ public struct CameraCommandOptions: Sendable {
         }
         session.interval = try parsed.duration("--every", range: intervals)
         options.logPath = parsed.string("--log")
+        options.mqttURL = parsed.string("--mqtt")
+        options.mqttPasswordFile = parsed.string("--mqtt-password-file")
+        options.mqttCAFile = parsed.string("--mqtt-ca")
+        if options.mqttURL == nil, let option = ["--mqtt-password-file", "--mqtt-ca"].first(where: { parsed.string($0) != nil }) {
+            throw UsageError("\(option) goes with --mqtt URL")
+        }
         options.session = session
         options.threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
         options.iterations = try parsed.integer("--iterations", default: 200, range: 1...1_000_000)

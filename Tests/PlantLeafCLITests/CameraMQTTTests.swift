@@ -1,0 +1,93 @@
+import Foundation
+import PlantLeafKit
+import PlantLeafTestSupport
+import Testing
+
+/// `plantleaf camera --mqtt` against a real mosquitto broker each test starts on a free port,
+/// with frames from a motion-JPEG stream (no camera needed): what arrives is what stdout says.
+@Suite struct CameraMQTTTests {
+    static let appleScab = CameraStreamTests.appleScab
+
+    @Test func everyResultArrivesWithAvailabilityAndDiscovery() throws {
+        let broker = try TestBroker()
+        let reader = try TopicReader(port: broker.port, topics: ["greenhouse/#", "homeassistant/#"], folder: broker.folder)
+        let leaf = try CameraStreamTests.bytes(Self.appleScab)
+        let stream = TestPaths.temporaryDirectory() + "/three.mjpeg"
+        TestImages.write(leaf + leaf + leaf, to: stream)
+        let result = try runWithin(seconds: 120, TestPaths.binary,
+                                   ["camera", "--input", stream, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderrLines.contains("plantleaf camera: mqtt: connected to 127.0.0.1:\(broker.port)"))
+        let (frames, _) = CameraStreamTests.records(result.stdout)
+        let published = result.stdoutLines.filter { $0.hasPrefix("{\"frame\"") }
+        #expect(!frames.isEmpty && published.count == frames.count)
+        for line in published {
+            #expect(reader.waitFor { $0 == ReceivedMessage(retained: false, topic: "greenhouse/bench1/result", payload: line) } != nil,
+                    "not published: \(line)")
+        }
+        #expect(reader.waitFor { $0.topic == "greenhouse/bench1/availability" && $0.payload == "online" } != nil)
+        #expect(reader.waitFor { $0.topic == "greenhouse/bench1/availability" && $0.payload == "offline" } != nil,
+                "no offline at the end of the run")
+        // What a reader that comes later (Home Assistant restarting) gets from the broker.
+        let later = try TopicReader(port: broker.port, topics: ["greenhouse/#", "homeassistant/#"], folder: broker.folder)
+        #expect(later.waitFor { $0.topic == "greenhouse/bench1/availability" }
+            == ReceivedMessage(retained: true, topic: "greenhouse/bench1/availability", payload: "offline"))
+        for object in ["top_class", "top_score", "last_seen"] {
+            let config = later.waitFor { $0.topic == "homeassistant/sensor/greenhouse_bench1/\(object)/config" }
+            #expect(config?.retained == true, "\(object): \(later.messages)")
+        }
+        later.stop()
+        reader.stop()
+    }
+
+    /// The broker is killed and started again while a camera feeds frames: the run goes on, says
+    /// so, and publishing resumes.
+    @Test func brokerRestartMidRunResumesPublishing() throws {
+        let broker = try TestBroker()
+        let folder = TestPaths.temporaryDirectory()
+        // 15 s of a leaf every 50 ms; the broker is restarted meanwhile.
+        let run = try BackgroundProcess("/bin/bash", ["-c", CameraStreamTests.feeder + #" --mqtt "$1" --duration 15 >"$3/out" 2>"$3/err""#,
+                                                      TestPaths.binary, "mqtt://127.0.0.1:\(broker.port)/plants", Self.appleScab, folder],
+                                        lifetime: 120, output: folder + "/shell")
+        var reader = try TopicReader(port: broker.port, topics: ["plants/result"], folder: broker.folder)
+        #expect(reader.waitFor(timeout: 12) { _ in true } != nil, "no result before the restart")
+        broker.stop()
+        reader.stop()
+        sleep(2)
+        try broker.start()
+        reader = try TopicReader(port: broker.port, topics: ["plants/result"], folder: broker.folder)
+        #expect(reader.waitFor(timeout: 20) { _ in true } != nil, "no result after the broker came back: \(broker.log)")
+        reader.stop()
+        for _ in 0..<300 where run.isRunning { usleep(100_000) }
+        #expect(!run.isRunning, "the camera run did not end by its --duration")
+        let errors = (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? ""
+        let port = broker.port
+        #expect(errors.contains("plantleaf camera: mqtt: connection to 127.0.0.1:\(port) lost: "), "\(errors)")
+        #expect(errors.components(separatedBy: "plantleaf camera: mqtt: connected to 127.0.0.1:\(port)\n").count - 1 == 2, "\(errors)")
+    }
+
+    @Test func wrongPasswordIsRefusedInOneLine() throws {
+        let broker = try TestBroker(users: ["camera": "right horse battery"])
+        let result = try runWithin(seconds: 60, TestPaths.binary,
+                                   ["camera", "--input", Self.appleScab, "--mqtt", "mqtt://camera@127.0.0.1:\(broker.port)/plants"],
+                                   environment: [MQTTSettings.passwordVariable: "wrong"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "plantleaf camera: --mqtt: MQTT broker 127.0.0.1:\(broker.port) refused the connection: not authorised "
+            + "(check the user name and password); the user is in the --mqtt URL, the password in PLANTLEAF_MQTT_PASSWORD or --mqtt-password-file\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func passwordOnTheCommandLineIsRefused() throws {
+        let result = try runWithin(seconds: 60, TestPaths.binary,
+                                   ["camera", "--input", Self.appleScab, "--mqtt", "mqtt://camera:secret@127.0.0.1/plants"])
+        #expect(result.status == 2)
+        #expect(result.stderrLines.count == 1 && !result.stderr.contains("secret"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("plantleaf camera: --mqtt: MQTT URL 'mqtt://camera:***@127.0.0.1/plants' contains a password"))
+    }
+
+    @Test func mqttOptionsNeedTheURL() throws {
+        let result = try runPlantLeaf(["camera", "--mqtt-ca", "/etc/ssl/certs/ca-certificates.crt"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "plantleaf camera: --mqtt-ca goes with --mqtt URL (see plantleaf camera --help)\n")
+    }
+}
