@@ -24,6 +24,9 @@ enum CameraCommand {
           --duration S       stop after S seconds, above 0 and at most 31536000 (a year)
           --timeout S        give up when no frame arrives for S seconds, above 0 and at most 3600 (default: 5)
           --json             one JSON object per frame on stdout, then a summary object
+          --preview          on a terminal, draw the model's input (48x24 cells) above the scores, in 24-bit colour
+                             (COLORTERM=truecolor or 24bit), 256 colours (TERM=*256color*) or else grey shades
+                             (also with NO_COLOR set); none with TERM dumb or unset. Ignored with JSON output
           --save-frames DIR  save each classified frame (the model's input) as JPEG, top-1 in the name
           --model FILE, --labels FILE  as for classify
           --list             list every /dev/video* with its formats, sizes and rates
@@ -49,7 +52,7 @@ enum CameraCommand {
             return ExitCode.success
         }
         if parsed.list { return list() }
-        let options = parsed.session
+        var options = parsed.session
 
         let classifier: Classifier
         do {
@@ -66,13 +69,32 @@ enum CameraCommand {
                              iterations: parsed.iterations)
         }
         let json = parsed.json || !Console.stdoutIsTerminal
-        return live(classifier: classifier, options: options, json: json)
+        var preview: TerminalPreview?
+        if parsed.preview && !json {
+            let mode = TerminalColorMode.detect(environment: terminalEnvironment())
+            if mode == .none {
+                Console.error("plantleaf camera: no --preview: TERM is unset or dumb, so this terminal cannot draw it")
+            } else {
+                preview = TerminalPreview(mode: mode)
+                options.keepModelInput = true
+            }
+        }
+        return live(classifier: classifier, options: options, json: json, preview: preview)
+    }
+
+    /// The variables that choose the preview's colours, from this process's environment.
+    private static func terminalEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["NO_COLOR", "TERM", "COLORTERM"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 
     // MARK: live view
 
-    private static func live(classifier: Classifier, options: CameraOptions, json: Bool) -> Int32 {
-        var status = StatusBlock()
+    private static func live(classifier: Classifier, options: CameraOptions, json: Bool, preview: TerminalPreview?) -> Int32 {
+        var status = StatusBlock(preview: preview)
         let summary: CameraSummary
         do {
             summary = try CameraSession(classifier: classifier, options: options).run(onSetup: { setup in
@@ -208,10 +230,17 @@ enum CameraCommand {
 /// The live status block on a terminal, redrawn in place.
 struct StatusBlock {
     var header = ""
+    /// --preview: the model's input, drawn between the header and the frame's numbers.
+    let preview: TerminalPreview?
     private var drawnLines = 0
+
+    init(preview: TerminalPreview?) {
+        self.preview = preview
+    }
 
     mutating func draw(_ result: CameraResult) {
         var lines = [header]
+        if let preview, let image = result.modelInput { lines += preview.render(image) }
         let counts = result.counts
         lines.append("frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "
             + "capture \(JSONObject.number(counts.framesPerSecond, decimals: 1)) fps   "

@@ -13,10 +13,13 @@ public struct CameraOptions: Sendable {
     public var frameTimeout: Double
     /// Write every classified frame (the model's input) here as JPEG.
     public var saveFramesDirectory: String?
+    /// Hand each result the model's input image (`CameraResult.modelInput`), for a preview. Off
+    /// by default so that a run without one keeps no reference to a frame's image.
+    public var keepModelInput: Bool
 
     public init(devicePath: String = "/dev/video0", request: CaptureRequest = CaptureRequest(), crop: CropMode = .center,
                 topK: Int = 3, frameLimit: Int? = nil, duration: Double? = nil, frameTimeout: Double = 5,
-                saveFramesDirectory: String? = nil) {
+                saveFramesDirectory: String? = nil, keepModelInput: Bool = false) {
         self.devicePath = devicePath
         self.request = request
         self.crop = crop
@@ -25,6 +28,7 @@ public struct CameraOptions: Sendable {
         self.duration = duration
         self.frameTimeout = frameTimeout
         self.saveFramesDirectory = saveFramesDirectory
+        self.keepModelInput = keepModelInput
     }
 }
 
@@ -49,6 +53,9 @@ public struct CameraResult: Sendable {
     public var counts: CaptureCounts
     /// Set when --save-frames wrote the frame.
     public var savedPath: String?
+    /// The image the model classified (cropped and resized to its input size); only with
+    /// `CameraOptions.keepModelInput`.
+    public var modelInput: RGBImage?
 }
 
 public struct CameraSummary: Sendable {
@@ -160,7 +167,8 @@ public final class CameraSession {
             var result = CameraResult(sequence: frame.sequence, top: classification.top, ageMilliseconds: age,
                                       prepareMilliseconds: classification.timings.preprocess,
                                       invokeMilliseconds: classification.timings.invoke,
-                                      inferenceFramesPerSecond: inferenceRate, counts: mailbox.snapshot)
+                                      inferenceFramesPerSecond: inferenceRate, counts: mailbox.snapshot,
+                                      modelInput: options.keepModelInput ? image : nil)
             summary.classified += 1
             summary.ages.append(age)
             if let directory = options.saveFramesDirectory {
