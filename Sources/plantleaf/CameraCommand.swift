@@ -251,9 +251,12 @@ struct StatusBlock {
             let percent = ClassifyCommand.formatFixed(entry.score * 100, decimals: 1)
             lines.append(String(repeating: " ", count: max(0, 6 - percent.count)) + percent + "% " + bar + " " + Labels.displayName(entry.label))
         }
-        // Back to the block's first line, then each line cleared before it is written.
-        var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r" : ""
-        text += lines.map { "\u{1B}[K" + $0 + "\n" }.joined()
+        // Back to the block's first line, then each line cleared before it is written. Autowrap is
+        // off meanwhile (DECAWM, ESC[?7l): a line wider than the terminal (the header often is) is
+        // cut at the edge rather than wrapped onto a row the cursor-up count would miss, which
+        // left the block one row lower, and a stale header above it, at every redraw.
+        var text = "\u{1B}[?7l" + (drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r" : "")
+        text += lines.map { "\u{1B}[K" + $0 + "\n" }.joined() + "\u{1B}[?7h"
         Console.write(text, to: STDOUT_FILENO)
         drawnLines = lines.count
     }
