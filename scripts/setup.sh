@@ -24,7 +24,9 @@ as_root() {
 }
 
 # Debian names; Ubuntu's libjpeg-dev pulls libjpeg-turbo8-dev, Debian's libjpeg62-turbo-dev.
-apt_packages=(libpng-dev libjpeg-dev pkg-config python3 curl)
+# tmux: the camera fixture test of --preview runs plantleaf in a tmux pane (the fixture's VM
+# runs the host's binaries, so it must be on the host).
+apt_packages=(libpng-dev libjpeg-dev pkg-config python3 curl tmux)
 
 deps() {
     case "$(uname -m)" in
