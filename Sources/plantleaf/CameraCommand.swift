@@ -26,7 +26,8 @@ enum CameraCommand {
           --json             one JSON object per frame on stdout, then a summary object
           --preview          on a terminal, draw the model's input (48x24 cells) above the scores, in 24-bit colour
                              (COLORTERM=truecolor or 24bit), 256 colours (TERM=*256color*) or else grey shades
-                             (also with NO_COLOR set); none with TERM dumb or unset. Ignored with JSON output
+                             (also with NO_COLOR set); none with TERM dumb or unset. Accepted and ignored with
+                             JSON output (--json, or stdout not a terminal)
           --save-frames DIR  save each classified frame (the model's input) as JPEG, top-1 in the name
           --model FILE, --labels FILE  as for classify
           --list             list every /dev/video* with its formats, sizes and rates

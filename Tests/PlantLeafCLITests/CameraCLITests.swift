@@ -31,7 +31,7 @@ import Testing
     @Test func helpDescribesPreview() throws {
         let help = try runPlantLeaf(["camera", "--help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: plantleaf camera"))
-        #expect(help.stdout.contains("--preview") && help.stdout.contains("Ignored with JSON output"), "\(help.stdout)")
+        #expect(help.stdout.contains("--preview") && help.stdout.contains("JSON output (--json, or stdout not a terminal)"), "\(help.stdout)")
     }
 
     /// stdout is a pipe here, so the run is JSON: --preview is accepted and says nothing.
