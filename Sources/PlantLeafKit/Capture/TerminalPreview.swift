@@ -9,9 +9,9 @@
 /// In the colour modes each cell is the upper half block `▀` with the upper pixel as foreground and
 /// the lower one as background, so a cell carries two pixels and the picture keeps its proportions
 /// in the usual 1:2 cells. A colour escape is written only when the colour differs from the cell
-/// before it on the line (over SSH, a 48 x 24 block of solid leaf then costs a few hundred bytes,
-/// not 24 KB), and each line ends with an SGR reset (`ESC[0m`) so the lines drawn after it are
-/// not coloured.
+/// before it on the line (over SSH, a 48 x 24 block of one colour is then about 5 KB, mostly the
+/// 3-byte `▀`s, instead of about 45 KB), and each line ends with an SGR reset (`ESC[0m`) so the
+/// lines drawn after it are not coloured.
 public struct TerminalPreview: Sendable {
     /// 48 x 24 cells, 48 x 48 pixels: under half the width of an 80-column terminal, and with the
     /// status lines it fits a 30-line one.
