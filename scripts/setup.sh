@@ -26,9 +26,11 @@ as_root() {
 # Debian names; Ubuntu's libjpeg-dev pulls libjpeg-turbo8-dev, Debian's libjpeg62-turbo-dev.
 # libmosquitto1 is opened at run time for MQTT publishing; mosquitto and mosquitto-clients are the
 # broker and reader the MQTT tests start for themselves (on a free port, not the service's 1883).
+# tmux: the camera fixture test of --preview runs plantleaf in a tmux pane (the fixture's VM
+# runs the host's binaries, so it must be on the host).
 # ffmpeg makes the motion-JPEG streams the camera --input tests pipe in; systemd brings
 # systemd-analyze, which checks the monitor's unit file.
-apt_packages=(libpng-dev libjpeg-dev pkg-config python3 curl mosquitto mosquitto-clients libmosquitto1 ffmpeg systemd)
+apt_packages=(libpng-dev libjpeg-dev pkg-config python3 curl mosquitto mosquitto-clients libmosquitto1 ffmpeg systemd tmux)
 
 deps() {
     case "$(uname -m)" in

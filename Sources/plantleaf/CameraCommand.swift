@@ -26,6 +26,10 @@ enum CameraCommand {
           --duration S       stop after S seconds, above 0 and at most 31536000 (a year)
           --timeout S        give up when no frame arrives for S seconds, above 0 and at most 3600 (default: 5)
           --json             one JSON object per frame on stdout, then a summary object
+          --preview          on a terminal, draw the model's input (48x24 cells) above the scores, in 24-bit colour
+                             (COLORTERM=truecolor or 24bit), 256 colours (TERM=*256color*) or else grey shades
+                             (also with NO_COLOR set); none with TERM dumb or unset. Accepted and ignored with
+                             JSON output (--json, or stdout not a terminal)
           --save-frames DIR  save each classified frame (the model's input) as JPEG, top-1 in the name
           --input FILE|-     read a motion-JPEG stream (JPEG frames back to back, or multipart/x-mixed-replace)
                              from FILE, a pipe or standard input instead of a device, e.g.
@@ -65,7 +69,7 @@ enum CameraCommand {
             return ExitCode.success
         }
         if parsed.list { return list() }
-        let options = parsed.session
+        var options = parsed.session
 
         let classifier: Classifier
         do {
@@ -102,7 +106,17 @@ enum CameraCommand {
             }
         }
         defer { publisher?.close() }
-        return live(classifier: classifier, options: options, json: json, log: log, publisher: publisher)
+        var preview: TerminalPreview?
+        if parsed.preview && !json {
+            let mode = TerminalColorMode.detect(environment: terminalEnvironment())
+            if mode == .none {
+                Console.error("plantleaf camera: no --preview: TERM is unset or dumb, so this terminal cannot draw it")
+            } else {
+                preview = TerminalPreview(mode: mode)
+                options.keepModelInput = true
+            }
+        }
+        return live(classifier: classifier, options: options, json: json, log: log, publisher: publisher, preview: preview)
     }
 
     /// What to type differently, for the MQTT errors a flag or variable can fix.
@@ -114,15 +128,24 @@ enum CameraCommand {
         }
     }
 
+    /// The variables that choose the preview's colours, from this process's environment.
+    private static func terminalEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["NO_COLOR", "TERM", "COLORTERM"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
+    }
+
     // MARK: live view
 
     private static func live(classifier: Classifier, options: CameraOptions, json: Bool, log: AppendLog?,
-                             publisher: MQTTPublisher?) -> Int32 {
+                             publisher: MQTTPublisher?, preview: TerminalPreview?) -> Int32 {
         /// Connection changes, said as they are noticed (after each result and each notice).
         func reportConnection() {
             for event in publisher?.takeEvents() ?? [] { Console.error("plantleaf camera: mqtt: \(event)") }
         }
-        var status = StatusBlock()
+        var status = StatusBlock(preview: preview)
         var logFailure: FileWriteError?
         let summary: CameraSummary
         do {
@@ -308,10 +331,17 @@ enum CameraCommand {
 /// The live status block on a terminal, redrawn in place.
 struct StatusBlock {
     var header = ""
+    /// --preview: the model's input, drawn between the header and the frame's numbers.
+    let preview: TerminalPreview?
     private var drawnLines = 0
+
+    init(preview: TerminalPreview?) {
+        self.preview = preview
+    }
 
     mutating func draw(_ result: CameraResult) {
         var lines = [header]
+        if let preview, let image = result.modelInput { lines += preview.render(image) }
         let counts = result.counts
         lines.append("\(result.time)   frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "
             + "capture \(JSONObject.number(counts.framesPerSecond, decimals: 1)) fps   "
@@ -322,9 +352,12 @@ struct StatusBlock {
             let percent = ClassifyCommand.formatFixed(entry.score * 100, decimals: 1)
             lines.append(String(repeating: " ", count: max(0, 6 - percent.count)) + percent + "% " + bar + " " + Labels.displayName(entry.label))
         }
-        // Back to the block's first line, then each line cleared before it is written.
-        var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r" : ""
-        text += lines.map { "\u{1B}[K" + $0 + "\n" }.joined()
+        // Back to the block's first line, then each line cleared before it is written. Autowrap is
+        // off meanwhile (DECAWM, ESC[?7l): a line wider than the terminal (the header often is) is
+        // cut at the edge rather than wrapped onto a row the cursor-up count would miss, which
+        // left the block one row lower, and a stale header above it, at every redraw.
+        var text = "\u{1B}[?7l" + (drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r" : "")
+        text += lines.map { "\u{1B}[K" + $0 + "\n" }.joined() + "\u{1B}[?7h"
         Console.write(text, to: STDOUT_FILENO)
         drawnLines = lines.count
     }

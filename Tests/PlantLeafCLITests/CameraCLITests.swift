@@ -28,6 +28,22 @@ import Testing
         }
     }
 
+    @Test func helpDescribesPreview() throws {
+        let help = try runPlantLeaf(["camera", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: plantleaf camera"))
+        #expect(help.stdout.contains("--preview") && help.stdout.contains("JSON output (--json, or stdout not a terminal)"), "\(help.stdout)")
+    }
+
+    /// stdout is a pipe here, so the run is JSON: --preview is accepted and says nothing.
+    @Test func previewIsAcceptedAndIgnoredWithJSONOutput() throws {
+        for arguments in [["--preview"], ["--preview", "--json"]] {
+            let result = try runPlantLeaf(["camera", "--device", "/dev/video-plantleaf-missing", "--frames", "1"] + arguments)
+            #expect(result.status == 2)
+            #expect(result.stderrLines.count == 1 && result.stderr.contains("/dev/video-plantleaf-missing: no such device"),
+                    "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func benchFramesTimesBothFormatsAgainstInvoke() throws {
         let result = try runPlantLeaf(["camera", "--bench-frames", TestPaths.plantVillageImages()[0], "--iterations", "3"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -173,6 +173,102 @@ import Testing
         #expect(mjpeg.summary?["corrupt"] as? Int == 0)
     }
 
+    /// One terminal cell of a `tmux capture-pane -e` line: its character and its true colours
+    /// ([R, G, B], nil for the default or a palette colour).
+    typealias Cell = (character: Character, foreground: [Int]?, background: [Int]?)
+
+    /// Follows the SGR escapes of a captured line (tmux writes the attributes that change, in
+    /// any grouping), giving each visible character the colours in force.
+    func cells(_ line: String) -> [Cell] {
+        var (foreground, background): ([Int]?, [Int]?) = (nil, nil)
+        var result: [Cell] = []
+        var rest = Substring(line)
+        while let character = rest.first {
+            guard rest.hasPrefix("\u{1B}["), let end = rest.firstIndex(of: "m") else {
+                result.append((character, foreground, background))
+                rest = rest.dropFirst()
+                continue
+            }
+            var parameters = rest[rest.index(rest.startIndex, offsetBy: 2)..<end].split(separator: ";", omittingEmptySubsequences: false)
+                .map { Int($0) ?? 0 }[...]
+            rest = rest[rest.index(after: end)...]
+            while let code = parameters.popFirst() {
+                switch code {
+                case 0: (foreground, background) = (nil, nil)
+                case 39: foreground = nil
+                case 49: background = nil
+                case 38, 48:
+                    let kind = parameters.popFirst()
+                    let colour = kind == 2 ? Array(parameters.prefix(3)) : nil
+                    parameters = parameters.dropFirst(kind == 2 ? 3 : 1)
+                    if code == 38 { foreground = colour } else { background = colour }
+                default: break
+                }
+            }
+        }
+        return result
+    }
+
+    /// `camera --preview` on a terminal: tmux gives plantleaf a 120x50 pane inside the fixture
+    /// and `capture-pane -e` keeps the last redraw with its colours. In true colour the preview's
+    /// centre is the leaf (green leads red and blue in every centre cell) and the block is drawn
+    /// once, in place; with NO_COLOR it is shades without a single escape.
+    @Test func previewInTmuxShowsTheLeaf() throws {
+        let boot = try boot(["-s", "256x256"], images: [Self.tomatoHealthy], script: """
+            # The guest runs the host's tmux, but its /dev (devtmpfs) has no pts folder, so the
+            # fixture's devpts mount fails and no pane could get a pseudo-terminal: mount one (the
+            # VM is thrown away afterwards).
+            [ -e /dev/pts/ptmx ] || { mkdir -p /dev/pts && mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts; }
+            export TERM=xterm-256color COLORTERM=truecolor
+            t() { timeout 10 tmux -L preview "$@"; }
+            # run NAME VAR=VALUE...: plantleaf in a new 120x50 session with those variables (tmux
+            # sets the pane's own TERM, hence env; the guest has the host's environment, and swift
+            # test may have set NO_COLOR there); the pane stays open after it ends. Then waits
+            # (120 s at most) for NAME.rc and saves the pane as NAME.pane.
+            run() {
+                name=$1; shift
+                t new-session -d -s $name -x 120 -y 50 \
+                    "env -u NO_COLOR $* \"$PLANTLEAF\" camera --size 256x256 --preview --frames 5 2> $name.err; echo \\$? > $name.rc; sleep 600"
+                i=0; while [ ! -e $name.rc ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done
+                t capture-pane -e -p -t $name > $name.pane
+            }
+            run truecolor TERM=xterm-256color COLORTERM=truecolor
+            run grey TERM=xterm-256color COLORTERM=truecolor NO_COLOR=1
+            t kill-server
+            """)
+
+        #expect(boot.status("truecolor") == 0, "\(boot.text("truecolor.err"))")
+        let pane = boot.text("truecolor.pane").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Header (cut at the pane's edge, not wrapped), 24 preview lines, the frame line.
+        #expect(pane.count(where: { $0.contains("/dev/video0 (vivid, vivid)") }) == 1, "the block was redrawn in place")
+        let previewRows = pane.indices.filter { pane[$0].contains("▀") }
+        #expect(previewRows == Array(1...24), "\(boot.text("truecolor.pane"))")
+        #expect(pane.count > 25 && String(cells(pane[25]).map(\.character)).hasPrefix("frame "), "\(pane.dropFirst(25).prefix(1))")
+        let grid = previewRows.map { cells(pane[$0]) }
+        #expect(grid.allSatisfy { $0.count == 48 && $0.allSatisfy { $0.character == "▀" } })
+        if grid.count == 24 && grid.allSatisfy({ $0.count == 48 }) {
+            for row in 8..<16 {
+                for column in 16..<32 {
+                    let cell = grid[row][column]
+                    for colour in [cell.foreground, cell.background] {
+                        let (r, g, b) = (colour?[0] ?? -1, colour?[1] ?? -1, colour?[2] ?? -1)
+                        #expect(colour?.count == 3 && g > r && g > b, "cell \(column), \(row): \(colour ?? [])")
+                    }
+                }
+            }
+        }
+
+        #expect(boot.status("grey") == 0, "\(boot.text("grey.err"))")
+        let grey = boot.text("grey.pane")
+        #expect(!grey.contains("\u{1B}") && !grey.contains("▀"))
+        let greyLines = grey.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(greyLines.count > 25 && greyLines[25].hasPrefix("frame "), "\(grey)")
+        // capture-pane drops trailing blanks, so a line can be shorter than 48 where the edge is dark.
+        let shades = Set(TerminalPreview.shades)
+        #expect(greyLines.dropFirst().prefix(24).allSatisfy { $0.count <= 48 && $0.allSatisfy(shades.contains) })
+        #expect(greyLines.count > 12 && greyLines[12].count == 48 && !greyLines[12].contains(" "), "the leaf across the middle")
+    }
+
     /// The loopback as Debian ships it hands out its first buffer with the whole buffer's size
     /// (the JPEG plus trailing zeros); two leaves alternate: both are recognised, none refused,
     /// and --save-frames names each saved frame after its label.

@@ -54,7 +54,8 @@ import Testing
     @Test func commandLineSeedsParse() throws {
         let seeds = FuzzTargets.commandLine.seeds().compactMap { FuzzTargets.commandLine($0.bytes) }
         #expect(try ClassifyOptions.parse(seeds[0].arguments).inputIndices == [12, 13])
-        #expect(try CameraCommandOptions.parse(seeds[1].arguments).session.frameLimit == 10)
+        let camera = try CameraCommandOptions.parse(seeds[1].arguments)
+        #expect(camera.session.frameLimit == 10 && camera.json && camera.preview)
         #expect(try BenchOptions.parse(seeds[2].arguments).threadCounts == [1, 2, 4])
         #expect(try BenchOptions.parse(seeds[3].arguments).comparedReports == ["a.json", "b.json"])
     }

@@ -141,7 +141,7 @@ public enum FuzzTargets {
         seeds: {
             func seed(_ command: UInt8, _ arguments: [String]) -> [UInt8] { [command] + Array(arguments.joined(separator: "\0").utf8) }
             return [("classify", seed(0, ["--top-k", "5", "--threads=2", "--jobs", "3", "--format", "json", "--mean", "127.5", "--std", "127.5", "--", "-x.jpg", "-"])),
-                    ("camera", seed(1, ["--size", "640x480", "--fps", "30", "--crop", "none", "--frames", "10", "--duration=2.5", "--json"])),
+                    ("camera", seed(1, ["--size", "640x480", "--fps", "30", "--crop", "none", "--frames", "10", "--duration=2.5", "--json", "--preview"])),
                     ("bench", seed(2, ["--runs", "7", "--warmup", "0", "--threads", "1,2,4", "--min-seconds", "0.5", "--synthetic"])),
                     ("bench-compare", seed(2, ["compare", "a.json", "b.json"]))]
         })

@@ -54,6 +54,9 @@ public struct CameraCommandOptions: Sendable {
     public var help = false
     public var list = false
     public var json = false
+    /// --preview: the model's input drawn above the scores in the terminal status block (ignored
+    /// with JSON output).
+    public var preview = false
     public var session = CameraOptions()
     public var threads = 1
     /// --bench-frames IMAGE, and its --iterations.
@@ -76,7 +79,7 @@ public struct CameraCommandOptions: Sendable {
                                             "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
                                             "--iterations", "--input", "--every", "--log", "--mqtt", "--mqtt-password-file",
                                             "--mqtt-ca"],
-                                   flags: ["--json", "--list", "--help", "-h"])
+                                   flags: ["--json", "--preview", "--list", "--help", "-h"])
         var options = CameraCommandOptions()
         if parsed.has("--help") || parsed.has("-h") {
             options.help = true
@@ -123,6 +126,7 @@ public struct CameraCommandOptions: Sendable {
         options.iterations = try parsed.integer("--iterations", default: 200, range: 1...1_000_000)
         options.list = parsed.has("--list")
         options.json = parsed.has("--json")
+        options.preview = parsed.has("--preview")
         options.benchFramesImage = parsed.string("--bench-frames")
         options.modelPath = parsed.string("--model")
         options.labelsPath = parsed.string("--labels")
