@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# make soak: the greenhouse monitor left running, measured. Inside the camera fixture (a real
+# vivid V4L2 device in a VM) it runs `plantleaf camera --every 5s` publishing to a mosquitto
+# broker started in the VM, for MINUTES minutes (default 10), sampling plantleaf's CPU time and
+# resident memory every second, and reading every message back with its arrival time. Prints:
+# CPU use over the run and in the seconds between readings, resident memory first/peak/last,
+# and the latency from frame capture (the record's "time") to delivery by the broker.
+#
+#   scripts/soak/monitor.sh [MINUTES] [PLANTLEAF_BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+minutes=${1:-10}
+binary=$(realpath "${2:-.build/release/plantleaf}")
+[ -x "$binary" ] || { echo "soak: no plantleaf at $binary (make build)" >&2; exit 2; }
+fixture=${PLANTLEAF_SHARED:-../shared}/tools/camera-fixture/camera-fixture.sh
+leaf=$(find -L samples/plantvillage -name '*.JPG' | sort | head -1)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cat >"$work/run.sh" <<EOF
+port=18830
+printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nuser root\n' \$port > mosquitto.conf
+mosquitto -c mosquitto.conf > mosquitto.log 2>&1 & broker=\$!
+sleep 1
+mosquitto_sub -h 127.0.0.1 -p \$port -q 1 -t greenhouse/soak/result -F '%U %p' > received.txt & reader=\$!
+sleep 0.5
+"$binary" camera --size 640x480 --every 5s --json --log soak.jsonl \
+    --mqtt mqtt://127.0.0.1:\$port/greenhouse/soak > soak.out 2> soak.err & pid=\$!
+end=\$(( \$(date +%s) + $minutes * 60 ))
+ticks=\$(getconf CLK_TCK)
+while [ \$(date +%s) -lt \$end ]; do
+    echo "\$(date +%s.%N) \$ticks \$(cut -d' ' -f14,15 /proc/\$pid/stat) \$(awk '/VmRSS/ {print \$2}' /proc/\$pid/status)" >> samples.txt
+    sleep 1
+done
+kill -TERM \$pid; wait \$pid; echo \$? > soak.rc
+kill \$reader \$broker
+EOF
+
+echo "soak: $minutes minutes of camera --every 5s --mqtt in the camera fixture (VM boot first)" >&2
+VIVID_TIMEOUT=$((minutes * 60 + 600)) "$fixture" -s 640x480 -i "$leaf" -- bash -c "cd '$work' && bash run.sh"
+python3 - "$work" <<'EOF'
+import datetime, json, statistics, sys
+work = sys.argv[1]
+rc = open(f"{work}/soak.rc").read().strip()
+samples = []
+for line in open(f"{work}/samples.txt"):
+    parts = line.split()
+    if len(parts) == 5:
+        samples.append((float(parts[0]), (int(parts[2]) + int(parts[3])) / int(parts[1]), int(parts[4])))
+records = [json.loads(l) for l in open(f"{work}/soak.jsonl")]
+captures = [datetime.datetime.fromisoformat(r["time"]).timestamp() for r in records]
+latencies = []
+for line in open(f"{work}/received.txt"):
+    arrived, payload = line.split(" ", 1)
+    sent = json.loads(payload)
+    latencies.append((float(arrived) - datetime.datetime.fromisoformat(sent["time"]).timestamp()) * 1000)
+wall = samples[-1][0] - samples[0][0]
+cpu = samples[-1][1] - samples[0][1]
+# A second is "between readings" when no frame was captured from 1 s before it to 1 s after it.
+idle = [(b[1] - a[1]) for a, b in zip(samples, samples[1:]) if not any(a[0] - 1 <= c <= b[0] + 1 for c in captures)]
+rss = [s[2] for s in samples]
+print(f"soak: exit {rc}; {len(records)} results logged, {len(latencies)} delivered by the broker over {wall / 60:.1f} min")
+print(f"soak: CPU {cpu:.2f} s in {wall:.0f} s = {100 * cpu / wall:.2f} % of one core; {cpu / max(len(records), 1) * 1000:.0f} ms a reading")
+print(f"soak: between readings: {len(idle)} one-second samples, CPU {sum(idle):.2f} s in all, at most {max(idle, default=0) * 1000:.0f} ms in one")
+print(f"soak: resident memory first {rss[0] / 1024:.1f} MiB, peak {max(rss) / 1024:.1f} MiB, last {rss[-1] / 1024:.1f} MiB")
+if latencies:
+    ordered = sorted(latencies)
+    print(f"soak: capture -> broker delivery median {statistics.median(ordered):.0f} ms, p99 {ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]:.0f} ms, max {ordered[-1]:.0f} ms")
+EOF
