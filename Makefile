@@ -55,10 +55,11 @@ test-aarch64: build
 bench: build reference
 	@for part in scripts/bench/*.sh; do bash "$$part" || exit 1; done
 
-## soak: the greenhouse monitor (camera --every 5s --mqtt) for MINUTES minutes in the camera fixture: CPU, memory, latency
+## soak: the greenhouse monitor (camera --every INTERVAL --mqtt) for MINUTES minutes in the camera fixture: CPU, memory, latency
 MINUTES ?= 10
+INTERVAL ?= 5s
 soak: build
-	scripts/soak/monitor.sh $(MINUTES)
+	scripts/soak/monitor.sh $(MINUTES) $(INTERVAL)
 
 ## fuzz: libFuzzer + AddressSanitizer on every fuzz target for SECONDS each (crash inputs kept in .fuzz/crashes/)
 SECONDS ?= 60

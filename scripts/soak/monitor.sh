@@ -1,30 +1,37 @@
 #!/usr/bin/env bash
 # make soak: the greenhouse monitor left running, measured. Inside the camera fixture (a real
-# vivid V4L2 device in a VM) it runs `plantleaf camera --every 5s` publishing to a mosquitto
+# vivid V4L2 device in a VM) it runs `plantleaf camera --every INTERVAL` publishing to a mosquitto
 # broker started in the VM, for MINUTES minutes (default 10), sampling plantleaf's CPU time and
 # resident memory every second, and reading every message back with its arrival time. Prints:
 # CPU use over the run and in the seconds between readings, resident memory first/peak/last,
 # and the latency from frame capture (the record's "time") to delivery by the broker.
 #
-#   scripts/soak/monitor.sh [MINUTES] [PLANTLEAF_BINARY]
+#   scripts/soak/monitor.sh [MINUTES] [INTERVAL] [PLANTLEAF_BINARY]     (defaults: 10 5s)
+#
+# The VM emulates its CPU (TCG): a reading costs about a hundred times what it does on the
+# host, so the CPU figures are the emulator's; the seconds between readings show whether
+# plantleaf does anything while it waits.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 minutes=${1:-10}
-binary=$(realpath "${2:-.build/release/plantleaf}")
+interval=${2:-5s}
+binary=$(realpath "${3:-.build/release/plantleaf}")
 [ -x "$binary" ] || { echo "soak: no plantleaf at $binary (make build)" >&2; exit 2; }
 fixture=${PLANTLEAF_SHARED:-../shared}/tools/camera-fixture/camera-fixture.sh
-leaf=$(find -L samples/plantvillage -name '*.JPG' | sort | head -1)
+leaf=$(realpath "$(find -L samples/plantvillage -name '*.JPG' | sort | head -1)")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cat >"$work/run.sh" <<EOF
+# The VM boots with its loopback interface down; the broker listens on it.
+/usr/sbin/ip link set lo up
 port=18830
 printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nuser root\n' \$port > mosquitto.conf
-mosquitto -c mosquitto.conf > mosquitto.log 2>&1 & broker=\$!
+/usr/sbin/mosquitto -c mosquitto.conf > mosquitto.log 2>&1 & broker=\$!
 sleep 1
 mosquitto_sub -h 127.0.0.1 -p \$port -q 1 -t greenhouse/soak/result -F '%U %p' > received.txt & reader=\$!
 sleep 0.5
-"$binary" camera --size 640x480 --every 5s --json --log soak.jsonl \
+"$binary" camera --size 640x480 --every $interval --json --log soak.jsonl \
     --mqtt mqtt://127.0.0.1:\$port/greenhouse/soak > soak.out 2> soak.err & pid=\$!
 end=\$(( \$(date +%s) + $minutes * 60 ))
 ticks=\$(getconf CLK_TCK)
@@ -36,8 +43,10 @@ kill -TERM \$pid; wait \$pid; echo \$? > soak.rc
 kill \$reader \$broker
 EOF
 
-echo "soak: $minutes minutes of camera --every 5s --mqtt in the camera fixture (VM boot first)" >&2
-VIVID_TIMEOUT=$((minutes * 60 + 600)) "$fixture" -s 640x480 -i "$leaf" -- bash -c "cd '$work' && bash run.sh"
+echo "soak: $minutes minutes of camera --every $interval --mqtt in the camera fixture (VM boot first)" >&2
+# The fixture shares only the folder it is started in read-write with the VM: start it in $work.
+fixture=$(realpath "$fixture")
+(cd "$work" && VIVID_TIMEOUT=$((minutes * 60 + 600)) "$fixture" -s 640x480 -i "$leaf" -- bash run.sh)
 python3 - "$work" <<'EOF'
 import datetime, json, statistics, sys
 work = sys.argv[1]
