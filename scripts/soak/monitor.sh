@@ -65,8 +65,10 @@ for line in open(f"{work}/received.txt"):
     latencies.append((float(arrived) - datetime.datetime.fromisoformat(sent["time"]).timestamp()) * 1000)
 wall = samples[-1][0] - samples[0][0]
 cpu = samples[-1][1] - samples[0][1]
-# A second is "between readings" when no frame was captured from 1 s before it to 1 s after it.
-idle = [(b[1] - a[1]) for a, b in zip(samples, samples[1:]) if not any(a[0] - 1 <= c <= b[0] + 1 for c in captures)]
+# A second is "between readings" when it lies outside every reading's busy span: from 2 s before
+# the frame's capture (opening the device, settling frames) to 1 s after its scores were ready.
+busy = [(c - 2, c + r["age_ms"] / 1000 + 1) for c, r in zip(captures, records)]
+idle = [(b[1] - a[1]) for a, b in zip(samples, samples[1:]) if not any(start <= b[0] and a[0] <= end for start, end in busy)]
 rss = [s[2] for s in samples]
 print(f"soak: exit {rc}; {len(records)} results logged, {len(latencies)} delivered by the broker over {wall / 60:.1f} min")
 print(f"soak: CPU {cpu:.2f} s in {wall:.0f} s = {100 * cpu / wall:.2f} % of one core; {cpu / max(len(records), 1) * 1000:.0f} ms a reading")
