@@ -56,8 +56,11 @@ import Testing
         #expect(try ClassifyOptions.parse(seeds[0].arguments).inputIndices == [12, 13])
         let camera = try CameraCommandOptions.parse(seeds[1].arguments)
         #expect(camera.session.frameLimit == 10 && camera.json && camera.preview)
-        #expect(try BenchOptions.parse(seeds[2].arguments).threadCounts == [1, 2, 4])
-        #expect(try BenchOptions.parse(seeds[3].arguments).comparedReports == ["a.json", "b.json"])
+        let monitor = try CameraCommandOptions.parse(seeds[2].arguments)
+        #expect(monitor.session.inputPath == "-" && monitor.session.interval == 0.5 && monitor.logPath == "x.jsonl"
+            && monitor.mqttURL == "mqtt://u@h/t" && monitor.mqttCAFile == "c")
+        #expect(try BenchOptions.parse(seeds[3].arguments).threadCounts == [1, 2, 4])
+        #expect(try BenchOptions.parse(seeds[4].arguments).comparedReports == ["a.json", "b.json"])
     }
 
     /// Every seed passes through its target without tripping an invariant.

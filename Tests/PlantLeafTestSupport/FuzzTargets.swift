@@ -130,7 +130,8 @@ public enum FuzzTargets {
                 let size = options.session.request.size
                 precondition(CameraCommandOptions.frameWidths.contains(size.width) && size.width % 2 == 0
                     && CameraCommandOptions.frameHeights.contains(size.height) && OptionRange.threads.contains(options.threads)
-                    && options.session.frameTimeout > 0 && options.session.duration.map { $0 > 0 } != false, "camera accepted \(arguments)")
+                    && options.session.frameTimeout > 0 && options.session.duration.map { $0 > 0 } != false
+                    && options.session.interval.map(CameraCommandOptions.intervals.contains) != false, "camera accepted \(arguments)")
             default:
                 guard let options = try? BenchOptions.parse(arguments), !options.help else { return }
                 precondition(options.comparedReports.map { $0.count >= 2 } != false && options.runs >= 1 && options.warmup >= 0
@@ -142,6 +143,7 @@ public enum FuzzTargets {
             func seed(_ command: UInt8, _ arguments: [String]) -> [UInt8] { [command] + Array(arguments.joined(separator: "\0").utf8) }
             return [("classify", seed(0, ["--top-k", "5", "--threads=2", "--jobs", "3", "--format", "json", "--mean", "127.5", "--std", "127.5", "--", "-x.jpg", "-"])),
                     ("camera", seed(1, ["--size", "640x480", "--fps", "30", "--crop", "none", "--frames", "10", "--duration=2.5", "--json", "--preview"])),
+                    ("camera-monitor", seed(1, ["--input", "-", "--every", "500ms", "--log", "x.jsonl", "--mqtt", "mqtt://u@h/t", "--mqtt-ca", "c"])),
                     ("bench", seed(2, ["--runs", "7", "--warmup", "0", "--threads", "1,2,4", "--min-seconds", "0.5", "--synthetic"])),
                     ("bench-compare", seed(2, ["compare", "a.json", "b.json"]))]
         })
