@@ -102,11 +102,15 @@ import Testing
 
     /// A leaf written into a pipe every 50 ms, as a camera would, until plantleaf is done.
     static let feeder = #"(while :; do cat "$2" || exit; sleep 0.05; done) | "$0" camera --input - --json"#
+    /// Shell functions: `lines FILE` counts its lines (0 when missing); `await_lines FILE N` waits
+    /// (120 s at most, for slow emulated runs) until FILE has N lines.
+    static let lineWaiting = #"lines() { n=$(wc -l < "$1" 2>/dev/null); echo "${n:-0}"; }; "#
+        + #"await_lines() { i=0; while [ "$(lines "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; }; "#
 
     @Test func logLinesAreWholeAfterSIGKILL() throws {
         let log = TestPaths.temporaryDirectory() + "/camera.jsonl"
-        let result = try runPlantLeafInShell(Self.feeder + #" --log "$1" >/dev/null 2>&1 & pid=$!; sleep 4; kill -KILL $pid; wait $pid; echo "rc=$?""#,
-                                             [log, Self.appleScab], seconds: 60)
+        let result = try runPlantLeafInShell(Self.lineWaiting + Self.feeder + #" --log "$1" >/dev/null 2>&1 & pid=$!; await_lines "$1" 3; "#
+                                             + #"kill -KILL $pid; wait $pid; echo "rc=$?""#, [log, Self.appleScab], seconds: 240)
         #expect(result.stdout.contains("rc=137"), "\(result.stdout) \(result.stderr)")
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.hasSuffix("\n"))
@@ -122,9 +126,9 @@ import Testing
     @Test func sighupReopensTheLogForLogrotate() throws {
         let directory = TestPaths.temporaryDirectory()
         let log = directory + "/camera.jsonl"
-        let script = Self.feeder + #" --log "$1" >/dev/null 2>"$1.err" & pid=$!; sleep 3; mv "$1" "$1.1"; kill -HUP $pid; sleep 3; "#
-            + #"kill -TERM $pid; wait $pid; echo "rc=$?""#
-        let result = try runPlantLeafInShell(script, [log, Self.appleScab], seconds: 60)
+        let script = Self.lineWaiting + Self.feeder + #" --log "$1" >/dev/null 2>"$1.err" & pid=$!; await_lines "$1" 1; "#
+            + #"mv "$1" "$1.1"; kill -HUP $pid; await_lines "$1" 1; kill -TERM $pid; wait $pid; echo "rc=$?""#
+        let result = try runPlantLeafInShell(script, [log, Self.appleScab], seconds: 300)
         #expect(result.stdout.contains("rc=0"), "\(result.stdout) \((try? String(contentsOfFile: log + ".err", encoding: .utf8)) ?? "")")
         for path in [log + ".1", log] {
             let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
@@ -134,14 +138,18 @@ import Testing
     }
 
     @Test func everyIntervalClassifiesOneFreshFramePerTick() throws {
-        let result = try runPlantLeafInShell(Self.feeder + " --every 1s --duration 3.5", ["", Self.appleScab], seconds: 60)
+        let result = try runPlantLeafInShell(Self.feeder + " --every 1s --frames 3", ["", Self.appleScab], seconds: 240)
         #expect(result.status == 0, "\(result.stderr)")
         let (frames, summary) = Self.records(result.stdout)
-        // Ticks at 0, 1, 2 and 3 s; a tick is missed only when a classification takes a second.
-        #expect((3...4).contains(frames.count), "\(frames.count) results")
-        #expect(summary["classified"] as? Int == frames.count)
+        #expect(frames.count == 3 && summary["classified"] as? Int == 3)
         let sequence = frames.compactMap { $0["frame"] as? Int }
         #expect(sequence == sequence.sorted() && Set(sequence).count == sequence.count)
+        // Ticks 1 s apart, each taking a frame captured after it: the third frame is at least
+        // 2 s after the run began, the first at most a little after (however slow the machine).
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let times = frames.compactMap { ($0["time"] as? String).flatMap(parser.date(from:)) }
+        #expect(times.count == 3 && times[2].timeIntervalSince(times[0]) >= 1.4, "\(times)")
     }
 
     @Test func inputRefusesDeviceOptionsAndWhatIsNotAStream() throws {
