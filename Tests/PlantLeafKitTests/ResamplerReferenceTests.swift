@@ -92,4 +92,34 @@ import Testing
                        width: output.0, height: output.1)
         }
     }
+
+    /// Rows quantised straight into a tensor land where the upright image has them, for a
+    /// 1-byte (int8) and a 4-byte (float32) tensor, in every orientation.
+    @Test(arguments: EXIFOrientation.allCases)
+    func quantisedIntoATensorAsTheUprightImage(orientation: EXIFOrientation) {
+        var random = Random(state: 40 + UInt64(orientation.rawValue))
+        let stored = Self.noise(width: 37, height: 23, random: &random)
+        let (width, height) = (12, 9)
+        let upright = Self.streamed(stored, orientation: orientation, width: width, height: height)
+        for type in [ElementType.int8, .float32] {
+            let tensor = TensorInfo(name: "input", elementType: type, shape: [1, height, width, 3],
+                                    quantization: type == .int8 ? Quantization(scale: 1.0 / 255, zeroPoint: -128) : nil)
+            let quantizer = InputQuantizer(tensor: tensor)
+            var memory = [UInt8](repeating: 0xAA, count: tensor.byteCount)
+            let resizer = RowResizer(width: width, height: height)
+            memory.withUnsafeMutableBytes { memory in
+                resizer.writing(into: memory, with: quantizer) {
+                    _ = resizer.begin(width: stored.width, height: stored.height, orientation: orientation)
+                    stored.pixels.withUnsafeBufferPointer { pixels in
+                        for y in 0..<stored.height { resizer.row(pixels.baseAddress! + y * stored.width * 3, y: y) }
+                    }
+                }
+            }
+            var expected = [UInt8](repeating: 0, count: tensor.byteCount)
+            expected.withUnsafeMutableBytes { expected in
+                upright.pixels.withUnsafeBufferPointer { quantizer.write($0, into: expected) }
+            }
+            #expect(memory == expected, "\(orientation), \(type)")
+        }
+    }
 }

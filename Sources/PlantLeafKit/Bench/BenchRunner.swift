@@ -141,7 +141,7 @@ public struct BenchRunner {
     }
 
     /// One pass through the classify pipeline on in-memory bytes, through the classifier's own
-    /// steps: decode (rows streaming through the resize), the EXIF turn + quantise, invoke and
+    /// steps: decode (rows streaming through the resize and quantised into the tensor), invoke and
     /// postprocess, each on the monotonic clock.
     private func timeOnce(_ classifier: Classifier, bytes: [UInt8], imageName: String) throws(BenchError)
         -> (timings: [BenchStage: Double], top: ScoredClass?, prepared: PreparedInput) {

@@ -48,39 +48,48 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
     public var swapsAxes: Bool { rawValue >= 5 }
 
     /// Returns the image as it should be seen.
+    /// The image turned upright. It is placed a stored row at a time by `uprightRow`, the
+    /// indexing the resizer uses to put its output rows straight where they belong.
     public func apply(to image: RGBImage) -> RGBImage {
         if self == .upright { return image }
-        let (width, height) = (image.width, image.height)
-        let (outputWidth, outputHeight) = swapsAxes ? (height, width) : (width, height)
         var output = [UInt8](repeating: 0, count: image.pixels.count)
         image.pixels.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                for y in 0..<outputHeight {
-                    for x in 0..<outputWidth {
-                        let (sourceX, sourceY) = sourcePosition(x: x, y: y, width: width, height: height)
-                        let from = (sourceY * width + sourceX) * 3
-                        let to = (y * outputWidth + x) * 3
-                        target[to] = source[from]
-                        target[to + 1] = source[from + 1]
-                        target[to + 2] = source[from + 2]
-                    }
+            output.withUnsafeMutableBytes { target in
+                for y in 0..<image.height {
+                    place(UnsafeRawPointer(source.baseAddress! + y * image.width * 3), storedRow: y, width: image.width,
+                          height: image.height, pixelBytes: 3, into: target.baseAddress!)
                 }
             }
         }
-        return RGBImage(width: outputWidth, height: outputHeight, pixels: output)
+        let (width, height) = swapsAxes ? (image.height, image.width) : (image.width, image.height)
+        return RGBImage(width: width, height: height, pixels: output)
     }
 
-    /// Where upright pixel (x, y) comes from in the stored width x height image.
-    func sourcePosition(x: Int, y: Int, width: Int, height: Int) -> (Int, Int) {
+    /// Where stored row `y` of a `width` x `height` stored image lies in the upright one: the
+    /// upright pixel index of its first pixel, and the step from one pixel to the next (a row's
+    /// pixels run along an upright row, or down an upright column when the axes swap).
+    func uprightRow(_ y: Int, width: Int, height: Int) -> (start: Int, step: Int) {
         switch self {
-        case .upright: return (x, y)
-        case .mirrored: return (width - 1 - x, y)
-        case .rotated180: return (width - 1 - x, height - 1 - y)
-        case .flippedVertically: return (x, height - 1 - y)
-        case .transposed: return (y, x)
-        case .rotated90Clockwise: return (y, height - 1 - x)
-        case .transverse: return (width - 1 - y, height - 1 - x)
-        case .rotated90CounterClockwise: return (width - 1 - y, x)
+        case .upright: return (y * width, 1)
+        case .mirrored: return (y * width + width - 1, -1)
+        case .rotated180: return ((height - 1 - y) * width + width - 1, -1)
+        case .flippedVertically: return ((height - 1 - y) * width, 1)
+        // The upright image is `height` pixels wide.
+        case .transposed: return (y, height)
+        case .rotated90Clockwise: return (height - 1 - y, height)
+        case .transverse: return ((width - 1) * height + height - 1 - y, -height)
+        case .rotated90CounterClockwise: return ((width - 1) * height + y, -height)
+        }
+    }
+
+    /// Copies stored row `y` (`width` pixels of `pixelBytes` bytes each) to its upright place in
+    /// `target`, which holds the whole upright image.
+    func place(_ row: UnsafeRawPointer, storedRow y: Int, width: Int, height: Int, pixelBytes: Int,
+               into target: UnsafeMutableRawPointer) {
+        let (start, step) = uprightRow(y, width: width, height: height)
+        if step == 1 { return (target + start * pixelBytes).copyMemory(from: row, byteCount: width * pixelBytes) }
+        for x in 0..<width {
+            (target + (start + x * step) * pixelBytes).copyMemory(from: row + x * pixelBytes, byteCount: pixelBytes)
         }
     }
 }

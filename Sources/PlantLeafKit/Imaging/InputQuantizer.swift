@@ -62,6 +62,12 @@ public struct InputQuantizer: Sendable {
         }
     }
 
+    /// Bytes one value takes in the tensor.
+    public var bytesPerValue: Int {
+        if case .float32Table = encoding { return MemoryLayout<Float>.size }
+        return 1
+    }
+
     /// Whether the exact `Int8(bitPattern: p) &- 128` fast path is in use.
     public var usesCenteredFastPath: Bool {
         if case .int8Centered = encoding { return true }

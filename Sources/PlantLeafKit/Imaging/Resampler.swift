@@ -234,8 +234,10 @@ public struct ResizePlan: Sendable {
 /// Each row gets the horizontal pass as it comes, into a ring only as tall as the vertical
 /// filter (a 10000x12000 photo needs 108 rows of 224 pixels, 73 KB), and each output row is
 /// blended as soon as its last source row is in, so nothing the size of the source is ever held.
-/// Rows and columns outside the crop are skipped as they come; the EXIF turn is applied to the
-/// small result. The plan is kept while the sources keep their size, and the buffers are reused.
+/// Rows and columns outside the crop are skipped as they come. Each output row goes straight to
+/// its upright place (the EXIF turn is indexing, not a turned copy): quantised into the model's
+/// input tensor (`writing(into:with:_:)`), or into an upright image (`finish()`). The plan is kept
+/// while the sources keep their size, and the buffers are reused.
 public final class RowResizer: DecodedRowSink {
     /// The upright output size.
     public let width: Int
@@ -251,9 +253,21 @@ public final class RowResizer: DecodedRowSink {
     private var ringRows = 1
     /// The vertical pass's running sums for filters too wide to unroll.
     private var sums: [Int32] = []
-    /// The output as stored (before the EXIF turn), filled a row at a time.
-    private var output: [UInt8] = []
+    /// One output row as stored, just blended.
+    private var blended: [UInt8] = []
     private var nextOutputRow = 0
+    /// Where finished rows go.
+    private var destination = Destination.image
+    /// The upright output image, filled a row at a time when rows go to `.image`.
+    private var upright: [UInt8] = []
+    /// One row of tensor values, when a turned row must be scattered into the tensor.
+    private var quantizedRow: [UInt8] = []
+
+    private enum Destination {
+        case image
+        /// The model's input tensor (valid only inside `writing(into:with:_:)`).
+        case tensor(UnsafeMutableRawBufferPointer, InputQuantizer)
+    }
 
     public init(width: Int, height: Int, crop: CropMode = .none) {
         self.width = width
@@ -264,7 +278,7 @@ public final class RowResizer: DecodedRowSink {
     public func begin(width sourceWidth: Int, height sourceHeight: Int, orientation: EXIFOrientation) -> Bool {
         self.orientation = orientation
         region = crop.region(width: sourceWidth, height: sourceHeight)
-        // Resized as stored, then turned: a quarter turn swaps which stored side becomes which.
+        // Resized as stored, then placed upright: a quarter turn swaps which stored side becomes which.
         let (storedWidth, storedHeight) = orientation.swapsAxes ? (height, width) : (width, height)
         if plan?.fits(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight) != true {
             start(ResizePlan(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight))
@@ -287,8 +301,18 @@ public final class RowResizer: DecodedRowSink {
         let rowBytes = plan.intermediateRowBytes
         ring = [UInt8](repeating: 0, count: 2 * ringRows * rowBytes)
         sums = [Int32](repeating: 0, count: rowBytes)
-        output = [UInt8](repeating: 0, count: rowBytes * plan.height)
+        blended = [UInt8](repeating: 0, count: rowBytes)
+        upright = [UInt8](repeating: 0, count: rowBytes * plan.height)
         nextOutputRow = 0
+    }
+
+    /// Runs `body` (which feeds this resizer a whole image) with every output row quantised
+    /// straight into `tensor`, the model's input (width x height x 3 values of its type, upright).
+    public func writing<Result>(into tensor: UnsafeMutableRawBufferPointer, with quantizer: InputQuantizer,
+                                _ body: () -> Result) -> Result {
+        destination = .tensor(tensor, quantizer)
+        defer { destination = .image }
+        return body()
     }
 
     public func row(_ pixels: UnsafePointer<UInt8>, y: Int) {
@@ -299,27 +323,57 @@ public final class RowResizer: DecodedRowSink {
             let slot = ring.baseAddress! + (row % ringRows) * rowBytes
             plan.resizeRow(pixels + region.x * 3, into: slot)
             if ringRows > 1 { (slot + ringRows * rowBytes).update(from: slot, count: rowBytes) }
-            guard !due.isEmpty else { return }
-            output.withUnsafeMutableBufferPointer { output in
-                let target = output.baseAddress! + due.lowerBound * rowBytes
-                guard let vertical = plan.vertical else { return target.update(from: slot, count: rowBytes) }
-                vertical.weights.withUnsafeBufferPointer { weights in
-                    sums.withUnsafeMutableBufferPointer { sums in
-                        for outputRow in due {
+            guard let vertical = plan.vertical else {
+                // Same height: every resized row is an output row.
+                for outputRow in due { deliver(slot, y: outputRow) }
+                return
+            }
+            for outputRow in due {
+                blended.withUnsafeMutableBufferPointer { blended in
+                    vertical.weights.withUnsafeBufferPointer { weights in
+                        sums.withUnsafeMutableBufferPointer { sums in
                             Resampler.blendRows(ring.baseAddress! + (vertical.starts[outputRow] % ringRows) * rowBytes, rowBytes: rowBytes,
                                                 weights: weights.baseAddress! + outputRow * vertical.taps, taps: vertical.taps,
-                                                sums: sums.baseAddress!, into: output.baseAddress! + outputRow * rowBytes)
+                                                sums: sums.baseAddress!, into: blended.baseAddress!)
                         }
                     }
                 }
+                blended.withUnsafeBufferPointer { deliver($0.baseAddress!, y: outputRow) }
             }
         }
         nextOutputRow = due.upperBound
     }
 
-    /// The resized image, upright: call after the decoder's last row.
+    /// Puts output row `y` (as stored) in its upright place in the destination.
+    private func deliver(_ row: UnsafePointer<UInt8>, y: Int) {
+        guard let plan else { return }
+        let (storedWidth, storedHeight) = (plan.width, plan.height)
+        switch destination {
+        case .image:
+            upright.withUnsafeMutableBytes { upright in
+                orientation.place(UnsafeRawPointer(row), storedRow: y, width: storedWidth, height: storedHeight,
+                                  pixelBytes: 3, into: upright.baseAddress!)
+            }
+        case .tensor(let tensor, let quantizer):
+            let values = UnsafeBufferPointer(start: row, count: storedWidth * 3)
+            let rowBytes = values.count * quantizer.bytesPerValue
+            if orientation == .upright {
+                // The row's place is one piece of the tensor: quantised straight into it.
+                return quantizer.write(values, into: UnsafeMutableRawBufferPointer(rebasing: tensor[(y * rowBytes)..<((y + 1) * rowBytes)]))
+            }
+            if quantizedRow.count < rowBytes { quantizedRow = [UInt8](repeating: 0, count: rowBytes) }
+            quantizedRow.withUnsafeMutableBytes { quantized in
+                quantizer.write(values, into: quantized)
+                orientation.place(UnsafeRawPointer(quantized.baseAddress!), storedRow: y, width: storedWidth, height: storedHeight,
+                                  pixelBytes: 3 * quantizer.bytesPerValue, into: tensor.baseAddress!)
+            }
+        }
+    }
+
+    /// The resized image, upright: call after the decoder's last row (rows that went into a
+    /// tensor are not kept).
     public func finish() -> RGBImage {
-        guard let plan else { return RGBImage(width: 0, height: 0, pixels: []) }
-        return orientation.apply(to: RGBImage(width: plan.width, height: plan.height, pixels: output))
+        guard plan != nil else { return RGBImage(width: 0, height: 0, pixels: []) }
+        return RGBImage(width: width, height: height, pixels: upright)
     }
 }

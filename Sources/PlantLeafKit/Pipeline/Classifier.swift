@@ -1,8 +1,9 @@
 /// Milliseconds spent in each pipeline stage for one image.
 public struct StageTimings: Sendable, Equatable {
-    /// Reading the file and decoding it, rows streaming through the resize as they come.
+    /// Reading the file and decoding it, its rows streaming through the resize and quantised
+    /// into the input tensor as they come (so for files this is the whole way to the tensor).
     public var decode: Double = 0
-    /// The EXIF turn of the resized image and quantising it into the input tensor.
+    /// Turning an image already in memory (a decoded image or a camera frame) into the input tensor.
     public var preprocess: Double = 0
     public var invoke: Double = 0
     /// Dequantising the output and picking the top classes.
@@ -148,24 +149,29 @@ public final class Classifier {
     }
 
     /// Decodes an encoded PNG or JPEG into the input tensor: rows go from the decoder through
-    /// the resizer's horizontal pass as they come, so no full-size image is ever held.
+    /// the resizer and are quantised into the tensor as they come, so no full-size image, and no
+    /// model-size copy either, is ever held.
     public func prepareInput(bytes: [UInt8]) throws(InputError<ImageError>) -> PreparedInput {
         let start = MonotonicClock.nanoseconds()
+        let failure: ImageError?
         do {
-            try decoder.decode(bytes, into: resizer)
-        } catch {
-            throw .unusable(error)
-        }
-        let decode = MonotonicClock.milliseconds(since: start)
-        let resizeStart = MonotonicClock.nanoseconds()
-        do {
-            try writeInput(resizer.finish())
+            failure = try interpreter.writeInput { tensor in
+                resizer.writing(into: tensor, with: quantizer) { () -> ImageError? in
+                    do throws(ImageError) {
+                        try decoder.decode(bytes, into: resizer)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
         } catch {
             throw .runtime(error)
         }
+        if let failure { throw .unusable(failure) }
         let plan = resizer.plan!
         return PreparedInput(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
-                             timings: StageTimings(decode: decode, preprocess: MonotonicClock.milliseconds(since: resizeStart)))
+                             timings: StageTimings(decode: MonotonicClock.milliseconds(since: start)))
     }
 
     /// Classifies a decoded image of any size (resized to the model's input here).
@@ -176,11 +182,14 @@ public final class Classifier {
     /// Resizes a decoded image into the input tensor, with a plan kept per source size.
     public func prepareInput(image: RGBImage) throws(RuntimeError) -> PreparedInput {
         let start = MonotonicClock.nanoseconds()
-        _ = resizer.begin(width: image.width, height: image.height, orientation: .upright)
-        image.pixels.withUnsafeBufferPointer { pixels in
-            for y in 0..<image.height { resizer.row(pixels.baseAddress! + y * image.width * 3, y: y) }
+        try interpreter.writeInput { tensor in
+            resizer.writing(into: tensor, with: quantizer) {
+                _ = resizer.begin(width: image.width, height: image.height, orientation: .upright)
+                image.pixels.withUnsafeBufferPointer { pixels in
+                    for y in 0..<image.height { resizer.row(pixels.baseAddress! + y * image.width * 3, y: y) }
+                }
+            }
         }
-        try writeInput(resizer.finish())
         return PreparedInput(sourceWidth: image.width, sourceHeight: image.height,
                              timings: StageTimings(preprocess: MonotonicClock.milliseconds(since: start)))
     }
