@@ -21,13 +21,15 @@ let package = Package(
         .target(name: "CV4L2"),
         .target(name: "CAllocator"),
         .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CMosquitto", "CPNG", "CJPEG", "CV4L2", "CAllocator"]),
-        .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit"]),
+        // The command-line front end: options, help texts, what to type when something fails.
+        .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafKit"]),
+        .executableTarget(name: "plantleaf", dependencies: ["PlantLeafCommandLine"]),
         // Helpers shared by the test targets: running the built binary, making test images.
-        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),
+        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "PlantLeafCommandLine", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
         .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
-        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport"]),
+        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafKit", "PlantLeafCommandLine", "PlantLeafTestSupport"]),
         // Camera runs through real V4L2 drivers in a VM (../shared/tools/camera-fixture).
         .testTarget(name: "PlantLeafCameraTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport"]),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import PlantLeafCommandLine
 import PlantLeafKit
 import PlantLeafTestSupport
 import Testing

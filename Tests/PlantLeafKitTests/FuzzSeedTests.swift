@@ -1,3 +1,4 @@
+import PlantLeafCommandLine
 import PlantLeafKit
 import PlantLeafTestSupport
 import Testing

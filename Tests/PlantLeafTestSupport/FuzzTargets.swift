@@ -1,3 +1,4 @@
+import PlantLeafCommandLine
 import PlantLeafKit
 
 /// One entry point that untrusted bytes reach, as the fuzzer drives it: `run` must return for

@@ -14,7 +14,7 @@ public enum BenchReport {
     public static func json(_ result: BenchResult) -> String {
         var root = JSONObject()
         root.add("schema_version", schemaVersion)
-        root.add("plantleaf_version", ProjectPaths.version)
+        root.add("plantleaf_version", result.settings.softwareVersion)
         root.add("started_at", result.startedAt)
 
         var settings = JSONObject()
@@ -183,7 +183,7 @@ public enum BenchReport {
     // MARK: - Text
 
     public static func text(_ result: BenchResult) -> String {
-        var lines = ["PlantLeaf \(ProjectPaths.version) benchmark, \(result.startedAt)", ""]
+        var lines = ["PlantLeaf \(result.settings.softwareVersion) benchmark, \(result.startedAt)", ""]
         lines += machineLines(result)
         lines.append("")
         let input = result.input

@@ -12,9 +12,11 @@ public struct BenchSettings: Sendable, Equatable {
     public var threadCounts: [Int]
     /// Keep measuring past `runs` until this much time has been spent measuring.
     public var minimumSeconds: Double
+    /// The program being measured (its name and version), recorded in the report.
+    public var softwareVersion: String
 
     public init(modelPath: String, labelsPath: String, imagePath: String?, runs: Int = 100, warmup: Int = 10,
-                threadCounts: [Int] = [1], minimumSeconds: Double = 0) {
+                threadCounts: [Int] = [1], minimumSeconds: Double = 0, softwareVersion: String) {
         self.modelPath = modelPath
         self.labelsPath = labelsPath
         self.imagePath = imagePath
@@ -22,6 +24,7 @@ public struct BenchSettings: Sendable, Equatable {
         self.warmup = warmup
         self.threadCounts = threadCounts
         self.minimumSeconds = minimumSeconds
+        self.softwareVersion = softwareVersion
     }
 
     /// Refuses settings that would measure nothing.

@@ -68,7 +68,7 @@ public enum LiteRtLibrary {
         return String(cString: cwd)
     }
 
-    static func parentDirectory(of path: String) -> String {
+    public static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let parent = String(path[..<slash])
         return parent.isEmpty ? "/" : parent

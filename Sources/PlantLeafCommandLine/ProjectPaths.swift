@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafKit
 
 /// Where the default model, its labels and the sample folder are, decided by where the running
 /// executable is, never by the working directory: a `labels.txt` in whatever folder the user

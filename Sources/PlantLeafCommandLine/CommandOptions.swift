@@ -1,3 +1,5 @@
+import PlantLeafKit
+
 /// What each subcommand's arguments say, parsed and range-checked without doing anything, so
 /// the command-line fuzz target drives exactly what `plantleaf` runs. Defaults that depend on
 /// the installation (model, labels, sample image) are left nil for the command to fill in.

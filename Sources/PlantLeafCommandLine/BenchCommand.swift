@@ -60,7 +60,7 @@ enum BenchCommand {
                                      labelsPath: options.labelsPath ?? defaults.labelsPath,
                                      imagePath: options.synthetic ? nil : options.imagePath ?? defaultImage(),
                                      runs: options.runs, warmup: options.warmup, threadCounts: options.threadCounts,
-                                     minimumSeconds: options.minimumSeconds)
+                                     minimumSeconds: options.minimumSeconds, softwareVersion: ProjectPaths.version)
 
         let showsProgress = Console.stderrTakesProgress
         let result: BenchResult

@@ -1,3 +1,5 @@
+import PlantLeafKit
+
 /// A command-line mistake: reported with the command's name and exit code 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var description: String
