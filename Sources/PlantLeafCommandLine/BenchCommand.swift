@@ -70,7 +70,7 @@ enum BenchCommand {
             }
         } catch {
             if showsProgress { Console.progress(nil) }
-            Console.error("plantleaf bench: \(error)")
+            Console.error("plantleaf bench: \(Remedy.line(error))")
             return ExitCode.setupFailure
         }
         if showsProgress { Console.progress(nil) }
@@ -81,7 +81,7 @@ enum BenchCommand {
             if let path = options.jsonPath { try write(BenchReport.json(result), to: path) }
             if let path = options.csvPath { try write(BenchReport.csv(result), to: path) }
         } catch {
-            Console.error("plantleaf bench: \(error)")
+            Console.error("plantleaf bench: \(Remedy.line(error))")
             return ExitCode.setupFailure
         }
         return ExitCode.success
@@ -101,7 +101,7 @@ enum BenchCommand {
             do {
                 reports.append((path, try StoredBenchReport.load(path: path)))
             } catch {
-                Console.error("plantleaf bench compare: \(error)")
+                Console.error("plantleaf bench compare: \(Remedy.line(error))")
                 return ExitCode.setupFailure
             }
         }

@@ -78,7 +78,7 @@ enum CameraCommand {
                                         labelsPath: parsed.labelsPath ?? defaults.labelsPath,
                                         threads: parsed.threads)
         } catch {
-            Console.error("plantleaf camera: \(error)")
+            Console.error("plantleaf camera: \(Remedy.line(error))")
             return ExitCode.setupFailure
         }
         if let image = parsed.benchFramesImage {
@@ -101,7 +101,7 @@ enum CameraCommand {
                 let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
                 publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version)
             } catch {
-                Console.error("plantleaf camera: --mqtt: \(error)\(mqttHint(error))")
+                Console.error("plantleaf camera: --mqtt: \(Remedy.line(error))")
                 return ExitCode.setupFailure
             }
         }
@@ -117,15 +117,6 @@ enum CameraCommand {
             }
         }
         return live(classifier: classifier, options: options, json: json, log: log, publisher: publisher, preview: preview)
-    }
-
-    /// What to type differently, for the MQTT errors a flag or variable can fix.
-    private static func mqttHint(_ error: MQTTError) -> String {
-        switch error {
-        case .refused: return "; the user is in the --mqtt URL, the password in \(MQTTSettings.passwordVariable) or --mqtt-password-file"
-        case .tlsFailed: return "; --mqtt-ca names the CA that signed the broker's certificate"
-        default: return ""
-        }
     }
 
     /// The variables that choose the preview's colours, from this process's environment.
@@ -171,7 +162,7 @@ enum CameraCommand {
                 reportConnection()
             })
         } catch {
-            Console.error("plantleaf camera: \(error)")
+            Console.error("plantleaf camera: \(Remedy.line(error))")
             return ExitCode.setupFailure
         }
         reportConnection()
@@ -181,7 +172,7 @@ enum CameraCommand {
             return ExitCode.setupFailure
         }
         if let failure = summary.failure {
-            Console.error("plantleaf camera: \(failure)")
+            Console.error("plantleaf camera: \(Remedy.line(failure))")
             return ExitCode.partialFailure
         }
         return ExitCode.success

@@ -78,7 +78,7 @@ enum ClassifyCommand {
                                         return true
                                     })
         } catch {
-            Console.error("plantleaf classify: \(error)")
+            Console.error("plantleaf classify: \(Remedy.line(error))")
             return ExitCode.setupFailure
         }
         progress.clear()

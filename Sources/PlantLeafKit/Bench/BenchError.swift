@@ -1,6 +1,5 @@
-/// Why a benchmark could not run or a report could not be read or written. One line each: what
-/// failed, where, and what to do.
-public enum BenchError: Error, Equatable, CustomStringConvertible {
+/// Why a benchmark could not run or a report could not be read or written: what failed and where.
+public enum BenchError: PlantLeafError {
     case invalidSettings(String)
     case imageUnreadable(path: String, reason: String)
     case imageUndecodable(path: String, ImageError)
@@ -12,29 +11,31 @@ public enum BenchError: Error, Equatable, CustomStringConvertible {
     case reportInvalid(path: String, reason: String)
     case reportSchema(path: String, version: Int)
 
-    public var description: String {
+    public var message: String {
         switch self {
-        case .invalidSettings(let reason):
-            return "invalid benchmark settings: \(reason) (see plantleaf bench --help)"
-        case .imageUnreadable(let path, let reason):
-            return "cannot read benchmark image \(path): \(reason) (pass --image FILE, or --synthetic to need no file)"
-        case .imageUndecodable(let path, let error):
-            return "cannot decode benchmark image \(path): \(error) (pass a PNG or JPEG with --image, or --synthetic)"
-        case .syntheticImage(let reason):
-            return "cannot make the synthetic image: \(reason) (pass --image FILE instead)"
-        case .setup(let error):
-            return error.description
-        case .runtime(let error):
-            return "benchmark run failed: \(error)"
-        case .outputUnwritable(let path, let reason):
-            return "cannot write \(path): \(reason) (choose a writable path)"
-        case .reportUnreadable(let path, let reason):
-            return "cannot read benchmark report \(path): \(reason)"
-        case .reportInvalid(let path, let reason):
-            return "\(path) is not a plantleaf bench JSON report: \(reason) (write one with plantleaf bench --json FILE)"
+        case .invalidSettings: return "invalid benchmark settings"
+        case .imageUnreadable(let path, _): return "cannot read benchmark image \(path)"
+        case .imageUndecodable(let path, _): return "cannot decode benchmark image \(path)"
+        case .syntheticImage: return "cannot make the synthetic image"
+        case .setup(let error): return error.message
+        case .runtime: return "benchmark run failed"
+        case .outputUnwritable(let path, _): return "cannot write \(path)"
+        case .reportUnreadable(let path, _): return "cannot read benchmark report \(path)"
+        case .reportInvalid(let path, _): return "\(path) is not a plantleaf bench JSON report"
         case .reportSchema(let path, let version):
-            return "\(path) has schema_version \(version), this plantleaf reads \(BenchReport.schemaVersion) "
-                + "(rerun the benchmark with this version of plantleaf)"
+            return "\(path) has schema_version \(version), this plantleaf reads \(BenchReport.schemaVersion)"
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .invalidSettings(let reason), .imageUnreadable(_, let reason), .syntheticImage(let reason),
+             .outputUnwritable(_, let reason), .reportUnreadable(_, let reason), .reportInvalid(_, let reason):
+            return reason
+        case .imageUndecodable(_, let error): return error.description
+        case .setup(let error): return error.details
+        case .runtime(let error): return error.description
+        case .reportSchema: return nil
         }
     }
 }

@@ -1,4 +1,4 @@
-/// The conditions that make a benchmark's numbers untrustworthy, each with what to do about it.
+/// The conditions that make a benchmark's numbers untrustworthy, each with what to do about it on the machine.
 public enum BenchWarnings {
     /// Above this the SoCs PlantLeaf targets start to throttle (a Raspberry Pi 4/5 soft-limits at 80 °C).
     public static let hotCelsius = 80.0
@@ -11,7 +11,7 @@ public enum BenchWarnings {
         var warnings: [String] = []
         if let cores = machine.cores, let most = threadCounts.max(), most > cores {
             warnings.append("\(most) threads on \(cores) cores: the threads share cores, so that result measures contention, "
-                + "not the board; use --threads values up to \(cores)")
+                + "not the board; measure with at most \(cores) threads")
         }
         let cores = conditions.frequenciesBefore.isEmpty ? machine.frequencies : conditions.frequenciesBefore
         var governors: [(governor: String, cpus: [Int])] = []

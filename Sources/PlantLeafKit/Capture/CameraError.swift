@@ -1,6 +1,5 @@
-/// Why the camera could not start or stopped early. Each says what failed, on which device, and
-/// what to do about it, in one line.
-public enum CameraError: Error, Equatable, CustomStringConvertible {
+/// Why the camera could not start or stopped early: what failed and on which device, in one line.
+public enum CameraError: PlantLeafError {
     case noSuchDevice(path: String, existing: [String])
     case permissionDenied(path: String)
     case cannotOpen(path: String, reason: String)
@@ -14,31 +13,29 @@ public enum CameraError: Error, Equatable, CustomStringConvertible {
     case unplugged(path: String)
     case streamFailed(path: String, reason: String)
 
-    public var description: String {
+    public var message: String {
         switch self {
         case .noSuchDevice(let path, let existing):
-            let found = existing.isEmpty ? "no /dev/video* devices exist: plug a camera in (and check dmesg)"
-                : "devices present: \(existing.joined(separator: ", ")) (see plantleaf camera --list)"
-            return "\(path): no such device; \(found)"
-        case .permissionDenied(let path):
-            return "\(path): permission denied; add your user to the 'video' group (sudo usermod -aG video $USER, then log in again)"
-        case .cannotOpen(let path, let reason):
-            return "\(path): cannot open: \(reason)"
-        case .notCaptureDevice(let path, let detail):
-            return "\(path): not a video capture device (\(detail)); pick a capture node from plantleaf camera --list"
-        case .busy(let path):
-            return "\(path): device is busy: another program is using the camera; close it (fuser \(path) shows which) and retry"
+            return existing.isEmpty ? "\(path): no such device; no /dev/video* devices exist"
+                : "\(path): no such device; devices present: \(existing.joined(separator: ", "))"
+        case .permissionDenied(let path): return "\(path): permission denied"
+        case .cannotOpen(let path, _): return "\(path): cannot open"
+        case .notCaptureDevice(let path, let detail): return "\(path): not a video capture device (\(detail))"
+        case .busy(let path): return "\(path): device is busy: another program is using the camera"
         case .noSupportedFormat(let path, let requested, let offered):
             let list = offered.isEmpty ? "nothing" : offered.joined(separator: ", ")
-            return "\(path): offers no \(requested) format PlantLeaf can read (it offers \(list)); try --format auto or another camera"
-        case .setupFailed(let path, let step, let reason):
-            return "\(path): \(step) failed: \(reason); unplug and replug the camera, or try another --size or --format"
-        case .noFrame(let path, let timeout):
-            return "\(path): no frame within \(JSONObject.number(timeout, decimals: 1)) s; check the camera is connected and not covered by another input (or raise --timeout)"
-        case .unplugged(let path):
-            return "\(path): camera unplugged during capture (ENODEV); reconnect it and run again"
-        case .streamFailed(let path, let reason):
-            return "\(path): capture failed: \(reason); reconnect the camera and run again"
+            return "\(path): offers no \(requested) format PlantLeaf can read (it offers \(list))"
+        case .setupFailed(let path, let step, _): return "\(path): \(step) failed"
+        case .noFrame(let path, let timeout): return "\(path): no frame within \(JSONObject.number(timeout, decimals: 1)) s"
+        case .unplugged(let path): return "\(path): camera unplugged during capture (ENODEV)"
+        case .streamFailed(let path, _): return "\(path): capture failed"
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .cannotOpen(_, let reason), .setupFailed(_, _, let reason), .streamFailed(_, let reason): return reason
+        default: return nil
         }
     }
 }

@@ -137,7 +137,7 @@ public final class CameraSession {
             do {
                 try FileWriter.makeDirectory(directory)
             } catch {
-                throw .cannotOpen(path: directory, reason: "cannot make the --save-frames folder: \(error.reason)")
+                throw .cannotOpen(path: directory, reason: "cannot make the folder for saved frames: \(error.reason)")
             }
         }
         // First, so a Ctrl-C during set-up also ends the run through the normal path.

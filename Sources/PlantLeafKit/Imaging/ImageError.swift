@@ -1,6 +1,6 @@
 /// Why an image could not be read or decoded. The file name is added by the caller
 /// (see `FileError`), so these say only what is wrong with the bytes.
-public enum ImageError: Error, Equatable, CustomStringConvertible {
+public enum ImageError: PlantLeafError {
     case empty
     /// Neither a PNG nor a JPEG signature; carries the first bytes seen, in hex.
     case unknownFormat(firstBytes: String)
@@ -17,28 +17,28 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// The row sink stopped the decode.
     case cancelled
 
-    public var description: String {
+    public var message: String {
         switch self {
-        case .empty:
-            return "empty file (0 bytes)"
-        case .unknownFormat(let firstBytes):
-            return "not a PNG or JPEG image (starts with \(firstBytes))"
+        case .empty: return "empty file (0 bytes)"
+        case .unknownFormat(let firstBytes): return "not a PNG or JPEG image (starts with \(firstBytes))"
         case .tooLarge(let format, let width, let height, let limit):
             return "\(format) claims \(width)x\(height) pixels, above the \(limit / 1_000_000)-megapixel limit"
-        case .truncated(let format, let detail):
-            return "truncated \(format): \(detail)"
-        case .corrupt(let format, let detail):
-            return "corrupt \(format): \(detail)"
-        case .missingData(let format, let detail):
-            return "\(format) image data missing: \(detail)"
-        case .unsupported(let format, let detail):
-            return "\(format) not supported: \(detail)"
-        case .overBudget(let format, let detail):
-            return "\(format) over budget: \(detail)"
-        case .outOfMemory(let format):
-            return "out of memory decoding \(format)"
-        case .cancelled:
-            return "decoding stopped by its receiver"
+        case .truncated(let format, _): return "truncated \(format)"
+        case .corrupt(let format, _): return "corrupt \(format)"
+        case .missingData(let format, _): return "\(format) image data missing"
+        case .unsupported(let format, _): return "\(format) not supported"
+        case .overBudget(let format, _): return "\(format) over budget"
+        case .outOfMemory(let format): return "out of memory decoding \(format)"
+        case .cancelled: return "decoding stopped by its receiver"
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .truncated(_, let detail), .corrupt(_, let detail), .missingData(_, let detail), .unsupported(_, let detail),
+             .overBudget(_, let detail):
+            return detail
+        case .empty, .unknownFormat, .tooLarge, .outOfMemory, .cancelled: return nil
         }
     }
 }

@@ -25,20 +25,27 @@ public struct Classification: Sendable {
 }
 
 /// Why the classifier could not be set up: the runtime/model, or the label file.
-public enum ClassifierSetupError: Error, Equatable, CustomStringConvertible {
+public enum ClassifierSetupError: PlantLeafError {
     case runtime(RuntimeError)
     case labels(LabelError)
 
-    public var description: String {
+    public var message: String {
         switch self {
-        case .runtime(let error): return error.description
-        case .labels(let error): return error.description
+        case .runtime(let error): return error.message
+        case .labels(let error): return error.message
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .runtime(let error): return error.details
+        case .labels(let error): return error.details
         }
     }
 }
 
 /// Why one file could not be classified; says which file.
-public enum ClassifyError: Error, Equatable, CustomStringConvertible {
+public enum ClassifyError: PlantLeafError {
     case unreadable(path: String, reason: String)
     case undecodable(path: String, ImageError)
     case runtime(path: String, RuntimeError)
@@ -58,7 +65,21 @@ public enum ClassifyError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var message: String {
+        switch self {
+        case .unreadable(let path, _): return "\(path): cannot read file"
+        case .undecodable(let path, let error): return "\(path): \(error.message)"
+        case .runtime(let path, let error): return "\(path): \(error.message)"
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .unreadable(_, let reason): return reason
+        case .undecodable(_, let error): return error.details
+        case .runtime(_, let error): return error.details
+        }
+    }
 }
 
 /// What one image or frame put into the model's input tensor.
@@ -71,14 +92,21 @@ public struct PreparedInput: Sendable {
 
 /// Why an image (`Cause` is `ImageError`) or camera frame (`FrameError`) could not become model
 /// input: the input itself, or the runtime.
-public enum InputError<Cause: Error & Equatable & CustomStringConvertible>: Error, Equatable, CustomStringConvertible {
+public enum InputError<Cause: PlantLeafError>: PlantLeafError {
     case unusable(Cause)
     case runtime(RuntimeError)
 
-    public var description: String {
+    public var message: String {
         switch self {
-        case .unusable(let error): return error.description
-        case .runtime(let error): return error.description
+        case .unusable(let error): return error.message
+        case .runtime(let error): return error.message
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .unusable(let error): return error.details
+        case .runtime(let error): return error.details
         }
     }
 }

@@ -1,6 +1,5 @@
-/// Why MQTT publishing could not be set up. Each description is one line saying what failed and
-/// where; none names a command-line flag (the CLI adds those).
-public enum MQTTError: Error, Equatable, CustomStringConvertible {
+/// Why MQTT publishing could not be set up: one line saying what failed and where.
+public enum MQTTError: PlantLeafError {
     /// The URL is not `mqtt[s]://[user@]host[:port]/base/topic`. `url` has any password masked.
     case invalidURL(url: String, reason: String)
     /// The URL carries `user:password@`: a password on a command line is visible to every user of
@@ -28,39 +27,39 @@ public enum MQTTError: Error, Equatable, CustomStringConvertible {
     /// A libmosquitto call that sets the client up failed.
     case setupFailed(step: String, reason: String)
 
-    public var description: String {
+    public var message: String {
         switch self {
-        case .invalidURL(let url, let reason):
-            return "MQTT URL '\(url)': \(reason); expected mqtt://[user@]host[:port]/base/topic or mqtts://…"
-        case .passwordInURL(let url):
-            return "MQTT URL '\(url)' contains a password: put it in the environment variable "
-                + "\(MQTTSettings.passwordVariable) or in a password file instead, and give only user@host in the URL"
-        case .invalidBaseTopic(let topic, let reason):
-            return "MQTT base topic '\(topic)': \(reason)"
-        case .passwordWithoutUser(let path):
-            return "MQTT password file \(path) given, but the URL names no user: write it as mqtt://user@host/topic"
-        case .passwordFileUnreadable(let path, let reason):
-            return "MQTT password file \(path): cannot read it: \(reason)"
-        case .passwordFileEmpty(let path):
-            return "MQTT password file \(path): its first line is empty"
-        case .caFileWithoutTLS(let path):
-            return "MQTT CA file \(path) given for a plain mqtt:// URL: use mqtts:// for TLS, or leave the CA file out"
-        case .caFileUnreadable(let path, let reason):
-            return "MQTT CA file \(path): cannot read it: \(reason)"
-        case .libraryMissing(let reason):
-            // The loader's own wording for "no such file" adds nothing to "not found".
-            let detail = reason.contains("No such file") ? "" : " (\(reason))"
-            return "\(MQTTPublisher.librarySoname) not found\(detail): install libmosquitto1 (sudo apt install libmosquitto1)"
-        case .libraryUnusable(let reason):
-            return "\(MQTTPublisher.librarySoname) is unusable: \(reason); reinstall libmosquitto1 (sudo apt install --reinstall libmosquitto1)"
-        case .unknownHost(let host, let reason):
-            return "MQTT broker host '\(host)' not found: \(reason)"
-        case .refused(let broker, let reason):
-            return "MQTT broker \(broker) refused the connection: \(reason)"
-        case .tlsFailed(let broker, let reason):
-            return "MQTT broker \(broker): TLS failed: \(reason)"
-        case .setupFailed(let step, let reason):
-            return "MQTT client set-up failed: \(step): \(reason)"
+        case .invalidURL(let url, _): return "MQTT URL '\(url)'"
+        case .passwordInURL(let url): return "MQTT URL '\(url)' contains a password"
+        case .invalidBaseTopic(let topic, _): return "MQTT base topic '\(topic)'"
+        case .passwordWithoutUser(let path): return "MQTT password file \(path) given, but the URL names no user"
+        case .passwordFileUnreadable(let path, _): return "MQTT password file \(path): cannot read it"
+        case .passwordFileEmpty(let path): return "MQTT password file \(path): its first line is empty"
+        case .caFileWithoutTLS(let path): return "MQTT CA file \(path) given for a plain mqtt:// URL"
+        case .caFileUnreadable(let path, _): return "MQTT CA file \(path): cannot read it"
+        case .libraryMissing: return "\(MQTTPublisher.librarySoname) not found"
+        case .libraryUnusable: return "\(MQTTPublisher.librarySoname) is unusable"
+        case .unknownHost(let host, _): return "MQTT broker host '\(host)' not found"
+        case .refused(let broker, _): return "MQTT broker \(broker) refused the connection"
+        case .tlsFailed(let broker, _): return "MQTT broker \(broker): TLS failed"
+        case .setupFailed(let step, _): return "MQTT client set-up failed: \(step)"
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .invalidURL(_, let reason): return "\(reason); expected mqtt://[user@]host[:port]/base/topic or mqtts://…"
+        case .invalidBaseTopic(_, let reason), .passwordFileUnreadable(_, let reason), .caFileUnreadable(_, let reason),
+             .libraryUnusable(let reason), .unknownHost(_, let reason), .refused(_, let reason), .tlsFailed(_, let reason),
+             .setupFailed(_, let reason):
+            return reason
+        // The loader's own wording for "no such file" adds nothing to "not found".
+        case .libraryMissing(let reason): return reason.contains("No such file") ? nil : reason
+        // The library reads the variable itself, so it names it.
+        case .passwordInURL:
+            return "put it in the environment variable \(MQTTSettings.passwordVariable) or in a password file instead, "
+                + "and give only user@host in the URL"
+        case .passwordWithoutUser, .passwordFileEmpty, .caFileWithoutTLS: return nil
         }
     }
 }

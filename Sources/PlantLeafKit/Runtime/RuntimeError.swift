@@ -1,6 +1,6 @@
-/// What went wrong while loading LiteRT, the model, or running it. Every case renders as one
-/// line that says what failed, where, and what to do about it.
-public enum RuntimeError: Error, Equatable, CustomStringConvertible {
+/// What went wrong while loading LiteRT, the model, or running it: one line that says what
+/// failed and where.
+public enum RuntimeError: PlantLeafError {
     /// No libLiteRt.so at any of the places searched.
     case libraryNotFound(searched: [String])
     /// A libLiteRt.so was found but cannot be used (wrong architecture, too old a glibc, wrong version).
@@ -21,33 +21,32 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     /// The interpreter's thread pool could not be started (the thread limit, `ulimit -u`).
     case threadsUnavailable(threads: Int, reason: String)
 
-    public var description: String {
+    public var message: String {
         switch self {
-        case .libraryNotFound(let searched):
-            return "libLiteRt.so not found (looked in \(searched.joined(separator: ", "))): "
-                + "run `make runtime` in a PlantLeaf checkout or the release archive's install.sh, or set PLANTLEAF_LITERT_LIB to its path"
-        case .libraryUnusable(let path, let reason):
-            return "cannot load \(path): \(reason); PlantLeaf needs libLiteRt.so from ai-edge-litert 2.3.0 "
-                + "(run `make runtime`; on aarch64 it needs glibc 2.34+, e.g. Raspberry Pi OS Bookworm)"
+        case .libraryNotFound(let searched): return "libLiteRt.so not found (looked in \(searched.joined(separator: ", ")))"
+        case .libraryUnusable(let path, _): return "cannot load \(path)"
         case .libraryPathNotAPath(let variable, let value):
             return "\(variable) must be a path to libLiteRt.so (with a /, e.g. ./\(value)), got '\(value)'"
-        case .modelNotFound(let path):
-            return "model not found: \(path) (run `make setup` to link the default model, or pass --model)"
-        case .modelUnreadable(let path, let reason):
-            return "cannot read model \(path): \(reason)"
-        case .notAModel(let path, let reason):
-            return "\(path) is not a TensorFlow Lite model: \(reason)"
-        case .damagedModel(let path, let reason):
-            return "model \(path) is damaged: \(reason) (the file is truncated or corrupted: copy or convert it again)"
-        case .unsupportedModel(let path, let reason):
-            return "model \(path) is not supported: \(reason)"
-        case .callFailed(let function, let status, let context):
-            return "\(function) failed for \(context): \(RuntimeError.statusName(status)) (LiteRT status \(status))"
-        case .invalidThreadCount(let threads):
-            return "thread count must be at least 1, got \(threads)"
-        case .threadsUnavailable(let threads, let reason):
-            return "cannot start the \(threads - 1) helper threads of a \(threads)-thread interpreter: \(reason) "
-                + "(the process or user thread limit, ulimit -u, is reached)"
+        case .modelNotFound(let path): return "model not found: \(path)"
+        case .modelUnreadable(let path, _): return "cannot read model \(path)"
+        case .notAModel(let path, _): return "\(path) is not a TensorFlow Lite model"
+        case .damagedModel(let path, _): return "model \(path) is damaged"
+        case .unsupportedModel(let path, _): return "model \(path) is not supported"
+        case .callFailed(let function, _, let context): return "\(function) failed for \(context)"
+        case .invalidThreadCount(let threads): return "thread count must be at least 1, got \(threads)"
+        case .threadsUnavailable(let threads, _):
+            return "cannot start the \(threads - 1) helper threads of a \(threads)-thread interpreter"
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .libraryNotFound, .libraryPathNotAPath, .modelNotFound, .invalidThreadCount: return nil
+        case .libraryUnusable(_, let reason): return "\(reason); PlantLeaf needs libLiteRt.so from ai-edge-litert 2.3.0"
+        case .modelUnreadable(_, let reason), .notAModel(_, let reason), .damagedModel(_, let reason), .unsupportedModel(_, let reason):
+            return reason
+        case .callFailed(_, let status, _): return "\(RuntimeError.statusName(status)) (LiteRT status \(status))"
+        case .threadsUnavailable(_, let reason): return "\(reason) (the process or user thread limit, ulimit -u, is reached)"
         }
     }
 

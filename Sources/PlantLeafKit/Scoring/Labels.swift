@@ -45,23 +45,26 @@ public struct Labels: Sendable, Equatable {
     }
 }
 
-public enum LabelError: Error, Equatable, CustomStringConvertible {
+/// Why a label file cannot name the model's classes.
+public enum LabelError: PlantLeafError {
     case unreadable(path: String, reason: String)
     case notText(path: String)
     case empty(path: String)
     case countMismatch(path: String, labels: Int, classes: Int)
 
-    public var description: String {
+    public var message: String {
         switch self {
-        case .unreadable(let path, let reason):
-            return "cannot read labels \(path): \(reason) (run `make setup`, or pass --labels)"
-        case .notText(let path):
-            return "labels \(path) is not UTF-8 text"
-        case .empty(let path):
-            return "labels \(path) names no classes"
+        case .unreadable(let path, _): return "cannot read labels \(path)"
+        case .notText(let path): return "labels \(path) is not UTF-8 text"
+        case .empty(let path): return "labels \(path) names no classes"
         case .countMismatch(let path, let labels, let classes):
-            return "labels \(path) has \(labels) names but the model outputs \(classes) classes: use the label file made for this model"
+            return "labels \(path) has \(labels) names but the model outputs \(classes) classes"
         }
+    }
+
+    public var details: String? {
+        if case .unreadable(_, let reason) = self { return reason }
+        return nil
     }
 }
 

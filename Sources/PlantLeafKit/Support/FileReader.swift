@@ -1,9 +1,9 @@
 import Glibc
 
-/// Why a file's bytes could not be read.
-public struct FileReadError: Error, Equatable, CustomStringConvertible {
+/// Why a file's bytes could not be read, in the system's words (the caller knows which file).
+public struct FileReadError: PlantLeafError {
     public var reason: String
-    public var description: String { reason }
+    public var message: String { reason }
 }
 
 /// Reads whole files with plain POSIX calls, so an error carries the system's own reason.

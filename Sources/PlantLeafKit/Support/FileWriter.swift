@@ -1,9 +1,9 @@
 import Glibc
 
-/// Why a file could not be written, in the system's words.
-public struct FileWriteError: Error, Equatable, CustomStringConvertible {
+/// Why a file could not be written, in the system's words (the caller knows which file).
+public struct FileWriteError: PlantLeafError {
     public var reason: String
-    public var description: String { reason }
+    public var message: String { reason }
 }
 
 /// Writes whole files with plain POSIX calls, so an error carries the system's own reason.

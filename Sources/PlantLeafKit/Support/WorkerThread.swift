@@ -2,10 +2,11 @@ import Glibc
 
 /// Why a thread could not be started (pthread_create's error: EAGAIN when the process or user
 /// thread limit, `ulimit -u`, is reached).
-public struct ThreadStartError: Error, Equatable, CustomStringConvertible {
+public struct ThreadStartError: PlantLeafError {
     public var code: Int32
     public var reason: String { FileReader.systemReason(code) }
-    public var description: String { "cannot start a thread: \(reason)" }
+    public var message: String { "cannot start a thread" }
+    public var details: String? { reason }
 }
 
 /// A POSIX thread running one closure; `join` waits for it. Own threads rather than Dispatch's

@@ -1,0 +1,89 @@
+import PlantLeafKit
+
+/// What to type about a library error. PlantLeafKit's errors say what failed and where; this adds
+/// the flag, variable, make target or command that fixes it, as text to append to the error's own.
+enum Remedy {
+    /// The error's line with its remedy, if it has one.
+    static func line(_ error: any Error) -> String {
+        "\(error)" + (suffix(for: error) ?? "")
+    }
+
+    static func suffix(for error: any Error) -> String? {
+        switch error {
+        case let error as RuntimeError: return suffix(for: error)
+        case let error as LabelError: return suffix(for: error)
+        case let error as ClassifierSetupError:
+            switch error {
+            case .runtime(let error): return suffix(for: error)
+            case .labels(let error): return suffix(for: error)
+            }
+        case let error as CameraError: return suffix(for: error)
+        case let error as BenchError: return suffix(for: error)
+        case let error as MQTTError: return suffix(for: error)
+        default: return nil
+        }
+    }
+
+    private static func suffix(for error: RuntimeError) -> String? {
+        switch error {
+        case .libraryNotFound:
+            return ": run `make runtime` in a PlantLeaf checkout or the release archive's install.sh, or set PLANTLEAF_LITERT_LIB to its path"
+        case .libraryUnusable: return " (run `make runtime`; on aarch64 it needs glibc 2.34+, e.g. Raspberry Pi OS Bookworm)"
+        case .modelNotFound: return " (run `make setup` to link the default model, or pass --model)"
+        case .damagedModel: return " (the file is truncated or corrupted: copy or convert it again)"
+        default: return nil
+        }
+    }
+
+    private static func suffix(for error: LabelError) -> String? {
+        switch error {
+        case .unreadable: return " (run `make setup`, or pass --labels)"
+        case .countMismatch: return ": pass --labels with the label file made for this model"
+        case .notText, .empty: return nil
+        }
+    }
+
+    private static func suffix(for error: CameraError) -> String? {
+        switch error {
+        case .noSuchDevice(_, let existing):
+            return existing.isEmpty ? ": plug a camera in (and check dmesg)" : " (see plantleaf camera --list)"
+        case .permissionDenied: return "; add your user to the 'video' group (sudo usermod -aG video $USER, then log in again)"
+        case .cannotOpen: return nil
+        case .notCaptureDevice: return "; pick a capture node from plantleaf camera --list"
+        case .busy(let path): return "; close it (fuser \(path) shows which) and retry"
+        case .noSupportedFormat: return "; try --format auto or another camera"
+        case .setupFailed: return "; unplug and replug the camera, or try another --size or --format"
+        case .noFrame: return "; check the camera is connected and not covered by another input (or raise --timeout)"
+        case .unplugged: return "; reconnect it and run again"
+        case .streamFailed: return "; reconnect the camera and run again"
+        }
+    }
+
+    private static func suffix(for error: BenchError) -> String? {
+        switch error {
+        case .invalidSettings: return " (see plantleaf bench --help)"
+        case .imageUnreadable: return " (pass --image FILE, or --synthetic to need no file)"
+        case .imageUndecodable: return " (pass a PNG or JPEG with --image, or --synthetic)"
+        case .syntheticImage: return " (pass --image FILE instead)"
+        case .setup(let error): return suffix(for: error)
+        case .runtime(let error): return suffix(for: error)
+        case .outputUnwritable: return " (choose a writable path)"
+        case .reportUnreadable: return nil
+        case .reportInvalid: return " (write one with plantleaf bench --json FILE)"
+        case .reportSchema: return " (rerun the benchmark with this version of plantleaf)"
+        }
+    }
+
+    private static func suffix(for error: MQTTError) -> String? {
+        switch error {
+        case .passwordInURL: return " (--mqtt-password-file names a password file)"
+        case .passwordWithoutUser: return ": write it as mqtt://user@host/topic"
+        case .caFileWithoutTLS: return ": use mqtts:// for TLS, or leave --mqtt-ca out"
+        case .libraryMissing: return ": install libmosquitto1 (sudo apt install libmosquitto1)"
+        case .libraryUnusable: return "; reinstall libmosquitto1 (sudo apt install --reinstall libmosquitto1)"
+        case .refused: return "; the user is in the --mqtt URL, the password in \(MQTTSettings.passwordVariable) or --mqtt-password-file"
+        case .tlsFailed: return "; --mqtt-ca names the CA that signed the broker's certificate"
+        default: return nil
+        }
+    }
+}
