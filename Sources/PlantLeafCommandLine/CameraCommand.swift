@@ -141,11 +141,11 @@ enum CameraCommand {
         let summary: CameraSummary
         do {
             summary = try CameraSession(classifier: classifier, options: options).run(onSetup: { setup in
-                let line = describe(setup, crop: options.crop)
+                let line = CameraOutput.setupLine(setup, crop: options.crop)
                 Console.error("plantleaf camera: \(line)")
                 status.header = line
             }, onResult: { result in
-                let record = frameJSON(result).text
+                let record = CameraOutput.frameRecord(result)
                 if json { Console.out(record) } else { status.draw(result) }
                 publisher?.publish(record)
                 reportConnection()
@@ -178,75 +178,13 @@ enum CameraCommand {
         return ExitCode.success
     }
 
-    /// The line that says what is being read, printed once before the first frame.
-    private static func describe(_ setup: CameraSetup, crop: CropMode) -> String {
-        switch setup {
-        case .device(let setup):
-            let rate = setup.stream.framesPerSecond.map { " at \(JSONObject.number($0, decimals: 2)) fps" } ?? ""
-            return "\(setup.device.path) (\(setup.device.card), \(setup.device.driver)): \(setup.stream.format.displayName) "
-                + "\(setup.stream.size)\(rate), crop \(crop.rawValue), \(setup.bufferCount) buffers [\(setup.plan.reason)]"
-        case .stream(let name, let maxFrameBytes):
-            return "\(name): motion-JPEG stream, crop \(crop.rawValue), frames up to \(maxFrameBytes >> 20) MiB"
-        }
-    }
-
-    static func frameJSON(_ result: CameraResult) -> JSONObject {
-        var object = JSONObject()
-        object.add("frame", Int(result.sequence))
-        object.add("time", result.time)
-        object.add("top", objects: result.top.map(\.json))
-        object.add("age_ms", result.ageMilliseconds, decimals: 2)
-        object.add("prepare_ms", result.prepareMilliseconds, decimals: 3)
-        object.add("invoke_ms", result.invokeMilliseconds, decimals: 3)
-        object.add("capture_fps", result.counts.framesPerSecond, decimals: 2)
-        object.add("inference_fps", result.inferenceFramesPerSecond, decimals: 2)
-        object.add("dropped", result.counts.dropped)
-        if let path = result.savedPath { object.add("saved", path) }
-        return object
-    }
-
     private static func report(_ summary: CameraSummary, options: CameraOptions, json: Bool) {
-        let counts = summary.counts
-        let median = summary.medianAge.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
-        let p99 = summary.p99Age.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
-        var text: String
-        if options.inputPath != nil {
-            text = "\(counts.captured) frames read, \(summary.classified) classified, \(counts.superseded) superseded, "
-                + "\(counts.broken) broken, \(counts.oversized) over the size limit, \(summary.corrupt) corrupt, "
-                + "\(counts.skippedBytes) bytes skipped between frames"
-        } else {
-            text = "\(counts.captured) frames captured, \(summary.classified) classified, \(counts.dropped) dropped by the driver, "
-                + "\(counts.flaggedError) flagged bad, \(summary.corrupt) corrupt"
+        let fromStream = options.inputPath != nil
+        let retriesDevice = options.interval != nil && !fromStream
+        Console.error("plantleaf camera: " + CameraOutput.summaryLine(summary, fromStream: fromStream, retriesDevice: retriesDevice))
+        if json {
+            Console.out(CameraOutput.summaryRecord(summary, fromStream: fromStream, retriesDevice: retriesDevice, time: WallClock.localISO8601()))
         }
-        text += "; frame age median \(median), p99 \(p99)"
-        let retriesDevice = options.interval != nil && options.inputPath == nil
-        if retriesDevice { text += "; \(summary.failedAttempts) failed attempts" }
-        if summary.streamEnded { text += "; the stream ended" }
-        if let signal = summary.signal { text += "; stopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM")" }
-        if let reason = summary.lastCorruptReason { text += "; last corrupt frame: \(reason)" }
-        Console.error("plantleaf camera: \(text)")
-        guard json else { return }
-        var object = JSONObject()
-        object.add("time", WallClock.localISO8601())
-        object.add("captured", counts.captured)
-        object.add("classified", summary.classified)
-        object.add("dropped", counts.dropped)
-        object.add("flagged_error", counts.flaggedError)
-        object.add("superseded", counts.superseded)
-        object.add("corrupt", summary.corrupt)
-        if options.inputPath != nil {
-            object.add("broken", counts.broken)
-            object.add("oversized", counts.oversized)
-            object.add("skipped_bytes", counts.skippedBytes)
-            object.add("stream_ended", summary.streamEnded)
-        }
-        if retriesDevice { object.add("failed_attempts", summary.failedAttempts) }
-        if let value = summary.medianAge { object.add("age_median_ms", value, decimals: 2) } else { object.addNull("age_median_ms") }
-        if let value = summary.p99Age { object.add("age_p99_ms", value, decimals: 2) } else { object.addNull("age_p99_ms") }
-        if let failure = summary.failure { object.add("error", failure.description) }
-        var wrapper = JSONObject()
-        wrapper.add("summary", object)
-        Console.out(wrapper.text)
     }
 
     // MARK: --list
@@ -265,21 +203,7 @@ enum CameraCommand {
                 Console.out("\(error)")
                 continue
             }
-            var lines = ["\(path): \(description.card) (driver \(description.driver), \(description.busInfo))"]
-            for format in description.formats {
-                let readable = format.pixelFormat == nil ? ", not readable by PlantLeaf" : ""
-                lines.append("  \(FourCC.text(format.fourCC)) \(format.name)\(format.compressed ? " (compressed)" : "")\(readable)")
-                switch format.sizes {
-                case .discrete(let options):
-                    for option in options {
-                        let rates = option.intervals.map { JSONObject.number($0.framesPerSecond, decimals: 3) }
-                        lines.append("    \(option.size)" + (rates.isEmpty ? "" : ": " + rates.joined(separator: ", ") + " fps"))
-                    }
-                case .stepwise(let minimum, let maximum, let step, _):
-                    lines.append("    \(minimum) to \(maximum), step \(step)")
-                }
-            }
-            Console.out(lines.joined(separator: "\n"))
+            Console.out(CameraOutput.deviceListing(path: path, description))
         }
         return ExitCode.success
     }
@@ -301,20 +225,7 @@ enum CameraCommand {
             Console.error("plantleaf camera: \(error)")
             return ExitCode.setupFailure
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        func p99(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * 0.99))] }
-        let invoke = median(result.invoke)
-        Console.out("frame -> model input, \(result.frameSize) frames from \(imagePath), crop \(crop.rawValue), \(iterations) iterations")
-        for (name, times) in [("YUYV", result.yuyv), ("MJPEG (\(result.mjpegBytes) bytes, no DHT)", result.mjpeg), ("invoke", result.invoke)] {
-            let ratio = name == "invoke" ? "" : "  = \(JSONObject.number(median(times) / invoke * 100, decimals: 1))% of invoke"
-            Console.out("  \(name): median \(JSONObject.number(median(times), decimals: 3)) ms, p99 \(JSONObject.number(p99(times), decimals: 3)) ms\(ratio)")
-        }
-        let floor = median(result.mjpegDecoder)
-        Console.out("  libjpeg-turbo alone on the MJPEG frame (the floor): median \(JSONObject.number(floor, decimals: 3)) ms; "
-            + "MJPEG frame -> model input = \(JSONObject.number(median(result.mjpeg) / floor, decimals: 2))x the floor")
-        Console.out("  frame-to-result (median): YUYV \(JSONObject.number(median(result.yuyv) + invoke, decimals: 3)) ms, "
-            + "MJPEG \(JSONObject.number(median(result.mjpeg) + invoke, decimals: 3)) ms = invoke + "
-            + "\(JSONObject.number(median(result.yuyv), decimals: 3)) / \(JSONObject.number(median(result.mjpeg), decimals: 3)) ms")
+        Console.out(CameraOutput.frameBenchmarkReport(result, imageName: imagePath, crop: crop, iterations: iterations))
         return ExitCode.success
     }
 }
@@ -331,18 +242,7 @@ struct StatusBlock {
     }
 
     mutating func draw(_ result: CameraResult) {
-        var lines = [header]
-        if let preview, let image = result.modelInput { lines += preview.render(image) }
-        let counts = result.counts
-        lines.append("\(result.time)   frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "
-            + "capture \(JSONObject.number(counts.framesPerSecond, decimals: 1)) fps   "
-            + "inference \(JSONObject.number(result.inferenceFramesPerSecond, decimals: 1)) fps   dropped \(counts.dropped)")
-        for entry in result.top {
-            let filled = Int((entry.score * 20).rounded())
-            let bar = String(repeating: "█", count: max(0, min(20, filled))) + String(repeating: "·", count: max(0, 20 - filled))
-            let percent = ClassifyCommand.formatFixed(entry.score * 100, decimals: 1)
-            lines.append(String(repeating: " ", count: max(0, 6 - percent.count)) + percent + "% " + bar + " " + Labels.displayName(entry.label))
-        }
+        let lines = CameraOutput.statusLines(result, header: header, preview: preview)
         // Back to the block's first line, then each line cleared before it is written. Autowrap is
         // off meanwhile (DECAWM, ESC[?7l): a line wider than the terminal (the header often is) is
         // cut at the edge rather than wrapped onto a row the cursor-up count would miss, which

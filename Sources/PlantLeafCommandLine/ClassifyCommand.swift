@@ -61,16 +61,17 @@ enum ClassifyCommand {
                                     deliver: { outcome in
                                         progress.clear()
                                         // After set-up, so a model error is not preceded by a header.
-                                        if format == .csv && tally.delivered == 0 {
-                                            Console.out("path,rank,index,label,score,decode_ms,preprocess_ms,invoke_ms,postprocess_ms")
-                                        }
+                                        if format == .csv && tally.delivered == 0 { Console.out(ClassificationOutput.csvHeader) }
                                         tally.delivered += 1
                                         switch outcome {
                                         case .classified(let path, let result):
-                                            print(result, path: path, format: format)
+                                            Console.out(ClassificationOutput.record(result, path: path, format: format))
                                         case .failed(let path, let reason):
                                             tally.failures += 1
-                                            report(path: path, reason: reason, format: format)
+                                            Console.error("plantleaf classify: \(path.escaped): \(reason)")
+                                            if let record = ClassificationOutput.failureRecord(path: path, reason: reason, format: format) {
+                                                Console.out(record)
+                                            }
                                         }
                                         // Output nobody can read: stop (main.swift says why).
                                         guard !Console.stdoutFailed else { return false }
@@ -86,73 +87,6 @@ enum ClassifyCommand {
         // Stopped early by unwritable output, the count of the whole batch would not be true.
         if !Console.stdoutFailed { Console.error("plantleaf classify: \(tally.failures) of \(entries.count) inputs failed") }
         return ExitCode.partialFailure
-    }
-
-    private static func report(path: PathName, reason: String, format: ClassifyOptions.Format) {
-        Console.error("plantleaf classify: \(path.escaped): \(reason)")
-        if format == .json {
-            var object = jsonObject(path)
-            object.add("error", reason)
-            Console.out(object.text)
-        }
-    }
-
-    /// The object's "path": the name itself when it is UTF-8 (JSON escapes what needs it);
-    /// otherwise its escaped form, with the exact bytes in "path_hex".
-    private static func jsonObject(_ path: PathName) -> JSONObject {
-        var object = JSONObject()
-        if let text = path.string {
-            object.add("path", text)
-        } else {
-            object.add("path", path.escaped)
-            object.add("path_hex", path.hex)
-        }
-        return object
-    }
-
-    private static func print(_ result: Classification, path: PathName, format: ClassifyOptions.Format) {
-        switch format {
-        case .text:
-            var lines = [path.escaped]
-            for entry in result.top {
-                let percent = formatFixed(entry.score * 100, decimals: 1)
-                let padded = String(repeating: " ", count: max(0, 5 - percent.count)) + percent
-                lines.append("  \(padded)%  \(Labels.displayName(entry.label))")
-            }
-            Console.out(lines.joined(separator: "\n"))
-        case .json:
-            var object = jsonObject(path)
-            object.add("top", objects: result.top.map(\.json))
-            var timing = JSONObject()
-            timing.add("decode", result.timings.decode, decimals: 3)
-            timing.add("preprocess", result.timings.preprocess, decimals: 3)
-            timing.add("invoke", result.timings.invoke, decimals: 3)
-            timing.add("postprocess", result.timings.postprocess, decimals: 3)
-            object.add("timing_ms", timing)
-            Console.out(object.text)
-        case .csv:
-            let t = result.timings
-            let times = [t.decode, t.preprocess, t.invoke, t.postprocess].map { JSONObject.number($0, decimals: 3) }.joined(separator: ",")
-            for (rank, entry) in result.top.enumerated() {
-                Console.out([csvField(path.escaped), String(rank + 1), String(entry.index), csvField(entry.label),
-                             JSONObject.number(entry.score, decimals: 6), times].joined(separator: ","))
-            }
-        }
-    }
-
-    /// A number with exactly `decimals` decimals ("0.0", "99.6").
-    static func formatFixed(_ value: Double, decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int64((value * scale).rounded())
-        let whole = String(scaled / Int64(scale)), fraction = String(abs(scaled) % Int64(scale))
-        return whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-    }
-
-    /// RFC 4180: quote fields holding commas, quotes or line breaks; double inner quotes.
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 }
 

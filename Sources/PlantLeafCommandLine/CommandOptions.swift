@@ -6,9 +6,7 @@ import PlantLeafKit
 
 /// `plantleaf classify`.
 public struct ClassifyOptions: Equatable, Sendable {
-    public enum Format: String, Sendable {
-        case text, json, csv
-    }
+    public typealias Format = ClassificationOutput.Format
 
     public var help = false
     public var format = Format.text

@@ -7,7 +7,7 @@ import Testing
 /// `plantleaf bench` end to end: a real short run of the built binary, its JSON and CSV, compare
 /// on reports the test writes, and the usage errors.
 @Suite struct BenchCommandTests {
-    static let stages = ["decode", "resize_quantize", "invoke", "postprocess", "end_to_end", "decoder_floor"]
+    static let stages = ["prepare", "invoke", "postprocess", "end_to_end", "decoder_alone"]
 
     @Test func shortRunWritesTheDocumentedSchema() throws {
         let folder = TestPaths.temporaryDirectory()
@@ -20,7 +20,7 @@ import Testing
         #expect(result.stdout.contains("Speed-up against 1 thread (medians)"))
 
         let json = try #require(jsonObject(try String(contentsOfFile: jsonPath, encoding: .utf8)))
-        #expect(json["schema_version"] as? Int == 1)
+        #expect(json["schema_version"] as? Int == 2)
         #expect(json["plantleaf_version"] as? String == ProjectPaths.version)
         #expect(json["started_at"] is String)
 
@@ -94,7 +94,7 @@ import Testing
         #expect(rows.first == "threads,run,stage,milliseconds")
         #expect(rows.count == 1 + 2 * 5 * Self.stages.count)
         #expect(rows[1...Self.stages.count].map { $0.split(separator: ",")[2] } == Self.stages.map { Substring($0) })
-        #expect(rows.last?.hasPrefix("2,5,decoder_floor,") == true)
+        #expect(rows.last?.hasPrefix("2,5,decoder_alone,") == true)
     }
 
     @Test func syntheticImageNeedsNoFile() throws {
@@ -116,8 +116,8 @@ import Testing
         #expect(lines[1].hasPrefix("B = \(laptop): LENOVO 20KH"))
         let invoke = try #require(lines.first { $0.hasPrefix("  invoke") })
         #expect(invoke.split(separator: " ") == ["invoke", "8.000", "9.500", "2.000", "2.500", "0.25x"])
-        let decode = try #require(lines.first { $0.hasPrefix("  decode") })
-        #expect(decode.split(separator: " ").last == "1.00x")
+        let prepare = try #require(lines.first { $0.hasPrefix("  prepare") })
+        #expect(prepare.split(separator: " ").last == "1.00x")
         #expect(lines.contains { $0.hasPrefix("  images/s") })
     }
 
@@ -125,8 +125,8 @@ import Testing
         let folder = TestPaths.temporaryDirectory()
         let good = folder + "/good.json", partial = folder + "/partial.json", future = folder + "/future.json"
         TestImages.write(Array(Self.report(board: "x", invokeMedian: 1, invokeP99: 1).utf8), to: good)
-        TestImages.write(Array(#"{"schema_version": 1, "plantleaf_version": "0.1.0"}"#.utf8), to: partial)
-        TestImages.write(Array(#"{"schema_version": 2}"#.utf8), to: future)
+        TestImages.write(Array(#"{"schema_version": 2, "plantleaf_version": "0.1.0"}"#.utf8), to: partial)
+        TestImages.write(Array(#"{"schema_version": 3}"#.utf8), to: future)
 
         let missing = try runPlantLeaf(["bench", "compare", good, partial])
         #expect(missing.status == 2)
@@ -134,7 +134,7 @@ import Testing
                 + "(write one with plantleaf bench --json FILE)\n")
         let newer = try runPlantLeaf(["bench", "compare", good, future])
         #expect(newer.status == 2)
-        #expect(newer.stderr.contains("\(future) has schema_version 2, this plantleaf reads 1"))
+        #expect(newer.stderr.contains("\(future) has schema_version 3, this plantleaf reads 2"))
         let absent = try runPlantLeaf(["bench", "compare", good, folder + "/none.json"])
         #expect(absent.status == 2)
         #expect(absent.stderr.contains("cannot read benchmark report \(folder)/none.json: no such file or directory"))
@@ -176,7 +176,7 @@ import Testing
                 + "\"stddev_ms\": 0, \"p90_ms\": \(p99), \"p99_ms\": \(p99), \"max_ms\": \(p99)}"
         }.joined(separator: ", ")
         return """
-            {"schema_version": 1, "plantleaf_version": "0.1.0", "started_at": "2026-11-30T10:00:00Z",
+            {"schema_version": 2, "plantleaf_version": "0.1.0", "started_at": "2026-11-30T10:00:00Z",
              "machine": {"architecture": "aarch64", "cpu_model": "4x Cortex-A76", "cpu_hardware": "unknown", "board": "\(board)",
                          "cores": 4, "kernel": "6.6.31"},
              "model": {"path": "Models/plantvillage_int8.tflite", "sha256": "13f357a6"},

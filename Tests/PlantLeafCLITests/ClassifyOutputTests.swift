@@ -26,7 +26,7 @@ import Testing
         let scores = top.compactMap { $0["score"] as? Double }
         #expect(scores.count == 5 && scores == scores.sorted(by: >) && scores.allSatisfy { $0 >= 0 && $0 <= 1 })
         let timing = try #require(object["timing_ms"] as? [String: Double])
-        #expect(Set(timing.keys) == ["decode", "preprocess", "invoke", "postprocess"])
+        #expect(Set(timing.keys) == ["read", "prepare", "invoke", "postprocess"])
         #expect(timing.values.allSatisfy { $0 >= 0 } && timing["invoke"]! > 0)
     }
 
@@ -35,7 +35,7 @@ import Testing
         #expect(result.status == 0)
         let rows = result.stdoutLines
         #expect(rows.count == 3)
-        #expect(rows[0] == "path,rank,index,label,score,decode_ms,preprocess_ms,invoke_ms,postprocess_ms")
+        #expect(rows[0] == "path,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms")
         // The path holds spaces but no comma, so it stays unquoted.
         #expect(rows[1].hasPrefix(Self.leaf + ",1,29,Tomato___Early_blight,"))
         #expect(rows[2].hasPrefix(Self.leaf + ",2,"))

@@ -56,11 +56,11 @@ import Testing
 
 @Suite struct BenchTextTests {
     @Test func fixedDecimals() {
-        #expect(BenchText.fixed(3.91, decimals: 3) == "3.910")
-        #expect(BenchText.fixed(2, decimals: 3) == "2.000")
-        #expect(BenchText.fixed(0.0004, decimals: 3) == "0.000")
-        #expect(BenchText.fixed(12.3456, decimals: 1) == "12.3")
-        #expect(BenchText.fixed(.nan, decimals: 3) == "-")
+        #expect(DecimalText.fixed(3.91, decimals: 3) == "3.910")
+        #expect(DecimalText.fixed(2, decimals: 3) == "2.000")
+        #expect(DecimalText.fixed(0.0004, decimals: 3) == "0.000")
+        #expect(DecimalText.fixed(12.3456, decimals: 1) == "12.3")
+        #expect(DecimalText.fixed(.nan, decimals: 3) == "-")
         #expect(BenchText.ratio(1.0 / 3) == "0.33x")
     }
 

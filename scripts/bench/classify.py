@@ -49,13 +49,23 @@ def plantleaf_stages(stdout):
 
 
 def reference_stages(stderr):
+    """The reference's stages under plantleaf's names: its decode (file read included) and
+    preprocess (resize, normalise) together are plantleaf's read + prepare."""
     summary = json.loads(stderr.strip().splitlines()[-1])
-    return {"decode": summary["decode_ms_avg"], "preprocess": summary["pre_ms_avg"], "invoke": summary["invoke_ms_avg"]}
+    return {"read + prepare": summary["decode_ms_avg"] + summary["pre_ms_avg"], "invoke": summary["invoke_ms_avg"]}
+
+
+def with_read_and_prepare(stages):
+    """plantleaf's stages plus the read + prepare row the reference is compared on."""
+    return dict(stages, **{"read + prepare": stages["read"] + stages["prepare"]})
+
+
+STAGE_ROWS = ("read", "prepare", "read + prepare", "invoke", "postprocess")
 
 
 def steady_state_stages(image=None, runs=STEADY_RUNS):
     """Median ms per stage from `plantleaf bench` on one image (default: a sample): each stage's
-    own cost per image, and the decoder alone on the same bytes (decoder_floor), timed side by
+    own cost per image, and the decoder alone on the same bytes (decoder_alone), timed side by
     side in the same process."""
     report = os.path.join(SCRATCH, "steady-state.json")
     run([PLANTLEAF, "bench", "--runs", str(runs), "--warmup", "20", "--json", report] + (["--image", image] if image else []))
@@ -109,30 +119,30 @@ def main():
     serial_wall, serial_out, _ = median_run([PLANTLEAF, "classify", "--jobs", "1", "--format", "json", SAMPLES])
     parallel_wall, _, _ = median_run([PLANTLEAF, "classify", "--format", "json", SAMPLES])
     ref_wall, _, ref_err = median_run(REFERENCE + [MODEL, labels, "--time", SAMPLES])
-    ours = plantleaf_stages(serial_out)
+    ours = with_read_and_prepare(plantleaf_stages(serial_out))
     ref = reference_stages(ref_err)
     print(f"  {'stage (ms/image)':<34}{'plantleaf':>10}{'reference':>11}{'ratio':>8}")
-    for stage in ("decode", "preprocess", "invoke", "postprocess"):
+    for stage in STAGE_ROWS:
         theirs = ref.get(stage)
         ratio = f"{ours[stage] / theirs:8.2f}" if theirs else "       -"
         shown = f"{theirs:>11.3f}" if theirs is not None else f"{'-':>11}"
         print(f"  {stage:<34}{ours[stage]:>10.3f}{shown}{ratio}")
     print(f"  {'whole run, 1 job (s)':<34}{serial_wall:>10.3f}{ref_wall:>11.3f}{serial_wall / ref_wall:>8.2f}")
     print(f"  {'whole run, default jobs (s)':<34}{parallel_wall:>10.3f}{ref_wall:>11.3f}{parallel_wall / ref_wall:>8.2f}")
-    batch_overhead = ours["decode"] + ours["preprocess"] + ours["postprocess"]
+    batch_overhead = ours["read"] + ours["prepare"] + ours["postprocess"]
     steady = steady_state_stages()
-    steady_overhead = steady["decode"] + steady["resize_quantize"] + steady["postprocess"]
+    steady_overhead = steady["prepare"] + steady["postprocess"]
     print(f"  per-image cost in steady state (plantleaf bench, {STEADY_RUNS} runs of one sample, medians):")
-    print(f"    decode {steady['decode']:.3f}  resize+quantise {steady['resize_quantize']:.3f}  "
+    print(f"    prepare (decode, resize, quantise) {steady['prepare']:.3f}  "
           f"postprocess {steady['postprocess']:.3f}  invoke {steady['invoke']:.3f} ms")
     print(f"  in the batch above (76 different files, each read from disk after the previous invoke): "
-          f"(decode+preprocess+postprocess) / invoke = {batch_overhead / ours['invoke']:.3f}")
+          f"(read+prepare+postprocess) / invoke = {batch_overhead / ours['invoke']:.3f}")
     print(f"    libjpeg-turbo alone on the same bytes (full size, as plantleaf decodes a 256x256 photo): "
-          f"{steady['decoder_floor']:.3f} ms; end to end {steady['end_to_end']:.3f} ms")
+          f"{steady['decoder_alone']:.3f} ms; end to end {steady['end_to_end']:.3f} ms")
     results = [
-        floor("decode+preprocess+postprocess / invoke, steady state", steady_overhead / steady["invoke"], 0.10, "<="),
-        floor("(decode + resize + quantise) / libjpeg-turbo alone, steady state",
-              (steady["decode"] + steady["resize_quantize"]) / steady["decoder_floor"], 1.3, "<="),
+        floor("prepare+postprocess / invoke, steady state", steady_overhead / steady["invoke"], 0.10, "<="),
+        floor("prepare (decode + resize + quantise) / libjpeg-turbo alone, steady state",
+              steady["prepare"] / steady["decoder_alone"], 1.3, "<="),
         floor("end to end / invoke, steady state", steady["end_to_end"] / steady["invoke"], 1.15, "<="),
         floor("reference run time / plantleaf run time", ref_wall / parallel_wall, 2.0, ">="),
     ]
@@ -141,26 +151,29 @@ def main():
     print(f"\n== classify: one 4000x3000 JPEG made from a sample, {BIG_COPIES} times in one process ==")
     _, big_out, _ = median_run([PLANTLEAF, "classify", "--jobs", "1", "--format", "json"] + [big] * BIG_COPIES)
     _, _, big_ref_err = median_run(REFERENCE + [MODEL, labels, "--time"] + [big] * BIG_COPIES)
-    ours_big = plantleaf_stages(big_out)
+    ours_big = with_read_and_prepare(plantleaf_stages(big_out))
     ref_big = reference_stages(big_ref_err)
     djpeg, djpeg_startup = djpeg_ms(big)
-    ours_total = sum(ours_big.values())
+    ours_total = ours_big["read + prepare"] + ours_big["invoke"] + ours_big["postprocess"]
     ref_total = sum(ref_big.values())
     print(f"  {'stage (ms/image)':<34}{'plantleaf':>10}{'reference':>11}{'ratio':>8}")
-    for stage in ("decode", "preprocess", "invoke", "postprocess"):
+    for stage in STAGE_ROWS:
         theirs = ref_big.get(stage)
         shown = f"{theirs:>11.3f}{ours_big[stage] / theirs:>8.2f}" if theirs is not None else f"{'-':>11}{'-':>8}"
         print(f"  {stage:<34}{ours_big[stage]:>10.3f}{shown}")
     print(f"  {'end to end':<34}{ours_total:>10.3f}{ref_total:>11.3f}{ours_total / ref_total:>8.2f}")
     print(f"  djpeg -scale 1/8: {djpeg:.3f} ms decoding (+ {djpeg_startup:.3f} ms process start-up, subtracted)")
     big_steady = steady_state_stages(big, runs=40)
-    print(f"  plantleaf bench on it (40 runs, medians): decode {big_steady['decode']:.3f}, "
-          f"libjpeg-turbo alone at 1/8 {big_steady['decoder_floor']:.3f}, resize+quantise {big_steady['resize_quantize']:.3f} ms")
+    # The resize and quantise run inside prepare as the rows arrive; their cost is what prepare
+    # takes beyond the decoder alone.
+    resize_quantize = big_steady["prepare"] - big_steady["decoder_alone"]
+    print(f"  plantleaf bench on it (40 runs, medians): prepare {big_steady['prepare']:.3f}, "
+          f"libjpeg-turbo alone at 1/8 {big_steady['decoder_alone']:.3f}, so resize+quantise {resize_quantize:.3f} ms")
     results += [
         floor("plantleaf / reference end to end, 12 MP", ours_total / ref_total, 0.25, "<="),
-        floor("plantleaf decode / djpeg -scale 1/8 decode", ours_big["decode"] / djpeg, 1.5, "<="),
-        floor("12 MP decode / libjpeg-turbo alone at 1/8, same process", big_steady["decode"] / big_steady["decoder_floor"], 1.15, "<="),
-        floor("12 MP resize + quantise (ms)", big_steady["resize_quantize"], 0.25, "<="),
+        floor("plantleaf read + prepare / djpeg -scale 1/8 decode", ours_big["read + prepare"] / djpeg, 1.5, "<="),
+        floor("12 MP prepare / libjpeg-turbo alone at 1/8, same process", big_steady["prepare"] / big_steady["decoder_alone"], 1.15, "<="),
+        floor("12 MP resize + quantise (prepare - decoder alone, ms)", resize_quantize, 0.25, "<="),
     ]
     os.unlink(labels)
     return 0 if all(results) else 1

@@ -187,7 +187,7 @@ public enum BenchComparison {
             }
             var throughput = ["images/s"]
             for (index, result) in results.enumerated() {
-                throughput += [result?.imagesPerSecond.map { BenchText.fixed($0, decimals: 1) } ?? "-", ""] + (index > 0 ? [""] : [])
+                throughput += [result?.imagesPerSecond.map { DecimalText.fixed($0, decimals: 1) } ?? "-", ""] + (index > 0 ? [""] : [])
             }
             rows.append(throughput)
             lines += BenchText.table(rows)

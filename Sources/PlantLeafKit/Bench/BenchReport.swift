@@ -1,10 +1,12 @@
 /// The three ways a benchmark is written out: the readable report, the JSON record (schema
 /// below) and the CSV of every run.
 ///
-/// JSON schema, version 1 (README-bench.md describes every field). Times are milliseconds;
-/// text the machine does not provide is "unknown"; numbers it does not provide are null.
+/// JSON schema, version `schemaVersion` (docs/bench.md describes every field; version 2 named the
+/// stages as every other output does: prepare, invoke, postprocess, end_to_end, decoder_alone).
+/// Times are milliseconds; text the machine does not provide is "unknown"; numbers it does not
+/// provide are null.
 public enum BenchReport {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// Bars in the invoke-latency histogram.
     static let histogramBins = 10
     static let histogramWidth = 40
@@ -192,7 +194,7 @@ public enum BenchReport {
             ["runtime", "\(result.liteRtPath) (sha256 \(result.liteRtSHA256)), loaded in \(BenchText.milliseconds(result.libraryLoadMilliseconds)) ms"],
             ["image", "\(result.imageName) (\(result.imageFormat), \(result.imageBytes) bytes, decoded at \(result.imageWidth)x\(result.imageHeight))"],
             ["runs", "\(result.settings.runs) measured after \(result.settings.warmup) warm-up"
-                + (result.settings.minimumSeconds > 0 ? ", at least \(BenchText.fixed(result.settings.minimumSeconds, decimals: 1)) s" : "")
+                + (result.settings.minimumSeconds > 0 ? ", at least \(DecimalText.fixed(result.settings.minimumSeconds, decimals: 1)) s" : "")
                 + ", threads \(result.settings.threadCounts.map(String.init).joined(separator: ","))"],
         ], leftAligned: 2)
         for run in result.runs {
@@ -206,7 +208,7 @@ public enum BenchReport {
             for (run, speedup) in zip(result.runs, speedups(result.runs)) {
                 rows.append([String(run.threads), BenchText.milliseconds(run.statistics[.invoke]?.median ?? .nan), BenchText.ratio(speedup.invoke),
                              BenchText.milliseconds(run.statistics[.endToEnd]?.median ?? .nan), BenchText.ratio(speedup.endToEnd),
-                             BenchText.fixed(run.imagesPerSecond, decimals: 1)])
+                             DecimalText.fixed(run.imagesPerSecond, decimals: 1)])
             }
             lines += BenchText.table(rows)
         }
@@ -226,12 +228,12 @@ public enum BenchReport {
                     ["cpu", "\(machine.cpuModel) (\(cores), \(machine.architecture))"]]
         if machine.cpuHardware != MachineInfo.unknown { rows.append(["hardware", machine.cpuHardware]) }
         rows.append(["kernel", machine.kernel])
-        rows.append(["load", conditions.loadAverageBefore.map { BenchText.fixed($0, decimals: 2) + " (1-minute average, before the run)" } ?? "unknown"])
+        rows.append(["load", conditions.loadAverageBefore.map { DecimalText.fixed($0, decimals: 2) + " (1-minute average, before the run)" } ?? "unknown"])
         let governors = Set(conditions.frequenciesBefore.compactMap(\.governor))
         rows.append(["governor", governors.isEmpty ? "unknown (no cpufreq in /sys)" : governors.sorted().joined(separator: ", ")])
         rows.append(["frequency", frequencySummary(before: conditions.frequenciesBefore, after: conditions.frequenciesAfter)])
         rows.append(["temperature", "\(hottest(conditions.temperaturesBefore)) before, \(hottest(conditions.temperaturesAfter)) after, "
-            + "peak \(conditions.peakCelsius.map { BenchText.fixed($0, decimals: 1) + " °C" } ?? "unknown")"])
+            + "peak \(conditions.peakCelsius.map { DecimalText.fixed($0, decimals: 1) + " °C" } ?? "unknown")"])
         return ["Machine"] + BenchText.table(rows, leftAligned: 2)
     }
 
@@ -248,16 +250,16 @@ public enum BenchReport {
 
     private static func hottest(_ readings: [ThermalReading]) -> String {
         guard let hottest = readings.max(by: { $0.celsius < $1.celsius }) else { return "unknown" }
-        return "\(BenchText.fixed(hottest.celsius, decimals: 1)) °C (\(hottest.type))"
+        return "\(DecimalText.fixed(hottest.celsius, decimals: 1)) °C (\(hottest.type))"
     }
 
     private static func runLines(_ run: ThreadRunResult) -> [String] {
-        let peakMiB = BenchText.fixed(Double(run.peakResidentKiB) / 1024, decimals: 1)
+        let peakMiB = DecimalText.fixed(Double(run.peakResidentKiB) / 1024, decimals: 1)
         var lines = ["Threads \(run.threads): load + compile \(BenchText.milliseconds(run.loadCompileMilliseconds)) ms, "
             + "first inference \(BenchText.milliseconds(run.firstInferenceMilliseconds)) ms, "
-            + "\(BenchText.fixed(run.imagesPerSecond, decimals: 1)) images/s, peak RSS \(peakMiB) MiB"]
+            + "\(DecimalText.fixed(run.imagesPerSecond, decimals: 1)) images/s, peak RSS \(peakMiB) MiB"]
         if let top = run.topClass {
-            lines.append("  result: \(Labels.displayName(top.label)) \(BenchText.fixed(top.score * 100, decimals: 1))%")
+            lines.append("  result: \(Labels.displayName(top.label)) \(DecimalText.fixed(top.score * 100, decimals: 1))%")
         }
         var rows = [["stage (ms)", "count", "min", "median", "mean", "stddev", "p90", "p99", "max"]]
         for stage in BenchStage.allCases {

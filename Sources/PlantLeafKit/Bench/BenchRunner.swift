@@ -173,9 +173,9 @@ public struct BenchRunner {
             throw .imageUndecodable(path: imageName, error)
         }
         let floor = MonotonicClock.milliseconds(since: floorStart)
-        let timings: [BenchStage: Double] = [.decode: result.timings.decode, .resizeQuantize: result.timings.preprocess,
+        let timings: [BenchStage: Double] = [.prepare: result.timings.prepare,
                                              .invoke: result.timings.invoke, .postprocess: result.timings.postprocess,
-                                             .endToEnd: total, .decoderFloor: floor]
+                                             .endToEnd: total, .decoderAlone: floor]
         return (timings, result.top.first, prepared)
     }
 

@@ -1,17 +1,7 @@
 /// Small text-layout helpers shared by the benchmark report and the comparison.
 enum BenchText {
-    /// `value` with exactly `decimals` decimals ("3.910"); "-" when it is not a finite number.
-    static func fixed(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "-" }
-        var text = JSONObject.number(value, decimals: decimals)
-        guard decimals > 0, !text.contains("e") else { return text }
-        if !text.contains(".") { text += "." }
-        let present = text.count - 1 - text.distance(from: text.startIndex, to: text.firstIndex(of: ".")!)
-        return text + String(repeating: "0", count: decimals - present)
-    }
-
     /// Milliseconds with microsecond resolution.
-    static func milliseconds(_ value: Double) -> String { fixed(value, decimals: 3) }
+    static func milliseconds(_ value: Double) -> String { DecimalText.fixed(value, decimals: 3) }
 
     /// Lines of columns padded to a common width: the first `leftAligned` columns aligned left
     /// (names, text), the rest right (numbers).
@@ -33,5 +23,5 @@ enum BenchText {
     }
 
     /// "1.69x"
-    static func ratio(_ value: Double) -> String { fixed(value, decimals: 2) + "x" }
+    static func ratio(_ value: Double) -> String { DecimalText.fixed(value, decimals: 2) + "x" }
 }

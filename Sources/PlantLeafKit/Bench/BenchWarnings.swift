@@ -24,8 +24,8 @@ public enum BenchWarnings {
             }
         }
         if let load = conditions.loadAverageBefore, load >= busyLoadAverage {
-            warnings.append("load average was \(BenchText.fixed(load, decimals: 2)) before the run: other processes compete for the CPU "
-                + "and inflate the latencies; stop other work, wait for the load to fall below \(BenchText.fixed(busyLoadAverage, decimals: 1)), "
+            warnings.append("load average was \(DecimalText.fixed(load, decimals: 2)) before the run: other processes compete for the CPU "
+                + "and inflate the latencies; stop other work, wait for the load to fall below \(DecimalText.fixed(busyLoadAverage, decimals: 1)), "
                 + "and benchmark again")
         }
         for (governor, cpus) in governors {
@@ -34,7 +34,7 @@ public enum BenchWarnings {
                 + "and benchmark again")
         }
         if let peak = conditions.peakCelsius, peak > hotCelsius {
-            warnings.append("SoC temperature reached \(BenchText.fixed(peak, decimals: 1)) °C (above \(Int(hotCelsius)) °C): the board "
+            warnings.append("SoC temperature reached \(DecimalText.fixed(peak, decimals: 1)) °C (above \(Int(hotCelsius)) °C): the board "
                 + "throttles when hot; fit a heatsink or fan, let it cool to idle temperature, and benchmark again")
         }
         for drop in conditions.frequencyDrops where drop.fraction > droppedFraction {

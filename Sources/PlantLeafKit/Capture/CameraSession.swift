@@ -75,7 +75,7 @@ public struct CameraResult: Sendable {
     public var invokeMilliseconds: Double
     public var inferenceFramesPerSecond: Double
     public var counts: CaptureCounts
-    /// Set when --save-frames wrote the frame.
+    /// Where the frame was saved, when `CameraOptions.saveFramesDirectory` is set.
     public var savedPath: String?
     /// The image the model classified (cropped and resized to its input size); only with
     /// `CameraOptions.keepModelInput`.
@@ -98,16 +98,10 @@ public struct CameraSummary: Sendable {
     /// With an interval: captures that failed and were retried.
     public var failedAttempts = 0
 
-    public var medianAge: Double? { percentile(0.5) }
-    public var p99Age: Double? { percentile(0.99) }
-
-    /// Nearest-rank percentile of the frame ages.
-    func percentile(_ fraction: Double) -> Double? {
-        guard !ages.isEmpty else { return nil }
-        let sorted = ages.sorted()
-        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
-    }
+    /// The frame ages' median and 99th percentile (as `LatencyStatistics` defines them); nil
+    /// before any frame was classified.
+    public var medianAge: Double? { LatencyStatistics(ages)?.median }
+    public var p99Age: Double? { LatencyStatistics(ages)?.p99 }
 }
 
 /// Live classification from a V4L2 camera or a motion-JPEG stream: a capture thread keeps the
@@ -347,7 +341,7 @@ public final class CameraSession {
             ? Double(recentResults.count - 1) * 1e9 / Double(recentResults.last! - recentResults.first!) : 0
         var result = CameraResult(sequence: frame.sequence, time: WallClock.localISO8601(nanoseconds: WallClock.nanoseconds(ofMonotonic: frame.timestamp)),
                                   top: classification.top, ageMilliseconds: age,
-                                  prepareMilliseconds: classification.timings.preprocess,
+                                  prepareMilliseconds: classification.timings.prepare,
                                   invokeMilliseconds: classification.timings.invoke,
                                   inferenceFramesPerSecond: inferenceRate, counts: counts,
                                   modelInput: options.keepModelInput ? prepared.image : nil)

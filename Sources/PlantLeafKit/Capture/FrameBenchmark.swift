@@ -36,8 +36,8 @@ public enum FrameBenchmark {
         let floorDecoder = ImageDecoder(minimumSize: (input.width, input.height), strict: true)
         for _ in 0..<iterations {
             // A frame that does not convert fails the benchmark: its time would measure nothing.
-            result.yuyv.append(try classifier.prepareInput(frame: yuyvFrame, with: yuyvConverter).input.timings.preprocess)
-            result.mjpeg.append(try classifier.prepareInput(frame: mjpegFrame, with: mjpegConverter).input.timings.preprocess)
+            result.yuyv.append(try classifier.prepareInput(frame: yuyvFrame, with: yuyvConverter).input.timings.prepare)
+            result.mjpeg.append(try classifier.prepareInput(frame: mjpegFrame, with: mjpegConverter).input.timings.prepare)
             do {
                 result.invoke.append(try classifier.run(topK: 1).timings.invoke)
             } catch {

@@ -25,6 +25,8 @@ public struct CaptureCounts: Sendable, Equatable {
     public var broken = 0
     public var oversized = 0
     public var skippedBytes = 0
+
+    public init() {}
 }
 
 /// How the capture thread ended.

@@ -1,27 +1,33 @@
-/// Milliseconds spent in each pipeline stage for one image.
+/// Milliseconds spent in each pipeline stage for one image or frame. The same names are used in
+/// every output (classify's JSON and CSV, camera records, bench reports).
 public struct StageTimings: Sendable, Equatable {
-    /// Reading the file and decoding it, its rows streaming through the resize and quantised
-    /// into the input tensor as they come (so for files this is the whole way to the tensor).
-    public var decode: Double = 0
-    /// Turning an image already in memory (a decoded image or a camera frame) into the input tensor.
-    public var preprocess: Double = 0
+    /// Reading the file (0 for bytes already in memory and for camera frames).
+    public var read: Double = 0
+    /// From the encoded bytes or the frame to a filled input tensor: decoding, with the rows
+    /// resized and quantised into the tensor as they come.
+    public var prepare: Double = 0
     public var invoke: Double = 0
     /// Dequantising the output and picking the top classes.
     public var postprocess: Double = 0
 
-    public init(decode: Double = 0, preprocess: Double = 0, invoke: Double = 0, postprocess: Double = 0) {
-        self.decode = decode
-        self.preprocess = preprocess
+    public init(read: Double = 0, prepare: Double = 0, invoke: Double = 0, postprocess: Double = 0) {
+        self.read = read
+        self.prepare = prepare
         self.invoke = invoke
         self.postprocess = postprocess
     }
 
-    public var total: Double { decode + preprocess + invoke + postprocess }
+    public var total: Double { read + prepare + invoke + postprocess }
 }
 
 public struct Classification: Sendable {
     public var top: [ScoredClass]
     public var timings: StageTimings
+
+    public init(top: [ScoredClass], timings: StageTimings) {
+        self.top = top
+        self.timings = timings
+    }
 }
 
 /// Why the classifier could not be set up: the runtime/model, or the label file.
@@ -156,7 +162,7 @@ public final class Classifier {
         let readTime = MonotonicClock.milliseconds(since: start)
         do {
             var result = try classify(bytes: bytes, topK: topK)
-            result.timings.decode += readTime
+            result.timings.read = readTime
             return result
         } catch {
             switch error {
@@ -199,7 +205,7 @@ public final class Classifier {
         if let failure { throw .unusable(failure) }
         let plan = resizer.plan!
         return PreparedInput(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
-                             timings: StageTimings(decode: MonotonicClock.milliseconds(since: start)))
+                             timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
     }
 
     /// Classifies a decoded image of any size (resized to the model's input here).
@@ -219,7 +225,7 @@ public final class Classifier {
             }
         }
         return PreparedInput(sourceWidth: image.width, sourceHeight: image.height,
-                             timings: StageTimings(preprocess: MonotonicClock.milliseconds(since: start)))
+                             timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
     }
 
     /// A converter for camera frames of `stream` to this model's input.
@@ -245,7 +251,7 @@ public final class Classifier {
         }
         let stream = converter.stream.size
         return (image, PreparedInput(sourceWidth: stream.width, sourceHeight: stream.height,
-                                     timings: StageTimings(preprocess: MonotonicClock.milliseconds(since: start))))
+                                     timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start))))
     }
 
     /// Quantises an image already at the model's input size into the input tensor.

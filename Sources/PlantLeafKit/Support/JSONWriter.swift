@@ -23,20 +23,10 @@ public struct JSONObject {
         members.append(JSONObject.quote(key) + ": " + value)
     }
 
-    /// A finite number with at most `decimals` decimals and no trailing zeros; NaN and infinities,
+    /// A number with at most `decimals` decimals (`DecimalText.shortest`); NaN and infinities,
     /// which JSON cannot hold, become null.
     public static func number(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "null" }
-        // Past 2^53 there are no decimals to round, and scaling could overflow to infinity.
-        guard abs(value) < 1e15 else { return String(value) }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-        var text = String(rounded)
-        if text.contains("e") { return text }
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
+        DecimalText.shortest(value, decimals: decimals) ?? "null"
     }
 
     public static func quote(_ text: String) -> String {

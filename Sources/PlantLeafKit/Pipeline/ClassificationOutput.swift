@@ -1,0 +1,73 @@
+/// The three forms `plantleaf classify` writes a result in, and their schema:
+/// - text: the path, then one line per class: the score as a percentage with one decimal, and
+///   the label's display name;
+/// - json: one object per line: "path" (and "path_hex" when the name is not UTF-8), "top" (rank
+///   order: "index", "label", "score"), "timing_ms" ("read", "prepare", "invoke", "postprocess");
+///   a file that failed is {"path", "error"};
+/// - csv: `csvHeader`, then one row per class of each image.
+/// The stage names are `StageTimings`'s, as in camera records and bench reports.
+public enum ClassificationOutput {
+    public enum Format: String, Sendable, CaseIterable {
+        case text, json, csv
+    }
+
+    public static let csvHeader = "path,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms"
+
+    /// The lines for one classified file (no trailing newline).
+    public static func record(_ result: Classification, path: PathName, format: Format) -> String {
+        switch format {
+        case .text:
+            var lines = [path.escaped]
+            for entry in result.top {
+                let percent = DecimalText.fixed(entry.score * 100, decimals: 1)
+                lines.append("  " + String(repeating: " ", count: max(0, 5 - percent.count)) + percent + "%  " + Labels.displayName(entry.label))
+            }
+            return lines.joined(separator: "\n")
+        case .json:
+            var object = pathObject(path)
+            object.add("top", objects: result.top.map(\.json))
+            var timing = JSONObject()
+            let t = result.timings
+            for (stage, value) in [("read", t.read), ("prepare", t.prepare), ("invoke", t.invoke), ("postprocess", t.postprocess)] {
+                timing.add(stage, value, decimals: 3)
+            }
+            object.add("timing_ms", timing)
+            return object.text
+        case .csv:
+            let t = result.timings
+            let times = [t.read, t.prepare, t.invoke, t.postprocess].map { JSONObject.number($0, decimals: 3) }.joined(separator: ",")
+            return result.top.enumerated().map { rank, entry in
+                [csvField(path.escaped), String(rank + 1), String(entry.index), csvField(entry.label),
+                 JSONObject.number(entry.score, decimals: 6), times].joined(separator: ",")
+            }.joined(separator: "\n")
+        }
+    }
+
+    /// The record for a file that could not be classified, in formats that carry one on stdout
+    /// (JSON); text and CSV say it on stderr only.
+    public static func failureRecord(path: PathName, reason: String, format: Format) -> String? {
+        guard format == .json else { return nil }
+        var object = pathObject(path)
+        object.add("error", reason)
+        return object.text
+    }
+
+    /// The object's "path": the name itself when it is UTF-8 (JSON escapes what needs it);
+    /// otherwise its escaped form, with the exact bytes in "path_hex".
+    private static func pathObject(_ path: PathName) -> JSONObject {
+        var object = JSONObject()
+        if let text = path.string {
+            object.add("path", text)
+        } else {
+            object.add("path", path.escaped)
+            object.add("path_hex", path.hex)
+        }
+        return object
+    }
+
+    /// RFC 4180: quote fields holding commas, quotes or line breaks; double inner quotes.
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+}

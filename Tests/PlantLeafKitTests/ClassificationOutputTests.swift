@@ -1,0 +1,36 @@
+import PlantLeafKit
+import Testing
+
+/// classify's three output forms, whole, from a result made here.
+@Suite struct ClassificationOutputTests {
+    static let result = Classification(
+        top: [ScoredClass(index: 1, label: "Apple___Black_rot", score: 0.9961), ScoredClass(index: 3, label: "Apple___healthy", score: 0.0039)],
+        timings: StageTimings(read: 0.0412, prepare: 0.8123, invoke: 4.2, postprocess: 0.0041))
+
+    @Test func textShowsPercentagesAndDisplayNames() {
+        #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .text)
+            == "leaf.jpg\n   99.6%  Apple — Black rot\n    0.4%  Apple — healthy")
+    }
+
+    @Test func jsonCarriesTheStagesByTheirOneName() {
+        #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json)
+            == #"{"path": "leaf.jpg", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961}, "#
+            + #"{"index": 3, "label": "Apple___healthy", "score": 0.0039}], "#
+            + #""timing_ms": {"read": 0.041, "prepare": 0.812, "invoke": 4.2, "postprocess": 0.004}}"#)
+    }
+
+    @Test func csvRowsMatchTheHeaderAndQuoteWhatNeedsIt() {
+        let rows = ClassificationOutput.record(Self.result, path: PathName("a,\"b\".jpg"), format: .csv).split(separator: "\n")
+        #expect(ClassificationOutput.csvHeader == "path,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms")
+        #expect(rows == [#""a,""b"".jpg",1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004"#,
+                         #""a,""b"".jpg",2,3,Apple___healthy,0.0039,0.041,0.812,4.2,0.004"#])
+    }
+
+    @Test func failuresHaveARecordOnlyInJSON() {
+        let path = PathName(bytes: [0x6C, 0xFF, 0x2E, 0x6A, 0x70, 0x67])
+        #expect(ClassificationOutput.failureRecord(path: path, reason: "empty file (0 bytes)", format: .json)
+            == #"{"path": "l\\xff.jpg", "path_hex": "6cff2e6a7067", "error": "empty file (0 bytes)"}"#)
+        #expect(ClassificationOutput.failureRecord(path: path, reason: "x", format: .text) == nil)
+        #expect(ClassificationOutput.failureRecord(path: path, reason: "x", format: .csv) == nil)
+    }
+}
