@@ -2,6 +2,7 @@ import FoundationEssentials
 
 /// The part of a `plantleaf bench --json` report that `plantleaf bench compare` reads.
 public struct StoredBenchReport: Decodable, Sendable {
+    /// The machine the report was measured on, as its `machine` object says.
     public struct Machine: Decodable, Sendable {
         public var architecture: String
         public var cpuModel: String
@@ -9,16 +10,19 @@ public struct StoredBenchReport: Decodable, Sendable {
         public var cores: Int?
     }
 
+    /// The model measured: its path and sha256, so reports of different models are told apart.
     public struct Model: Decodable, Sendable {
         public var path: String
         public var sha256: String
     }
 
+    /// One stage's median and 99th percentile in milliseconds (null when not measured).
     public struct Stage: Decodable, Sendable {
         public var medianMs: Double?
         public var p99Ms: Double?
     }
 
+    /// One thread count's results: throughput and each stage by its `BenchStage` name.
     public struct Result: Decodable, Sendable {
         public var threads: Int
         public var imagesPerSecond: Double?
@@ -32,6 +36,9 @@ public struct StoredBenchReport: Decodable, Sendable {
     public var results: [Result]
 
     /// Reads and checks a report file; every failure names the file and what is wrong with it.
+    ///
+    /// - Throws: `BenchError.reportUnreadable` when the file cannot be read, and what
+    ///   `decode(_:path:)` throws.
     public static func load(path: String) throws(BenchError) -> StoredBenchReport {
         let bytes: [UInt8]
         do {
@@ -43,6 +50,9 @@ public struct StoredBenchReport: Decodable, Sendable {
     }
 
     /// Checks a report's bytes (the file `path` held): schema version, fields, plausible times.
+    ///
+    /// - Throws: `BenchError.reportSchema` for another schema version, `.reportInvalid` for
+    ///   text that is not JSON, a missing or mistyped field, or an implausible time.
     public static func decode(_ bytes: [UInt8], path: String) throws(BenchError) -> StoredBenchReport {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

@@ -13,6 +13,7 @@ public enum BenchReport {
 
     // MARK: - JSON
 
+    /// The JSON record (schema above), one object and a newline.
     public static func json(_ result: BenchResult) -> String {
         var root = JSONObject()
         root.add("schema_version", schemaVersion)
@@ -184,6 +185,8 @@ public enum BenchReport {
 
     // MARK: - Text
 
+    /// The readable report: the machine, the model and runtime, then each thread count's stage
+    /// table and invoke histogram.
     public static func text(_ result: BenchResult) -> String {
         var lines = ["PlantLeaf \(result.settings.softwareVersion) benchmark, \(result.startedAt)", ""]
         lines += machineLines(result)

@@ -58,6 +58,7 @@ public struct ConditionLog: Sendable, Equatable {
     /// The highest current frequency seen so far per core, which later samples are compared with.
     private var highestMHz: [Int: Double] = [:]
 
+    /// An empty log, before the first sample.
     public init() {}
 
     /// Takes in one sample: updates the peak temperature and each core's largest frequency drop.
@@ -78,6 +79,7 @@ public struct ConditionLog: Sendable, Equatable {
     }
 }
 
+/// A core's clock falling during a run: from the highest frequency seen to a lower one.
 public struct FrequencyDrop: Sendable, Equatable {
     public var cpu: Int
     public var fromMHz: Double

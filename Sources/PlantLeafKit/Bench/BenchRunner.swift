@@ -15,6 +15,7 @@ public struct BenchSettings: Sendable, Equatable {
     /// The program being measured (its name and version), recorded in the report.
     public var softwareVersion: String
 
+    /// Settings for one benchmark; `validate()` checks them before anything runs.
     public init(modelPath: String, labelsPath: String, imagePath: String?, runs: Int = 100, warmup: Int = 10,
                 threadCounts: [Int] = [1], minimumSeconds: Double = 0, softwareVersion: String) {
         self.modelPath = modelPath
@@ -28,6 +29,8 @@ public struct BenchSettings: Sendable, Equatable {
     }
 
     /// Refuses settings that would measure nothing.
+    ///
+    /// - Throws: `BenchError.invalidSettings` naming the first setting out of range.
     public func validate() throws(BenchError) {
         if threadCounts.isEmpty { throw .invalidSettings("no thread count given") }
         if let threads = threadCounts.first(where: { $0 < 1 }) { throw .invalidSettings("thread counts must be at least 1, got \(threads)") }
@@ -44,12 +47,16 @@ public struct BenchRunner {
     /// Seconds between frequency/temperature samples during the measured runs (taken between runs).
     static let sampleInterval = 0.5
 
+    /// A runner for `settings`; `machineReader` reads CPU, board and sensors (a fake one in tests).
     public init(settings: BenchSettings, machineReader: MachineInfoReader = MachineInfoReader()) {
         self.settings = settings
         self.machineReader = machineReader
     }
 
     /// `progress` receives a short status now and then (between runs, never inside a timed stage).
+    ///
+    /// - Throws: `BenchError`: invalid settings, an image that cannot be read or decoded, a model
+    ///   or runtime that cannot be set up, or an inference that fails.
     public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> BenchResult {
         try settings.validate()
         let allocatorSettled = Allocator.keepFreedMemory()

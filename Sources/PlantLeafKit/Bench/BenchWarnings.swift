@@ -7,6 +7,8 @@ public enum BenchWarnings {
     /// A core running this much below the highest frequency it showed earlier counts as throttled.
     public static let droppedFraction = 0.10
 
+    /// One line per condition found: more threads than cores, a busy machine, a governor that is
+    /// not 'performance', a hot SoC, or a core whose clock fell during the run.
     public static func evaluate(machine: MachineInfo, conditions: ConditionLog, threadCounts: [Int] = []) -> [String] {
         var warnings: [String] = []
         if let cores = machine.cores, let most = threadCounts.max(), most > cores {

@@ -37,11 +37,13 @@ public struct MachineInfoReader: Sendable {
     public var procRoot: String
     public var sysRoot: String
 
+    /// A reader of this machine, or of a fake /proc and /sys laid out under other folders.
     public init(procRoot: String = "/proc", sysRoot: String = "/sys") {
         self.procRoot = procRoot
         self.sysRoot = sysRoot
     }
 
+    /// Everything known about the machine now: CPU, board, cores, kernel, frequencies and sensors.
     public func read() -> MachineInfo {
         let cpuinfo = CPUInfo(text: readText("\(procRoot)/cpuinfo") ?? "")
         var system = utsname()

@@ -11,6 +11,7 @@ public enum SyntheticLeaf {
     public static let width = 256
     public static let height = 256
 
+    /// The leaf's RGB bytes, width x height x 3, the same on every machine.
     public static func pixels() -> [UInt8] {
         var pixels = [UInt8]()
         pixels.reserveCapacity(width * height * 3)
@@ -43,6 +44,8 @@ public enum SyntheticLeaf {
     }
 
     /// The image as a baseline JPEG at quality 90.
+    ///
+    /// - Throws: `BenchError.syntheticImage` when libjpeg cannot encode it (out of memory).
     public static func jpeg() throws(BenchError) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0

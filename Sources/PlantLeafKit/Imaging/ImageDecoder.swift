@@ -36,6 +36,7 @@ public struct ImageDecoder: Sendable {
         /// An interlaced PNG is complete only after its last pass, so it is held whole, up to this.
         public var pngInterlacedImageBytes = 64 << 20
 
+        /// The default budget, each limit as documented on its property.
         public init() {}
     }
 
@@ -48,6 +49,8 @@ public struct ImageDecoder: Sendable {
     /// skipped, the next one is a few milliseconds away); otherwise only missing data is refused.
     public var strict: Bool
 
+    /// A decoder within `pixelLimit` pixels and `budget`; see the properties for `minimumSize`
+    /// and `strict`.
     public init(pixelLimit: Int = ImageDecoder.defaultPixelLimit, budget: Budget = Budget(),
                 minimumSize: (width: Int, height: Int)? = nil, strict: Bool = false) {
         self.pixelLimit = pixelLimit
@@ -57,6 +60,8 @@ public struct ImageDecoder: Sendable {
     }
 
     /// The whole image, upright.
+    ///
+    /// - Throws: `ImageError`, as `decode(_:into:)` does.
     public func decode(_ bytes: [UInt8]) throws(ImageError) -> RGBImage {
         let collector = ImageCollector()
         try decode(bytes, into: collector)
@@ -65,6 +70,9 @@ public struct ImageDecoder: Sendable {
 
     /// Decodes into `sink` row by row; returns the format. On an error the rows already given to
     /// the sink are to be discarded.
+    ///
+    /// - Throws: `ImageError`: empty or unknown bytes, a size over the pixel limit, data cut
+    ///   short or missing, corrupt or unsupported files, a budget exceeded, or a sink that stopped.
     @discardableResult
     public func decode(_ bytes: [UInt8], into sink: DecodedRowSink) throws(ImageError) -> ImageFormat {
         guard !bytes.isEmpty else { throw .empty }

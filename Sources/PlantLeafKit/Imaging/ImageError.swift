@@ -43,6 +43,7 @@ public enum ImageError: PlantLeafError {
     }
 }
 
+/// The encoded formats PlantLeaf reads, told apart by their first bytes (`detect`).
 public enum ImageFormat: String, Sendable, CustomStringConvertible {
     case png = "PNG"
     case jpeg = "JPEG"

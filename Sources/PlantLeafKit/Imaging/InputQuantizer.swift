@@ -3,6 +3,7 @@ public struct Normalization: Sendable, Equatable {
     public var mean: Double
     public var std: Double
 
+    /// Pixel bytes p become (p - mean) / std.
     public init(mean: Double, std: Double) {
         self.mean = mean
         self.std = std

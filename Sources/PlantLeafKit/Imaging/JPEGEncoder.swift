@@ -3,6 +3,8 @@ import Glibc
 
 /// Encodes RGB images as baseline JPEG with the project's libjpeg-turbo shim.
 public enum JPEGEncoder {
+    /// The image as a baseline JPEG at `quality` (1 to 100).
+    /// - Throws: `ImageError.corrupt` with libjpeg's message when encoding fails (out of memory).
     public static func encode(_ image: RGBImage, quality: Int = 90) throws(ImageError) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0

@@ -4,6 +4,7 @@ public struct RGBImage: Sendable, Equatable {
     public var height: Int
     public var pixels: [UInt8]
 
+    /// An image of `width` x `height` pixels; `pixels` must hold exactly 3 bytes for each.
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3, "RGB buffer must hold width x height x 3 bytes")
         self.width = width

@@ -184,6 +184,7 @@ public struct ResizePlan: Sendable {
     let horizontal: Resampler.Kernel?
     let vertical: Resampler.Kernel?
 
+    /// Works out the horizontal and vertical kernels (none for a side that keeps its size).
     public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
@@ -193,6 +194,7 @@ public struct ResizePlan: Sendable {
         vertical = sourceHeight == height ? nil : Resampler.Kernel(inputSize: sourceHeight, outputSize: height)
     }
 
+    /// Whether this plan is the one for these sizes, so it can be kept.
     public func fits(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> Bool {
         (self.sourceWidth, self.sourceHeight, self.width, self.height) == (sourceWidth, sourceHeight, width, height)
     }
@@ -269,12 +271,15 @@ public final class RowResizer: DecodedRowSink {
         case tensor(UnsafeMutableRawBufferPointer, InputQuantizer)
     }
 
+    /// A resizer to an upright `width` x `height`, cropping each source with `crop` first.
     public init(width: Int, height: Int, crop: CropMode = .none) {
         self.width = width
         self.height = height
         self.crop = crop
     }
 
+    /// Starts an image: keeps the plan when the cropped source size is the one before, else
+    /// makes one. Always true (the resizer never stops a decode).
     public func begin(width sourceWidth: Int, height sourceHeight: Int, orientation: EXIFOrientation) -> Bool {
         self.orientation = orientation
         region = crop.region(width: sourceWidth, height: sourceHeight)
@@ -315,6 +320,7 @@ public final class RowResizer: DecodedRowSink {
         return body()
     }
 
+    /// Takes source row `y`; rows outside the crop are skipped.
     public func row(_ pixels: UnsafePointer<UInt8>, y: Int) {
         guard let plan, (region.y..<(region.y + region.height)).contains(y) else { return }
         let row = y - region.y, rowBytes = plan.intermediateRowBytes

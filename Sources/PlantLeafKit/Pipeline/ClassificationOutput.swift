@@ -7,6 +7,7 @@
 /// - csv: `csvHeader`, then one row per class of each image.
 /// The stage names are `StageTimings`'s, as in camera records and bench reports.
 public enum ClassificationOutput {
+    /// The output form: readable text, one JSON object a line, or CSV.
     public enum Format: String, Sendable, CaseIterable {
         case text, json, csv
     }

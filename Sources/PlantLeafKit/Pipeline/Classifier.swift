@@ -10,6 +10,7 @@ public struct StageTimings: Sendable, Equatable {
     /// Dequantising the output and picking the top classes.
     public var postprocess: Double = 0
 
+    /// Timings of the stages given; the others are 0.
     public init(read: Double = 0, prepare: Double = 0, invoke: Double = 0, postprocess: Double = 0) {
         self.read = read
         self.prepare = prepare
@@ -20,10 +21,12 @@ public struct StageTimings: Sendable, Equatable {
     public var total: Double { read + prepare + invoke + postprocess }
 }
 
+/// The top classes for one image or frame, best first, and what each stage took.
 public struct Classification: Sendable {
     public var top: [ScoredClass]
     public var timings: StageTimings
 
+    /// A result as `run(topK:timings:)` makes it (also for tests and other front ends' renderers).
     public init(top: [ScoredClass], timings: StageTimings) {
         self.top = top
         self.timings = timings
@@ -128,6 +131,13 @@ public final class Classifier {
     /// Decoded rows stream into it; it keeps its resize plan while a batch keeps one photo size.
     private let resizer: RowResizer
 
+    /// Loads LiteRT and the model, checks the labels against the model's output, and
+    /// prepares the quantiser, decoder and resizer for the model's input.
+    /// - Parameters:
+    ///   - threads: CPU threads for each inference.
+    ///   - normalization: the real value fed for a pixel byte; nil takes what the input tensor implies.
+    /// - Throws: `ClassifierSetupError.runtime` when LiteRT or the model cannot be used,
+    ///   `.labels` when the label file cannot be read or does not match the model.
     public init(modelPath: String, labelsPath: String, threads: Int = 1,
                 normalization: Normalization? = nil) throws(ClassifierSetupError) {
         do {
@@ -151,6 +161,8 @@ public final class Classifier {
     public var inputSize: (width: Int, height: Int) { interpreter.inputSize }
     public var inputTensor: TensorInfo { interpreter.input }
 
+    /// Reads, decodes and classifies one image file (PNG or JPEG).
+    /// - Throws: `ClassifyError`, naming the file: unreadable, undecodable, or a runtime failure.
     public func classify(path: String, topK: Int) throws(ClassifyError) -> Classification {
         let start = MonotonicClock.nanoseconds()
         let bytes: [UInt8]
@@ -173,6 +185,9 @@ public final class Classifier {
     }
 
     /// Classifies an encoded PNG or JPEG.
+    ///
+    /// - Throws: `InputError.unusable` when the bytes are not an image it can decode,
+    ///   `.runtime` when LiteRT fails.
     public func classify(bytes: [UInt8], topK: Int) throws(InputError<ImageError>) -> Classification {
         let prepared = try prepareInput(bytes: bytes)
         do {
@@ -185,6 +200,9 @@ public final class Classifier {
     /// Decodes an encoded PNG or JPEG into the input tensor: rows go from the decoder through
     /// the resizer and are quantised into the tensor as they come, so no full-size image, and no
     /// model-size copy either, is ever held.
+    ///
+    /// - Throws: `InputError.unusable` with the decoder's `ImageError`, `.runtime` when the
+    ///   input tensor cannot be written.
     public func prepareInput(bytes: [UInt8]) throws(InputError<ImageError>) -> PreparedInput {
         let start = MonotonicClock.nanoseconds()
         let failure: ImageError?
@@ -209,11 +227,15 @@ public final class Classifier {
     }
 
     /// Classifies a decoded image of any size (resized to the model's input here).
+    ///
+    /// - Throws: `RuntimeError` when LiteRT fails.
     public func classify(image: RGBImage, topK: Int) throws(RuntimeError) -> Classification {
         try run(topK: topK, timings: prepareInput(image: image).timings)
     }
 
     /// Resizes a decoded image into the input tensor, with a plan kept per source size.
+    ///
+    /// - Throws: `RuntimeError` when the input tensor cannot be written.
     public func prepareInput(image: RGBImage) throws(RuntimeError) -> PreparedInput {
         let start = MonotonicClock.nanoseconds()
         try interpreter.writeInput { tensor in
@@ -236,6 +258,9 @@ public final class Classifier {
 
     /// Converts one camera frame into the input tensor; returns the model-size image it wrote
     /// (for saving frames). A frame that does not convert is an error, never an empty input.
+    ///
+    /// - Throws: `InputError.unusable` with the converter's `FrameError`, `.runtime` when the
+    ///   input tensor cannot be written.
     public func prepareInput(frame: [UInt8], with converter: FrameConverter) throws(InputError<FrameError>) -> (image: RGBImage, input: PreparedInput) {
         let start = MonotonicClock.nanoseconds()
         let image: RGBImage
@@ -265,6 +290,8 @@ public final class Classifier {
 
     /// Runs the model on what the last prepareInput put in the input tensor and scores the
     /// result; `timings` carries the stages already spent on this input.
+    ///
+    /// - Throws: `RuntimeError` when LiteRT's invoke or output read fails.
     public func run(topK: Int, timings: StageTimings = StageTimings()) throws(RuntimeError) -> Classification {
         let invokeStart = MonotonicClock.nanoseconds()
         try interpreter.invoke()

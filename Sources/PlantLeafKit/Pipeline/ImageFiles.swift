@@ -16,6 +16,8 @@ public enum ImageFiles {
         case problem(path: PathName, reason: String)
     }
 
+    /// The entries for `paths` in order: each file as given, each folder's images sorted by
+    /// their path bytes, and a problem entry for anything that yields none. `-` is standard input.
     public static func expand(_ paths: [PathName]) -> [Entry] {
         var entries: [Entry] = []
         for path in paths {

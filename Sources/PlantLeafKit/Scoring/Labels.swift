@@ -3,16 +3,20 @@
 public struct Labels: Sendable, Equatable {
     public let names: [String]
 
+    /// Labels with these names, in output order.
     public init(names: [String]) {
         self.names = names
     }
 
+    /// The names in a label file's text: one a line, trimmed; blank and '#' lines skipped.
     public init(parsing text: String) {
         names = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .map { $0.trimmingWhitespace() }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 
+    /// Reads a label file.
+    /// - Throws: `LabelError.unreadable`, `.notText` (not UTF-8) or `.empty` (no names).
     public static func load(path: String) throws(LabelError) -> Labels {
         let bytes: [UInt8]
         do {
@@ -27,12 +31,15 @@ public struct Labels: Sendable, Equatable {
     }
 
     /// The label file must name exactly one class per model output.
+    ///
+    /// - Throws: `LabelError.countMismatch` when the counts differ.
     public func check(againstClassCount classes: Int, path: String) throws(LabelError) {
         if names.count != classes { throw .countMismatch(path: path, labels: names.count, classes: classes) }
     }
 
     public var count: Int { names.count }
 
+    /// The name of output `index`.
     public subscript(index: Int) -> String { names[index] }
 
     /// A name for people: PlantVillage's "Tomato___Early_blight" reads "Tomato — Early blight".

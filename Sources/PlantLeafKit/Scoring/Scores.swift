@@ -4,6 +4,7 @@ public struct ScoredClass: Sendable, Equatable {
     public var label: String
     public var score: Double
 
+    /// A class by its output index and name, with its dequantised score.
     public init(index: Int, label: String, score: Double) {
         self.index = index
         self.label = label
@@ -45,6 +46,7 @@ public enum Scores {
         return best
     }
 
+    /// The `k` best classes with their names, best first (ties keep output order).
     public static func topK(_ scores: [Double], k: Int, labels: Labels) -> [ScoredClass] {
         topK(scores, k: k).map { ScoredClass(index: $0.index, label: labels[$0.index], score: $0.score) }
     }
