@@ -43,7 +43,7 @@ final class CaptureStream {
             }
             let address = mmap(nil, Int(length), PROT_READ | PROT_WRITE, MAP_SHARED, device.descriptor, off_t(offset))
             guard let address, address != MAP_FAILED else {
-                let reason = FileReader.systemReason()
+                let reason = SystemError(errno).reason
                 stop()
                 throw .setupFailed(path: device.path, step: "mapping buffer \(index) (mmap)", reason: reason)
             }
@@ -80,7 +80,7 @@ final class CaptureStream {
             let ready = poll(&descriptors, 2, Int32(min((deadline - now) / 1_000_000 + 1, 1_000_000)))
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw .streamFailed(path: device.path, reason: "poll: \(FileReader.systemReason())")
+                throw .streamFailed(path: device.path, reason: "poll: \(SystemError(errno).reason)")
             }
             if descriptors[1].revents != 0 { return .woken }
             if ready == 0 { continue }
@@ -103,7 +103,7 @@ final class CaptureStream {
             case ENODEV:
                 throw .unplugged(path: device.path)
             default:
-                throw .streamFailed(path: device.path, reason: "VIDIOC_DQBUF: \(FileReader.systemReason(status))")
+                throw .streamFailed(path: device.path, reason: "VIDIOC_DQBUF: \(SystemError(status).reason)")
             }
         }
     }

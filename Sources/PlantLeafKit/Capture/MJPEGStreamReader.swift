@@ -27,7 +27,7 @@ final class MJPEGStreamReader: @unchecked Sendable {
             ownsDescriptor = false
         } else {
             descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard descriptor >= 0 else { throw .cannotOpen(path: name, reason: FileReader.systemReason()) }
+            guard descriptor >= 0 else { throw .cannotOpen(path: name, reason: SystemError(errno).reason) }
             ownsDescriptor = true
         }
         var status = stat()
@@ -61,14 +61,14 @@ final class MJPEGStreamReader: @unchecked Sendable {
             let ready = poll(&descriptors, 2, Int32(min(wait / 1_000_000 + 1, 1_000_000)))
             if ready < 0 {
                 if errno == EINTR { continue }
-                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "poll: \(FileReader.systemReason())")))
+                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "poll: \(SystemError(errno).reason)")))
             }
             if descriptors[1].revents != 0 { return mailbox.finish(.stopped) }
             if ready == 0 { continue }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "read: \(FileReader.systemReason())")))
+                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "read: \(SystemError(errno).reason)")))
             }
             if count == 0 {
                 if parser.partialFrameBytes > 0 {

@@ -22,7 +22,7 @@ public final class AppendLog {
         descriptor = try AppendLog.open(path)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            let reason = FileReader.systemReason()
+            let reason = SystemError(errno).reason
             close(descriptor)
             throw FileWriteError(reason: "cannot create the hang-up pipe: \(reason)")
         }
@@ -48,7 +48,7 @@ public final class AppendLog {
 
     private static func open(_ path: String) throws(FileWriteError) -> Int32 {
         let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
+        guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
@@ -74,11 +74,11 @@ public final class AppendLog {
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
+            guard count > 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
             offset += count
         }
         while fsync(descriptor) != 0 {
-            guard errno == EINTR else { throw FileWriteError(reason: "fsync: \(FileReader.systemReason())") }
+            guard errno == EINTR else { throw FileWriteError(reason: "fsync: \(SystemError(errno).reason)") }
         }
     }
 }

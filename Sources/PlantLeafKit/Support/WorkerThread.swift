@@ -4,7 +4,7 @@ import Glibc
 /// thread limit, `ulimit -u`, is reached).
 public struct ThreadStartError: Error, Equatable, CustomStringConvertible {
     public var code: Int32
-    public var reason: String { FileReader.systemReason(code) }
+    public var reason: String { SystemError(code).reason }
     public var description: String { "cannot start a thread: \(reason)" }
 }
 
