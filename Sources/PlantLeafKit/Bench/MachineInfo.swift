@@ -116,9 +116,8 @@ public struct MachineInfoReader: Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while bytes.count < 1 << 20 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
+            let result = try? SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) } }
+            guard let count = result else { return nil }
             if count == 0 { break }
             bytes += chunk[0..<count]
         }

@@ -75,12 +75,13 @@ final class CaptureStream {
         while true {
             var descriptors = [pollfd(fd: device.descriptor, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-            let now = MonotonicClock.nanoseconds()
-            guard now < deadline else { return nil }
-            let ready = poll(&descriptors, 2, Int32(min((deadline - now) / 1_000_000 + 1, 1_000_000)))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .streamFailed(path: device.path, reason: "poll: \(SystemError(errno).reason)")
+            guard MonotonicClock.nanoseconds() < deadline else { return nil }
+            let ready: Int32
+            do {
+                // The timeout is worked out again on each try: a signal must not stretch the wait.
+                ready = try SystemCall.retryingInterrupts { poll(&descriptors, 2, MonotonicClock.pollTimeout(until: deadline)) }
+            } catch {
+                throw .streamFailed(path: device.path, reason: "poll: \(error.reason)")
             }
             if descriptors[1].revents != 0 { return .woken }
             if ready == 0 { continue }

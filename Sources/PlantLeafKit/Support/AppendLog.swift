@@ -69,16 +69,15 @@ public final class AppendLog {
             descriptor = reopened
         }
         // One write call for the whole line: with O_APPEND it lands at the end in one piece.
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
-            offset += count
+        do {
+            try SystemCall.writeAll(Array((line + "\n").utf8), to: descriptor)
+        } catch {
+            throw FileWriteError(reason: error.reason)
         }
-        while fsync(descriptor) != 0 {
-            guard errno == EINTR else { throw FileWriteError(reason: "fsync: \(SystemError(errno).reason)") }
+        do {
+            try SystemCall.retryingInterrupts { fsync(descriptor) }
+        } catch {
+            throw FileWriteError(reason: "fsync: \(error.reason)")
         }
     }
 }

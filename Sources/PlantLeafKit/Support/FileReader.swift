@@ -70,9 +70,14 @@ public enum FileReader {
                 }
                 bytes += [UInt8](repeating: 0, count: min(max(filled, 65_536), maximumSize + 1 - filled))
             }
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw FileReadError(reason: SystemError(errno).reason) }
+            let count: Int
+            do {
+                count = try SystemCall.retryingInterrupts {
+                    bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+                }
+            } catch {
+                throw FileReadError(reason: error.reason)
+            }
             if count == 0 { break }
             filled += count
         }

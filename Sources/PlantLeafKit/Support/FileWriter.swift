@@ -38,16 +38,11 @@ public enum FileWriter {
     public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = SystemError(errno).reason
-                close(descriptor)
-                throw FileWriteError(reason: reason)
-            }
-            offset += count
+        do {
+            try SystemCall.writeAll(bytes, to: descriptor)
+        } catch {
+            close(descriptor)
+            throw FileWriteError(reason: error.reason)
         }
         // close can report a delayed write error (NFS, full disk).
         guard close(descriptor) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
