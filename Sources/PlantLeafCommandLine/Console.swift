@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafKit
 import Synchronization
 
 /// Writes whole lines straight to the file descriptors, so stdout and stderr lines come out in
@@ -44,18 +45,10 @@ enum Console {
 
     static func write(_ text: String, to descriptor: Int32) {
         if descriptor == STDOUT_FILENO && stdoutFailed { return }
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else {
-                    if descriptor == STDOUT_FILENO { stdoutCannotBeWritten(written < 0 ? errno : EIO) }
-                    return
-                }
-                offset += written
-            }
+        do {
+            try SystemCall.writeAll(Array(text.utf8), to: descriptor)
+        } catch {
+            if descriptor == STDOUT_FILENO { stdoutCannotBeWritten(error.code) }
         }
     }
 }

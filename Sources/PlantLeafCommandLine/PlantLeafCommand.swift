@@ -37,7 +37,7 @@ public enum PlantLeafCommand {
             break  // EPIPE: the reader has what it wanted; the command stopped and says how its inputs went
         case let code?:
             let command = ["classify", "camera", "bench"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
-            let reason = code == EBADF ? "standard output is closed" : FileReader.systemReason(code)
+            let reason = code == EBADF ? "standard output is closed" : SystemError(code).reason
             Console.error("plantleaf\(command): cannot write the results to standard output: \(reason)")
             status = ExitCode.setupFailure
         }

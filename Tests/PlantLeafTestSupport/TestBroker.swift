@@ -1,4 +1,5 @@
 import Foundation
+import PlantLeafKit
 
 /// A mosquitto broker of a test's own (Debian's `mosquitto`), listening on 127.0.0.1 at a free
 /// port, with its config, password file and log in a temporary folder. `stop` and `start` again
@@ -188,7 +189,7 @@ public final class BackgroundProcess {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, "/usr/bin/timeout", &actions, &attributes, argv, environ)
-        guard status == 0 else { throw TestBrokerError("cannot start \(executable): \(String(cString: strerror(status)))") }
+        guard status == 0 else { throw TestBrokerError("cannot start \(executable): \(SystemError(status))") }
         self.pid = pid
     }
 
@@ -224,7 +225,7 @@ public final class BackgroundProcess {
 /// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick for port 0).
 public func freeLocalPort() throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw TestBrokerError("socket: \(String(cString: strerror(errno)))") }
+    guard descriptor >= 0 else { throw TestBrokerError("socket: \(SystemError(errno))") }
     defer { close(descriptor) }
     var address = loopbackAddress(port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -233,7 +234,7 @@ public func freeLocalPort() throws -> Int {
             bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
         }
     }
-    guard bound else { throw TestBrokerError("bind: \(String(cString: strerror(errno)))") }
+    guard bound else { throw TestBrokerError("bind: \(SystemError(errno))") }
     return Int(UInt16(bigEndian: address.sin_port))
 }
 

@@ -209,7 +209,7 @@ public func runPlantLeafMeasured(_ arguments: [String]) throws -> MeasuredResult
     thread.start()
     var status: Int32 = 0
     var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    try SystemCall.retryingInterrupts { wait4(pid, &status, 0, &usage) }
     sampler.stop()
     let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }

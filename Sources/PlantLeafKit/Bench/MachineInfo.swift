@@ -88,7 +88,7 @@ public struct MachineInfoReader: Sendable {
         guard let text = readText("\(sysRoot)/devices/system/cpu/online") else { return nil }
         var cpus: [Int] = []
         for range in text.split(separator: ",") {
-            let bounds = range.split(separator: "-").compactMap { Int($0.trimmingSpaces) }
+            let bounds = range.split(separator: "-").compactMap { Int($0.trimmingWhitespace()) }
             guard let first = bounds.first, let last = bounds.last, bounds.count <= 2, first <= last else { return nil }
             cpus.append(contentsOf: first...last)
         }
@@ -118,13 +118,12 @@ public struct MachineInfoReader: Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while bytes.count < 1 << 20 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
+            let result = try? SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) } }
+            guard let count = result else { return nil }
             if count == 0 { break }
             bytes += chunk[0..<count]
         }
-        let text = String(decoding: bytes.filter { $0 != 0 }, as: UTF8.self).trimmingSpaces
+        let text = String(decoding: bytes.filter { $0 != 0 }, as: UTF8.self).trimmingWhitespace()
         return text.isEmpty ? nil : text
     }
 
@@ -148,7 +147,7 @@ struct CPUInfo {
     init(text: String) {
         for line in text.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            entries.append((String(line[..<colon]).trimmingSpaces, String(line[line.index(after: colon)...]).trimmingSpaces))
+            entries.append((String(line[..<colon]).trimmingWhitespace(), String(line[line.index(after: colon)...]).trimmingWhitespace()))
         }
     }
 
@@ -199,14 +198,5 @@ enum ARMCores {
     /// The core's name, or the raw numbers when the pair is not in the table.
     static func name(implementer: String, part: String) -> String {
         names["\(implementer.lowercased())/\(part.lowercased())"] ?? "ARM core (implementer \(implementer), part \(part))"
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading or trailing spaces, tabs and line breaks.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[start...end])
     }
 }

@@ -43,7 +43,7 @@ final class CaptureStream {
             }
             let address = mmap(nil, Int(length), PROT_READ | PROT_WRITE, MAP_SHARED, device.descriptor, off_t(offset))
             guard let address, address != MAP_FAILED else {
-                let reason = FileReader.systemReason()
+                let reason = SystemError(errno).reason
                 stop()
                 throw .setupFailed(path: device.path, step: "mapping buffer \(index) (mmap)", reason: reason)
             }
@@ -75,12 +75,13 @@ final class CaptureStream {
         while true {
             var descriptors = [pollfd(fd: device.descriptor, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-            let now = MonotonicClock.nanoseconds()
-            guard now < deadline else { return nil }
-            let ready = poll(&descriptors, 2, Int32(min((deadline - now) / 1_000_000 + 1, 1_000_000)))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .streamFailed(path: device.path, reason: "poll: \(FileReader.systemReason())")
+            guard MonotonicClock.nanoseconds() < deadline else { return nil }
+            let ready: Int32
+            do {
+                // The timeout is worked out again on each try: a signal must not stretch the wait.
+                ready = try SystemCall.retryingInterrupts { poll(&descriptors, 2, MonotonicClock.pollTimeout(until: deadline)) }
+            } catch {
+                throw .streamFailed(path: device.path, reason: "poll: \(error.reason)")
             }
             if descriptors[1].revents != 0 { return .woken }
             if ready == 0 { continue }
@@ -103,7 +104,7 @@ final class CaptureStream {
             case ENODEV:
                 throw .unplugged(path: device.path)
             default:
-                throw .streamFailed(path: device.path, reason: "VIDIOC_DQBUF: \(FileReader.systemReason(status))")
+                throw .streamFailed(path: device.path, reason: "VIDIOC_DQBUF: \(SystemError(status).reason)")
             }
         }
     }

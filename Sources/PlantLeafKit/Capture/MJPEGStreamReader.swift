@@ -27,7 +27,7 @@ final class MJPEGStreamReader: @unchecked Sendable {
             ownsDescriptor = false
         } else {
             descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard descriptor >= 0 else { throw .cannotOpen(path: name, reason: FileReader.systemReason()) }
+            guard descriptor >= 0 else { throw .cannotOpen(path: name, reason: SystemError(errno).reason) }
             ownsDescriptor = true
         }
         var status = stat()
@@ -55,20 +55,26 @@ final class MJPEGStreamReader: @unchecked Sendable {
             if let deadline, now >= deadline { return mailbox.finish(.durationReached) }
             let silence = lastBytes + UInt64(timeout * 1e9)
             guard now < silence else { return mailbox.finish(.failed(.noFrame(path: displayName, timeout: timeout))) }
-            let wait = min(silence, deadline ?? silence) - now
+            let wakeUp = min(silence, deadline ?? silence)
             var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 2, Int32(min(wait / 1_000_000 + 1, 1_000_000)))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "poll: \(FileReader.systemReason())")))
+            let ready: Int32
+            do {
+                // The timeout is worked out again on each try: a signal must not stretch the wait.
+                ready = try SystemCall.retryingInterrupts { poll(&descriptors, 2, MonotonicClock.pollTimeout(until: wakeUp)) }
+            } catch {
+                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "poll: \(error.reason)")))
             }
             if descriptors[1].revents != 0 { return mailbox.finish(.stopped) }
             if ready == 0 { continue }
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "read: \(FileReader.systemReason())")))
+            let count: Int
+            do {
+                count = try SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) } }
+            } catch where error.code == EAGAIN {
+                // poll said readable, yet nothing is there now: wait again.
+                continue
+            } catch {
+                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "read: \(error.reason)")))
             }
             if count == 0 {
                 if parser.partialFrameBytes > 0 {

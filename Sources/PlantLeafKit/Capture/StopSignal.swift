@@ -15,7 +15,7 @@ final class StopSignal {
     init() throws(CameraError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw .setupFailed(path: "plantleaf", step: "creating the stop pipe", reason: FileReader.systemReason())
+            throw .setupFailed(path: "plantleaf", step: "creating the stop pipe", reason: SystemError(errno).reason)
         }
         // Never block: not the handler on a full pipe, not a check for a signal that never came.
         for end in ends {

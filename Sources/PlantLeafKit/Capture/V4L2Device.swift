@@ -36,14 +36,14 @@ public final class V4L2Device {
             case ENOENT, ENODEV, ENXIO: throw .noSuchDevice(path: path, existing: V4L2Device.nodePaths())
             case EACCES, EPERM: throw .permissionDenied(path: path)
             case EBUSY: throw .busy(path: path)
-            default: throw .cannotOpen(path: path, reason: FileReader.systemReason())
+            default: throw .cannotOpen(path: path, reason: SystemError(errno).reason)
             }
         }
         var capability = PLV4L2Capability()
         let status = pl_v4l2_query_capability(descriptor, &capability)
         guard status == 0 else {
             close(descriptor)
-            throw .notCaptureDevice(path: path, detail: status == ENOTTY ? "not a V4L2 device" : "VIDIOC_QUERYCAP: \(FileReader.systemReason(status))")
+            throw .notCaptureDevice(path: path, detail: status == ENOTTY ? "not a V4L2 device" : "VIDIOC_QUERYCAP: \(SystemError(status).reason)")
         }
         card = stringFromCField(capability.card)
         driver = stringFromCField(capability.driver)
@@ -160,7 +160,7 @@ public final class V4L2Device {
         case 0: return
         case EBUSY: throw .busy(path: path)
         case ENODEV: throw .unplugged(path: path)
-        default: throw .setupFailed(path: path, step: step, reason: FileReader.systemReason(status))
+        default: throw .setupFailed(path: path, step: step, reason: SystemError(status).reason)
         }
     }
 }

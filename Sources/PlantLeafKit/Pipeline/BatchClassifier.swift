@@ -74,7 +74,7 @@ public enum BatchClassifier {
     private static func classify(_ path: PathName, with classifier: Classifier, topK: Int) throws(ClassifyError) -> Classification {
         if let text = path.string { return try classifier.classify(path: text, topK: topK) }
         let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        guard descriptor >= 0 else { throw .unreadable(path: path.escaped, reason: FileReader.systemReason()) }
+        guard descriptor >= 0 else { throw .unreadable(path: path.escaped, reason: SystemError(errno).reason) }
         defer { close(descriptor) }
         return try classifier.classify(path: "/proc/self/fd/\(descriptor)", topK: topK)
     }

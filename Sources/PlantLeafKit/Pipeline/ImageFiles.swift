@@ -56,7 +56,7 @@ public enum ImageFiles {
         case ENOENT: return "no such file or directory"
         case ELOOP: return "symbolic link loop"
         case ENAMETOOLONG: return "path longer than the system allows (PATH_MAX \(PATH_MAX) bytes)"
-        default: return FileReader.systemReason(code)
+        default: return SystemError(code).reason
         }
     }
 
@@ -67,7 +67,7 @@ public enum ImageFiles {
             return
         }
         guard let handle = directory.withCString({ opendir($0) }) else {
-            found.append(.problem(path: directory, reason: "cannot search folder: \(FileReader.systemReason())"))
+            found.append(.problem(path: directory, reason: "cannot search folder: \(SystemError(errno).reason)"))
             return
         }
         var names: [[UInt8]] = []

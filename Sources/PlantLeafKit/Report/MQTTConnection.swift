@@ -57,7 +57,7 @@ final class MQTTConnection: @unchecked Sendable {
         // No client id: libmosquitto makes a random one, so two cameras never take over each
         // other's session. A clean session: nothing is left queued on the broker for us.
         guard let client = pl_mosquitto_new(nil, true, nil) else {
-            throw .setupFailed(step: "mosquitto_new", reason: FileReader.systemReason())
+            throw .setupFailed(step: "mosquitto_new", reason: SystemError(errno).reason)
         }
         self.client = client
         self.settings = settings
@@ -349,7 +349,7 @@ final class MQTTConnection: @unchecked Sendable {
 
     /// libmosquitto's text for `status` as part of a sentence; the system's for errno errors.
     static func reason(_ status: Int32, systemError: Int32 = 0) -> String {
-        if status == kPLMosquittoErrno && systemError != 0 { return FileReader.systemReason(systemError) }
+        if status == kPLMosquittoErrno && systemError != 0 { return SystemError(systemError).reason }
         guard let text = pl_mosquitto_strerror(status) else { return "error \(status)" }
         var reason = String(cString: text)
         if reason.hasSuffix(".") { reason.removeLast() }

@@ -14,12 +14,12 @@ public enum ModelFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .modelNotFound(path: path) }
-            throw .modelUnreadable(path: path, reason: String(cString: strerror(errno)))
+            throw .modelUnreadable(path: path, reason: SystemError(errno).reason)
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw .modelUnreadable(path: path, reason: String(cString: strerror(errno)))
+            throw .modelUnreadable(path: path, reason: SystemError(errno).reason)
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw .modelUnreadable(path: path, reason: FileReader.typeProblem(status.st_mode) ?? "not a regular file")
@@ -28,7 +28,7 @@ public enum ModelFile {
         guard size >= minimumSize else { throw .notAModel(path: path, reason: "only \(size) bytes") }
         // Mapped rather than read: the check touches only the tables, not the weights.
         guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
-            throw .modelUnreadable(path: path, reason: String(cString: strerror(errno)))
+            throw .modelUnreadable(path: path, reason: SystemError(errno).reason)
         }
         defer { munmap(mapping, size) }
         try check(contents: UnsafeRawBufferPointer(start: mapping, count: size), path: path)

@@ -76,12 +76,6 @@ public enum LabelError: PlantLeafError {
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\u{FEFF}" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
-    }
-
     func replacingUnderscores() -> String {
         String(map { $0 == "_" ? " " : $0 })
     }

@@ -22,7 +22,7 @@ public final class AppendLog {
         descriptor = try AppendLog.open(path)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            let reason = FileReader.systemReason()
+            let reason = SystemError(errno).reason
             close(descriptor)
             throw FileWriteError(reason: "cannot create the hang-up pipe: \(reason)")
         }
@@ -48,7 +48,7 @@ public final class AppendLog {
 
     private static func open(_ path: String) throws(FileWriteError) -> Int32 {
         let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
+        guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
@@ -69,16 +69,15 @@ public final class AppendLog {
             descriptor = reopened
         }
         // One write call for the whole line: with O_APPEND it lands at the end in one piece.
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
-            offset += count
+        do {
+            try SystemCall.writeAll(Array((line + "\n").utf8), to: descriptor)
+        } catch {
+            throw FileWriteError(reason: error.reason)
         }
-        while fsync(descriptor) != 0 {
-            guard errno == EINTR else { throw FileWriteError(reason: "fsync: \(FileReader.systemReason())") }
+        do {
+            try SystemCall.retryingInterrupts { fsync(descriptor) }
+        } catch {
+            throw FileWriteError(reason: "fsync: \(error.reason)")
         }
     }
 }

@@ -20,13 +20,13 @@ public enum FileReader {
         // Checked before opening, so no device is ever opened (opening some has effects), and
         // again on the open descriptor in case the path was swapped in between.
         var status = stat()
-        guard stat(path, &status) == 0 else { throw FileReadError(reason: systemReason()) }
+        guard stat(path, &status) == 0 else { throw FileReadError(reason: SystemError(errno).reason) }
         if let problem = typeProblem(status.st_mode) { throw FileReadError(reason: problem) }
         // O_NONBLOCK: should a FIFO be swapped in after the check, opening it does not wait.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { throw FileReadError(reason: systemReason()) }
+        guard descriptor >= 0 else { throw FileReadError(reason: SystemError(errno).reason) }
         defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: systemReason()) }
+        guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: SystemError(errno).reason) }
         if let problem = typeProblem(status.st_mode) { throw FileReadError(reason: problem) }
         let size = Int(status.st_size)
         guard size <= maximumSize else {
@@ -70,18 +70,18 @@ public enum FileReader {
                 }
                 bytes += [UInt8](repeating: 0, count: min(max(filled, 65_536), maximumSize + 1 - filled))
             }
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw FileReadError(reason: systemReason()) }
+            let count: Int
+            do {
+                count = try SystemCall.retryingInterrupts {
+                    bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+                }
+            } catch {
+                throw FileReadError(reason: error.reason)
+            }
             if count == 0 { break }
             filled += count
         }
         bytes.removeSubrange(filled...)
         return bytes
-    }
-
-    /// The system's text for `code` (by default the current errno), lower-cased to sit inside a sentence.
-    public static func systemReason(_ code: Int32 = errno) -> String {
-        String(cString: strerror(code)).lowercased()
     }
 }

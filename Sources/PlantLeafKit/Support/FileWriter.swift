@@ -13,11 +13,11 @@ public enum FileWriter {
     /// file must be writable and not a folder.
     public static func checkWritable(_ path: String) throws(FileWriteError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        guard access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
+        guard access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
         var status = stat()
         guard stat(path, &status) == 0 else { return }
         if (status.st_mode & S_IFMT) == S_IFDIR { throw FileWriteError(reason: "is a directory") }
-        if access(path, W_OK) != 0 { throw FileWriteError(reason: FileReader.systemReason()) }
+        if access(path, W_OK) != 0 { throw FileWriteError(reason: SystemError(errno).reason) }
     }
 
     /// Whether two output paths would write the same file: the same text, or existing files
@@ -37,20 +37,15 @@ public enum FileWriter {
     /// Creates or truncates `path` and writes `bytes` to it.
     public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = FileReader.systemReason()
-                close(descriptor)
-                throw FileWriteError(reason: reason)
-            }
-            offset += count
+        guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+        do {
+            try SystemCall.writeAll(bytes, to: descriptor)
+        } catch {
+            close(descriptor)
+            throw FileWriteError(reason: error.reason)
         }
         // close can report a delayed write error (NFS, full disk).
-        guard close(descriptor) == 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
+        guard close(descriptor) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
     }
 
     /// Makes `path` (one level) unless it is already a folder.
@@ -60,6 +55,6 @@ public enum FileWriter {
             guard (status.st_mode & S_IFMT) == S_IFDIR else { throw FileWriteError(reason: "exists and is not a folder") }
             return
         }
-        guard mkdir(path, 0o755) == 0 else { throw FileWriteError(reason: FileReader.systemReason()) }
+        guard mkdir(path, 0o755) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
     }
 }

@@ -12,4 +12,13 @@ public enum MonotonicClock {
     public static func milliseconds(since start: UInt64) -> Double {
         Double(nanoseconds() &- start) / 1_000_000
     }
+
+    /// poll's timeout for waiting until `deadline` (a value from `nanoseconds()`): whole
+    /// milliseconds rounded up, so the wait never ends just short of it; at most 1000 s; 0 once
+    /// the deadline has passed.
+    static func pollTimeout(until deadline: UInt64) -> Int32 {
+        let now = nanoseconds()
+        guard now < deadline else { return 0 }
+        return Int32(min((deadline - now) / 1_000_000 + 1, 1_000_000))
+    }
 }

@@ -4,7 +4,7 @@ import Glibc
 /// thread limit, `ulimit -u`, is reached).
 public struct ThreadStartError: PlantLeafError {
     public var code: Int32
-    public var reason: String { FileReader.systemReason(code) }
+    public var reason: String { SystemError(code).reason }
     public var message: String { "cannot start a thread" }
     public var details: String? { reason }
 }
