@@ -7,6 +7,7 @@ import Glibc
 /// "dropped", and "saved" when the frame was saved. The run ends with {"summary": {...}}
 /// (`summaryRecord`). On a terminal the same results are drawn as a status block (`statusLines`).
 public enum CameraOutput {
+    /// One classified frame's JSON line (schema above).
     public static func frameRecord(_ result: CameraResult) -> String {
         var object = JSONObject()
         object.add("frame", Int(result.sequence))

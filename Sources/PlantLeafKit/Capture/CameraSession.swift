@@ -1,5 +1,6 @@
 import Glibc
 
+/// What a camera session reads, how it crops, and when it stops.
 public struct CameraOptions: Sendable {
     public var devicePath: String
     public var request: CaptureRequest
@@ -29,6 +30,7 @@ public struct CameraOptions: Sendable {
     /// by default: a caller that keeps its results would otherwise keep 150 KB of pixels with each.
     public var keepModelInput: Bool
 
+    /// Options for a session; each parameter is the property of the same name.
     public init(devicePath: String = "/dev/video0", request: CaptureRequest = CaptureRequest(), crop: CropMode = .center,
                 topK: Int = 3, frameLimit: Int? = nil, duration: Double? = nil, frameTimeout: Double = 5,
                 saveFramesDirectory: String? = nil, inputPath: String? = nil, interval: Double? = nil, keepModelInput: Bool = false) {
@@ -82,6 +84,7 @@ public struct CameraResult: Sendable {
     public var modelInput: RGBImage?
 }
 
+/// How a session went, for its last report: counts, frame ages, and why it ended.
 public struct CameraSummary: Sendable {
     public var counts: CaptureCounts
     public var classified: Int
@@ -114,6 +117,7 @@ public final class CameraSession {
     private var converter: FrameConverter?
     private var recentResults: [UInt64] = []
 
+    /// A session that classifies with `classifier`; nothing is opened until `run`.
     public init(classifier: Classifier, options: CameraOptions) {
         self.classifier = classifier
         self.options = options
@@ -125,6 +129,9 @@ public final class CameraSession {
     /// reports (damaged stream frames, a camera gone and retried), until the frame limit, the
     /// duration, the end of the stream, a signal or a fault. Setup faults are thrown; a fault
     /// mid-stream ends the run and is in the summary (with an interval a device fault is retried).
+    ///
+    /// - Throws: `CameraError` when the device or stream cannot be opened or set up, or the
+    ///   folder for saved frames cannot be made.
     public func run(onSetup: (CameraSetup) -> Void, onResult: (CameraResult) -> Bool,
                     onNotice: (String) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
         if let directory = options.saveFramesDirectory {

@@ -19,12 +19,14 @@ public enum CropMode: String, Sendable, CaseIterable {
     }
 }
 
+/// A rectangle of a frame, in pixels from its top-left corner.
 public struct CropRegion: Sendable, Equatable {
     public var x: Int
     public var y: Int
     public var width: Int
     public var height: Int
 
+    /// The region `width` x `height` whose top-left pixel is (x, y).
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y

@@ -7,6 +7,7 @@ public struct DeviceDescription: Sendable, Equatable {
     public var busInfo: String
     public var formats: [FormatDescription]
 
+    /// A device as V4L2 describes it (or as a test makes one up).
     public init(path: String, card: String, driver: String, busInfo: String = "", formats: [FormatDescription]) {
         self.path = path
         self.card = card
@@ -16,12 +17,14 @@ public struct DeviceDescription: Sendable, Equatable {
     }
 }
 
+/// One pixel format a device offers, with the sizes it offers it in.
 public struct FormatDescription: Sendable, Equatable {
     public var fourCC: UInt32
     public var name: String
     public var compressed: Bool
     public var sizes: FrameSizes
 
+    /// A format by its V4L2 code and the driver's name for it.
     public init(fourCC: UInt32, name: String, compressed: Bool = false, sizes: FrameSizes) {
         self.fourCC = fourCC
         self.name = name
@@ -40,11 +43,13 @@ public enum FrameSizes: Sendable, Equatable {
     case stepwise(minimum: FrameSize, maximum: FrameSize, step: FrameSize, probed: SizeOption?)
 }
 
+/// One frame size a format offers, with its frame intervals (empty when the driver lists none).
 public struct SizeOption: Sendable, Equatable {
     public var size: FrameSize
     /// Every interval offered, or for a continuous range its fastest and slowest.
     public var intervals: [FrameInterval]
 
+    /// A size and its intervals.
     public init(size: FrameSize, intervals: [FrameInterval]) {
         self.size = size
         self.intervals = intervals

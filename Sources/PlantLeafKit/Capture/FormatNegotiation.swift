@@ -5,6 +5,7 @@ public struct CaptureRequest: Sendable, Equatable {
     public var size: FrameSize
     public var framesPerSecond: Double?
 
+    /// What to ask the camera for: a format (nil: the best at the size), a size and a rate (nil: the fastest).
     public init(format: FramePixelFormat? = nil, size: FrameSize = FrameSize(width: 640, height: 480), framesPerSecond: Double? = nil) {
         self.format = format
         self.size = size
@@ -21,6 +22,7 @@ public struct CapturePlan: Sendable, Equatable {
     public var reason: String
 }
 
+/// Picks the format, size and rate to capture from what a device offers.
 public enum FormatNegotiation {
     /// The format order when two give the same size and rate: uncompressed first (no decoding,
     /// no compression artefacts), YUYV being the cheapest to convert.
@@ -28,6 +30,9 @@ public enum FormatNegotiation {
 
     /// Chooses among the device's formats PlantLeaf can read: the requested one, or with auto the
     /// one that delivers the requested size exactly at the highest frame rate.
+    ///
+    /// - Throws: `CameraError.noSupportedFormat` when the device offers no readable format (or
+    ///   not the one requested).
     public static func choose(_ request: CaptureRequest, from device: DeviceDescription) throws(CameraError) -> CapturePlan {
         let readable = device.formats.filter { format in
             guard let pixelFormat = format.pixelFormat else { return false }

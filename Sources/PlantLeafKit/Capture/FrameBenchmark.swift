@@ -1,6 +1,7 @@
 /// Times the camera's frame → model-input path on recorded frames against the model run, side
 /// by side in one process: how much a frame adds to inference.
 public enum FrameBenchmark {
+    /// The times of every iteration, per path, in milliseconds.
     public struct Result: Sendable {
         public var frameSize: FrameSize
         public var mjpegBytes: Int

@@ -35,6 +35,7 @@ public final class FrameConverter {
     private let planes: [PlaneResize]
     private let components: [ComponentResize]
 
+    /// A converter for frames of `stream` to `outputSize`, cropped with `crop`; its kernels are made here, once.
     public init(stream: StreamFormat, crop: CropMode, outputSize: FrameSize) {
         self.stream = stream
         self.crop = crop
@@ -83,6 +84,9 @@ public final class FrameConverter {
     }
 
     /// The model-input image for one frame (`bytes` as the driver filled the buffer).
+    ///
+    /// - Throws: `FrameError.tooShort` for a raw frame with fewer bytes than its format needs,
+    ///   `.corruptJPEG` for an MJPEG frame the decoder refuses.
     public func convert(_ bytes: [UInt8]) throws(FrameError) -> RGBImage {
         if stream.format == .mjpeg {
             do {
@@ -252,6 +256,7 @@ struct ShortKernel {
 
 /// BT.601 limited-range YCbCr (Y 16-235, Cb and Cr 16-240), what webcams send, to full-range RGB.
 public enum YCbCr {
+    /// The full-range RGB of one limited-range Y, Cb, Cr triplet.
     public static func rgb(y: UInt8, cb: UInt8, cr: UInt8) -> (UInt8, UInt8, UInt8) {
         // 8-bit fixed point of R = 1.164 (Y-16) + 1.596 (Cr-128), G = 1.164 (Y-16) - 0.391 (Cb-128)
         // - 0.813 (Cr-128), B = 1.164 (Y-16) + 2.018 (Cb-128).

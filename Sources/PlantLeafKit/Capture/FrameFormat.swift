@@ -11,6 +11,7 @@ public enum FramePixelFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The format a V4L2 code names; nil for formats PlantLeaf cannot read.
     public init?(fourCC: UInt32) {
         guard let format = FramePixelFormat.allCases.first(where: { $0.fourCC == fourCC }) else { return nil }
         self = format
@@ -37,6 +38,7 @@ public enum FramePixelFormat: String, Sendable, CaseIterable {
 
 /// V4L2 names formats by four ASCII characters packed little-endian into 32 bits.
 public enum FourCC {
+    /// The code of a four-character name ("YUYV").
     public static func code(_ text: String) -> UInt32 {
         text.utf8.prefix(4).enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
     }
@@ -59,10 +61,12 @@ extension String {
     }
 }
 
+/// A frame's width and height in pixels, written WxH.
 public struct FrameSize: Sendable, Hashable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 
+    /// A size of `width` x `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -84,6 +88,7 @@ public struct FrameInterval: Sendable, Hashable {
     public var numerator: Int
     public var denominator: Int
 
+    /// An interval of numerator/denominator seconds (V4L2's form: 1/30 is 30 fps).
     public init(numerator: Int, denominator: Int) {
         self.numerator = numerator
         self.denominator = denominator

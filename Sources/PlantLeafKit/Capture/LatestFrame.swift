@@ -26,6 +26,7 @@ public struct CaptureCounts: Sendable, Equatable {
     public var oversized = 0
     public var skippedBytes = 0
 
+    /// All counts zero.
     public init() {}
 }
 

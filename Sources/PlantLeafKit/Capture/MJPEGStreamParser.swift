@@ -28,6 +28,7 @@ public struct MJPEGStreamParser: Sendable {
     /// Inside a scan's entropy-coded data, where only a marker other than a restart ends it.
     private var inEntropyData = false
 
+    /// A parser that drops frames longer than `maxFrameBytes`.
     public init(maxFrameBytes: Int) {
         self.maxFrameBytes = maxFrameBytes
     }

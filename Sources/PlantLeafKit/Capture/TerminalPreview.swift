@@ -24,6 +24,7 @@ public struct TerminalPreview: Sendable {
     public let rows: Int
     public let mode: TerminalColorMode
 
+    /// A preview `columns` cells wide and `rows` cells high (each cell two pixels tall), in `mode`.
     public init(columns: Int = defaultColumns, rows: Int = defaultRows, mode: TerminalColorMode) {
         precondition(columns >= 1 && rows >= 1, "a preview needs at least one cell")
         self.columns = columns

@@ -10,6 +10,7 @@ public struct StreamFormat: Sendable, Equatable {
     /// nil when the driver has no frame-rate control.
     public var framesPerSecond: Double?
 
+    /// A stream's format as the driver set it.
     public init(format: FramePixelFormat, size: FrameSize, bytesPerLine: Int, imageBytes: Int = 0, framesPerSecond: Double? = nil) {
         self.format = format
         self.size = size
@@ -28,6 +29,9 @@ public final class V4L2Device {
     let descriptor: Int32
 
     /// Opens `path` and checks it is a V4L2 node that captures single-planar video and streams.
+    ///
+    /// - Throws: `CameraError.noSuchDevice`, `.permissionDenied`, `.busy`, `.cannotOpen`, or
+    ///   `.notCaptureDevice` when the node does not capture and stream video.
     public init(path: String) throws(CameraError) {
         self.path = path
         let descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
@@ -134,6 +138,8 @@ public final class V4L2Device {
     }
 
     /// Sets the plan's format, size and rate; returns what the driver actually chose.
+    ///
+    /// - Throws: `CameraError.setupFailed` naming the ioctl that failed.
     public func configure(_ plan: CapturePlan) throws(CameraError) -> StreamFormat {
         var format = PLV4L2PixelFormat(pixel_format: plan.format.fourCC, width: UInt32(plan.size.width),
                                        height: UInt32(plan.size.height), bytes_per_line: 0, size_image: 0)

@@ -58,6 +58,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         }
     }
 
+    /// The Home Assistant node id for a base topic: its characters outside [A-Za-z0-9_-] become '_'.
     public static func nodeId(baseTopic: String) -> String {
         String(String.UnicodeScalarView(baseTopic.unicodeScalars.map { scalar in
             switch scalar {

@@ -69,6 +69,9 @@ public final class MQTTPublisher: Sendable {
 
     /// Opens libmosquitto.so.1 if it is not open yet. ``init(settings:softwareVersion:connectTimeout:)``
     /// calls it; call it alone to check the library is there before anything else starts.
+    ///
+    /// - Throws: `MQTTError.libraryMissing` when libmosquitto.so.1 cannot be opened,
+    ///   `.libraryUnusable` when it lacks an entry point or fails to initialise.
     public static func loadLibrary() throws(MQTTError) {
         var message = [CChar](repeating: 0, count: 512)
         switch pl_mosquitto_load(&message, message.count) {
