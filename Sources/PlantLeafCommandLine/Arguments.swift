@@ -3,6 +3,7 @@ import PlantLeafKit
 /// A command-line mistake: reported with the command's name and exit code 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var description: String
+    /// A mistake described in one line, without the command's name.
     public init(_ description: String) { self.description = description }
 }
 
@@ -15,6 +16,9 @@ public struct Arguments {
     /// Where each positional argument was in the list parsed, to find its original bytes.
     public private(set) var positionalIndices: [Int] = []
 
+    /// Splits `arguments` into the options named in `valued` (which take a value), the flags in
+    /// `allowedFlags`, and positionals.
+    /// - Throws: `UsageError` for an unknown option, a valued option without its value, or a flag given a value.
     public init(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
         var index = 0
         var optionsEnded = false
@@ -54,12 +58,16 @@ public struct Arguments {
         }
     }
 
+    /// Whether `flag` was given.
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
+    /// The value of option `name`, if it was given.
     public func string(_ name: String) -> String? { values[name] }
 
     /// The option's whole number, which must lie in `range` (the range each option documents in
     /// its help). Digits too many for an Int are out of range, not "not a number".
+    ///
+    /// - Throws: `UsageError` when the value is not a whole number in `range`.
     public func integer(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let text = values[name] else { return defaultValue }
         let outOfRange = UsageError("\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(text)")
@@ -74,6 +82,8 @@ public struct Arguments {
 
     /// The option's number, which must lie in `range`; `aboveLowerBound` excludes the bound itself
     /// (durations and rates, where 0 means nothing).
+    ///
+    /// - Throws: `UsageError` when the value is not a finite number in `range`.
     public func double(_ name: String, range: ClosedRange<Double>, aboveLowerBound: Bool = false) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let value = Double(text), !value.isNaN else { throw UsageError("\(name) must be a number, got '\(text)'") }
@@ -87,6 +97,8 @@ public struct Arguments {
 
     /// The option's duration in seconds: a number with a unit, ms, s, m or h ("500ms", "30s",
     /// "5m", "1h"; a bare number is seconds), which must lie in `range`.
+    ///
+    /// - Throws: `UsageError` when the value is not a duration in `range`.
     public func duration(_ name: String, range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
@@ -102,6 +114,8 @@ public struct Arguments {
         return seconds
     }
 
+    /// The value of option `name`, which must be one of `choices`; `defaultValue` when not given.
+    /// - Throws: `UsageError` naming the choices when the value is another.
     public func choice(_ name: String, from choices: [String], default defaultValue: String) throws(UsageError) -> String {
         guard let text = values[name] else { return defaultValue }
         guard choices.contains(text) else { throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'") }

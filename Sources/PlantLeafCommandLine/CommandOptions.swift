@@ -6,6 +6,7 @@ import PlantLeafKit
 
 /// `plantleaf classify`.
 public struct ClassifyOptions: Equatable, Sendable {
+    /// classify's output forms (`--format`).
     public typealias Format = ClassificationOutput.Format
 
     public var help = false
@@ -20,6 +21,8 @@ public struct ClassifyOptions: Equatable, Sendable {
     /// Where each input path is in the arguments, to take its bytes from there.
     public var inputIndices: [Int] = []
 
+    /// classify's arguments, range-checked.
+    /// - Throws: `UsageError` for an unknown option, a value out of range, or no input path.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ClassifyOptions {
         let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--jobs", "--format", "--mean", "--std"],
                                    flags: ["--help", "-h"])
@@ -73,6 +76,8 @@ public struct CameraCommandOptions: Sendable {
     /// --every's range: from ten readings a second to one a day.
     public static let intervals = 0.1...86_400.0
 
+    /// camera's arguments, range-checked.
+    /// - Throws: `UsageError` for an unknown option, a value out of range, or options that do not go together.
     public static func parse(_ arguments: [String]) throws(UsageError) -> CameraCommandOptions {
         let parsed = try Arguments(arguments,
                                    valued: ["--device", "--format", "--size", "--fps", "--crop", "--top-k", "--threads", "--frames",
@@ -150,6 +155,8 @@ public struct BenchOptions: Equatable, Sendable {
     public var jsonPath: String?
     public var csvPath: String?
 
+    /// bench's (or bench compare's) arguments, range-checked.
+    /// - Throws: `UsageError` for an unknown option, a value out of range, or output files that clash.
     public static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
         var options = BenchOptions()
         if arguments.first == "compare" {

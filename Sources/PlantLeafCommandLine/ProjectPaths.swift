@@ -16,6 +16,7 @@ public enum ProjectPaths {
     public static let sampleFolder = "samples/plantvillage"
     public static let version = "0.1.0"
 
+    /// A model and the label file that goes with it, always from the same layout.
     public struct ModelAndLabels: Equatable, Sendable {
         public var modelPath: String
         public var labelsPath: String
