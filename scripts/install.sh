@@ -5,7 +5,7 @@
 #   PREFIX/bin/plantleaf
 #   PREFIX/lib/plantleaf/libLiteRt.so
 #   PREFIX/share/plantleaf/plantvillage_int8.tflite, labels.txt (always installed as a pair)
-#   PREFIX/lib/systemd/system/plantleaf-monitor.service (the greenhouse monitor, see the README),
+#   PREFIX/lib/systemd/system/plantleaf-monitor.service (the greenhouse monitor, see docs/camera.md),
 #   PREFIX/share/plantleaf/plantleaf-monitor.default and plantleaf-monitor.logrotate
 #
 #   install.sh [--prefix DIR] [--binary FILE] [--litert FILE]   install (default prefix /usr/local)
