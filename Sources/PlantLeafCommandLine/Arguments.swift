@@ -123,7 +123,7 @@ public struct Arguments {
     }
 }
 
-/// Ranges of the numeric options more than one subcommand has (the README's "Numeric ranges"
+/// Ranges of the numeric options more than one subcommand has (docs/command-line.md's "Numeric ranges"
 /// lists every option's). Outside them an option is a usage error, before anything runs.
 public enum OptionRange {
     /// Far more than any model's class count; the output is cut to the classes there are.
