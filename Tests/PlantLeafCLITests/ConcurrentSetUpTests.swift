@@ -17,7 +17,7 @@ import Testing
              "plantleaf classify: \(folder)/missing.jpg: no such file or directory"]
         } + ["plantleaf classify: 9 of 12 inputs failed"]
         for run in 1...50 {
-            let result = try runWithin(seconds: 60, TestPaths.binary, ["classify", "--jobs", "8", "--format", "json"] + inputs)
+            let result = try runPlantLeaf(["classify", "--jobs", "8", "--format", "json"] + inputs, timeLimit: 60)
             #expect(result.status == 1, "run \(run): \(result.stderr)")
             #expect(result.stderrLines == expectedErrors, "run \(run)")
             let paths = result.stdoutLines.compactMap { jsonObject($0)?["path"] as? String }

@@ -23,7 +23,7 @@ import Testing
         for byte in UInt8(1)...UInt8(255) where byte != UInt8(ascii: "/") {
             Self.write(text, toName: Array("n".utf8) + [byte] + Array(".jpg".utf8), in: folder)
         }
-        let result = try runWithin(seconds: 120, TestPaths.binary, ["classify", "--format", "json", folder])
+        let result = try runPlantLeaf(["classify", "--format", "json", folder], timeLimit: 120)
         #expect(result.status == 1)
         let objects = result.stdoutLines.compactMap(jsonObject)
         #expect(objects.count == 254)
@@ -65,12 +65,12 @@ import Testing
         let expectedErrors = ["plantleaf classify: \(folder)/a\\\\xff.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
                               "plantleaf classify: \(folder)/a\u{FFFD}.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
                               "plantleaf classify: 2 of 3 inputs failed"]
-        let listed = try runWithin(seconds: 60, TestPaths.binary, ["classify", "--top-k", "1", folder])
+        let listed = try runPlantLeaf(["classify", "--top-k", "1", folder], timeLimit: 60)
         #expect(listed.status == 1)
         #expect(listed.stdoutLines == expectedOut)
         #expect(listed.stderrLines == expectedErrors)
         let given = try runPlantLeafInShell("exec \"$0\" classify --top-k 1 \"$1\"/a$'\\xff'.jpg \"$1\"/'a\\xff.jpg' \"$1\"/a$'\\xef\\xbf\\xbd'.jpg",
-                                            [folder])
+                                            [folder], timeLimit: 60)
         #expect(given.status == 1)
         #expect(given.stdoutLines == expectedOut)
         #expect(given.stderrLines == expectedErrors)

@@ -81,7 +81,7 @@ import Testing
         for file in ["plantleaf-monitor.default", "plantleaf-monitor.logrotate"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/share/plantleaf/" + file), "\(file) not installed")
         }
-        let verify = try runWithin(seconds: 60, "/usr/bin/systemd-analyze", ["verify", unit])
+        let verify = try runCommand("/usr/bin/systemd-analyze", ["verify", unit], timeLimit: 60)
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     }
 

@@ -39,10 +39,10 @@ import Testing
     @Test func benchOutputPathsAreCheckedBeforeMeasuring() throws {
         let folder = TestPaths.temporaryDirectory()
         // A million runs would take minutes: the error must come first.
-        let same = try runWithin(seconds: 30, TestPaths.binary, ["bench", "--synthetic", "--runs", "1000000", "--json", folder + "/r", "--csv", folder + "/r"])
+        let same = try runPlantLeaf(["bench", "--synthetic", "--runs", "1000000", "--json", folder + "/r", "--csv", folder + "/r"], timeLimit: 30)
         #expect(same.status == 2)
         #expect(same.stderrLines == ["plantleaf bench: --json and --csv name the same file, \(folder)/r: give each its own (see plantleaf bench --help)"])
-        let directory = try runWithin(seconds: 30, TestPaths.binary, ["bench", "--synthetic", "--runs", "1000000", "--json", folder])
+        let directory = try runPlantLeaf(["bench", "--synthetic", "--runs", "1000000", "--json", folder], timeLimit: 30)
         #expect(directory.status == 2)
         #expect(directory.stderrLines == ["plantleaf bench: cannot write --json file \(folder): is a directory (see plantleaf bench --help)"])
     }
@@ -72,7 +72,7 @@ import Testing
         let leaves = Array(repeating: "'\(Self.leaf)'", count: 20).joined(separator: " ")
         func stderrOnTerminal(_ term: String) throws -> String {
             let command = "TERM=\(term) '\(TestPaths.binary)' classify --jobs 1 \(leaves) >/dev/null"
-            return try runWithin(seconds: 120, "/usr/bin/script", ["-qec", command, "/dev/null"]).stdout
+            return try runCommand("/usr/bin/script", ["-qec", command, "/dev/null"], timeLimit: 120).stdout
         }
         #expect(try stderrOnTerminal("xterm").contains("\u{1B}[K[1/20] "))
         #expect(try !stderrOnTerminal("dumb").contains("\u{1B}["))

@@ -40,7 +40,7 @@ import Testing
         TestImages.write(try FileReader.readAll(path: Self.leaf), to: folder + "/leaf.jpg")
         var tooLong = folder
         while tooLong.utf8.count < Int(PATH_MAX) { tooLong += "/" + component }
-        let result = try runWithin(seconds: 60, TestPaths.binary, ["classify", "--top-k", "1", folder])
+        let result = try runPlantLeaf(["classify", "--top-k", "1", folder], timeLimit: 60)
         #expect(result.status == 1)
         #expect(result.stdoutLines == [folder + "/leaf.jpg", "   99.6%  Apple — Apple scab"])
         #expect(result.stderrLines == ["plantleaf classify: \(tooLong): path longer than the system allows (PATH_MAX 4096 bytes)",

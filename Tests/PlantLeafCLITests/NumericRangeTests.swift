@@ -41,7 +41,7 @@ import Testing
         ]
         for (arguments, line) in cases {
             let command = arguments[0]
-            let result = try runWithin(seconds: 30, TestPaths.binary, arguments)
+            let result = try runPlantLeaf(arguments, timeLimit: 30)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(arguments)")
             #expect(result.stderrLines == [line + " (see plantleaf \(command) --help)"], "\(arguments)")
@@ -57,9 +57,10 @@ import Testing
         guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
               try runCommand("/usr/bin/setpriv", asNobody + ["/usr/bin/test", "-x", TestPaths.binary, "-a", "-r", TestPaths.defaultModel]).status == 0
         else { return }
-        let result = try runWithin(seconds: 60, "/usr/bin/setpriv",
-                                   asNobody + ["/bin/bash", "-c",
-                                    "ulimit -u 40 && exec \"$0\" \"$@\"", TestPaths.binary, "classify", "--threads", "64", Self.leaf])
+        let result = try runCommand("/usr/bin/setpriv",
+                                    asNobody + ["/bin/bash", "-c",
+                                     "ulimit -u 40 && exec \"$0\" \"$@\"", TestPaths.binary, "classify", "--threads", "64", Self.leaf],
+                                    timeLimit: 60)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines == ["plantleaf classify: cannot start the 63 helper threads of a 64-thread interpreter: "

@@ -18,8 +18,7 @@ import Testing
         let folder = TestPaths.temporaryDirectory()
         let fifo = try Self.fifo(in: folder, named: "waiting.jpg")
         TestImages.write(try FileReader.readAll(path: Self.leaf), to: folder + "/leaf.jpg")
-        let result = try runWithin(seconds: 60, TestPaths.binary,
-                                   ["classify", "--top-k", "1", folder, fifo, "/dev/zero", "/dev/null", "/proc/self/status", Self.leaf])
+        let result = try runPlantLeaf(["classify", "--top-k", "1", folder, fifo, "/dev/zero", "/dev/null", "/proc/self/status", Self.leaf], timeLimit: 60)
         #expect(result.status == 1)
         #expect(result.stdoutLines == [folder + "/leaf.jpg", "   99.6%  Apple — Apple scab", Self.leaf, "   99.6%  Apple — Apple scab"])
         #expect(result.stderrLines == [
@@ -44,17 +43,17 @@ import Testing
             (["classify", "--model", fifo, Self.leaf], "plantleaf classify: cannot read model \(fifo): is a FIFO (named pipe), not a regular file"),
         ]
         for (arguments, line) in cases {
-            let result = try runWithin(seconds: 60, TestPaths.binary, arguments)
+            let result = try runPlantLeaf(arguments, timeLimit: 60)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderrLines.filter { !$0.contains("warning:") } == [line], "\(arguments)")
         }
     }
 
     @Test func dashIsStandardInput() throws {
-        let piped = try runPlantLeafInShell("cat \"$1\" | \"$0\" classify --top-k 1 -", [Self.leaf])
+        let piped = try runPlantLeafInShell("cat \"$1\" | \"$0\" classify --top-k 1 -", [Self.leaf], timeLimit: 60)
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stdoutLines == ["-", "   99.6%  Apple — Apple scab"])
-        let empty = try runPlantLeafInShell("exec \"$0\" classify - </dev/null", [])
+        let empty = try runPlantLeafInShell("exec \"$0\" classify - </dev/null", [], timeLimit: 60)
         #expect(empty.status == 1)
         #expect(empty.stderrLines == ["plantleaf classify: -: empty file (0 bytes)", "plantleaf classify: 1 of 1 inputs failed"])
         let twice = try runPlantLeaf(["classify", "-", "-"])

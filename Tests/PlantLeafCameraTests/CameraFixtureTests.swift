@@ -31,13 +31,19 @@ import Testing
         }
     }
 
+    /// Seconds a boot may take. The VM itself stops at the fixture's own limit (VIVID_TIMEOUT,
+    /// 600 s); the first boot on a machine also builds the fixture's cache (packages, kernel
+    /// modules), which takes longer.
+    static let bootTimeLimit: Double = 3600
+
     /// Boots the fixture showing `images` and runs `script` (sh) in it; $PLANTLEAF is the binary
     /// under test, $D the capture device. Each run should write NAME.out, NAME.err and NAME.rc.
     func boot(_ options: [String], images: [String], script: String) throws -> Boot {
         let directory = TestPaths.temporaryDirectory()
         TestImages.write(Array(script.utf8), to: directory + "/run.sh")
         let result = try runCommand(Self.fixture, options + images.flatMap { ["-i", $0] } + ["--", "sh", "run.sh"],
-                                    environment: ["PLANTLEAF": TestPaths.binary], currentDirectory: directory)
+                                    environment: ["PLANTLEAF": TestPaths.binary], currentDirectory: directory,
+                                    timeLimit: Self.bootTimeLimit)
         #expect(result.status == 0, "camera fixture failed (\(result.status)): \(result.stderr.suffix(2000))")
         return Boot(directory: directory, result: result)
     }
