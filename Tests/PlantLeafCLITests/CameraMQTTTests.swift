@@ -6,7 +6,7 @@ import Testing
 /// `plantleaf camera --mqtt` against a real mosquitto broker each test starts on a free port,
 /// with frames from a motion-JPEG stream (no camera needed): what arrives is what stdout says.
 @Suite struct CameraMQTTTests {
-    static let appleScab = CameraStreamTests.appleScab
+    static let appleScab = TestPaths.appleScabLeaf
 
     @Test func everyResultArrivesWithAvailabilityAndDiscovery() throws {
         let broker = try TestBroker()

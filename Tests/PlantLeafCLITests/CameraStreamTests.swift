@@ -6,8 +6,8 @@ import Testing
 /// `plantleaf camera --input`: motion-JPEG streams from ffmpeg, pipes and files the tests make,
 /// with `--log`, `--every` and the records' wall-clock times.
 @Suite struct CameraStreamTests {
-    static let appleScab = TestPaths.plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
-    static let tomatoHealthy = TestPaths.plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"
+    static let appleScab = TestPaths.appleScabLeaf
+    static let tomatoHealthy = TestPaths.healthyTomatoLeaf
     static let timePattern = #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$"#
 
     static func bytes(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }

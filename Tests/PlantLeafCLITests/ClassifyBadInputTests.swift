@@ -6,7 +6,7 @@ import Testing
 /// Every kind of bad input, in one batch and one by one: each is a one-line error naming the
 /// file, the rest of the batch is still classified, and the exit code says some failed.
 @Suite struct ClassifyBadInputTests {
-    static let goodSample = TestPaths.plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
+    static let goodSample = TestPaths.appleScabLeaf
 
     /// Makes the bad files in a fresh folder; returns the folder and the files, by name.
     static func makeBadFiles() throws -> (folder: String, files: [String: String]) {
@@ -33,19 +33,12 @@ import Testing
         return (folder, files)
     }
 
-    /// Runs plantleaf so that a mode-000 file really cannot be read: as root, without the
-    /// capabilities that let root read any file.
-    static func runUnprivileged(_ arguments: [String]) throws -> CommandResult {
-        guard geteuid() == 0 else { return try runPlantLeaf(arguments) }
-        return try runCommand("/usr/bin/setpriv", ["--bounding-set=-dac_override,-dac_read_search", TestPaths.binary] + arguments)
-    }
-
     @Test func badFilesFailOneByOneWhileTheRestOfTheBatchIsClassified() throws {
         let (folder, files) = try Self.makeBadFiles()
         let emptyFolder = TestPaths.temporaryDirectory("empty")
         let missing = folder + "/no-such-leaf.jpg"
         let inputs = [Self.goodSample] + files.values.sorted() + [emptyFolder, missing, Self.goodSample]
-        let result = try Self.runUnprivileged(["classify", "--format", "json"] + inputs)
+        let result = try runPlantLeafUnprivileged(["classify", "--format", "json"] + inputs)
 
         #expect(result.status == 1)
         let lines = result.stdoutLines.compactMap(jsonObject)

@@ -6,7 +6,7 @@ import Testing
 /// one line that says what to do.
 @Suite struct ClassifySetupErrorTests {
     func expectSetupError(_ arguments: [String], environment: [String: String]? = nil, mentions text: String) throws {
-        let result = try runPlantLeaf(["classify"] + arguments + [ClassifyBadInputTests.goodSample], environment: environment)
+        let result = try runPlantLeaf(["classify"] + arguments + [TestPaths.appleScabLeaf], environment: environment)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1, "one line: \(result.stderr)")
@@ -19,7 +19,7 @@ import Testing
         try expectSetupError(["--model", folder + "/text.tflite"], mentions: "is not a TensorFlow Lite model: no TFL3 identifier")
         TestImages.write([0x1C, 0, 0, 0] + Array("TFL3".utf8), to: folder + "/tiny.tflite")
         try expectSetupError(["--model", folder + "/tiny.tflite"], mentions: "is not a TensorFlow Lite model: only 8 bytes")
-        try expectSetupError(["--model", ClassifyBadInputTests.goodSample], mentions: "is not a TensorFlow Lite model")
+        try expectSetupError(["--model", TestPaths.appleScabLeaf], mentions: "is not a TensorFlow Lite model")
     }
 
     @Test func missingModel() throws {
@@ -60,7 +60,7 @@ import Testing
 
     @Test func usageErrors() throws {
         for arguments in [["--top-k", "0"], ["--threads", "zero"], ["--format", "xml"], ["--frobnicate"]] {
-            let result = try runPlantLeaf(["classify"] + arguments + [ClassifyBadInputTests.goodSample])
+            let result = try runPlantLeaf(["classify"] + arguments + [TestPaths.appleScabLeaf])
             #expect(result.status == 2 && result.stderrLines.count == 1 && result.stderr.contains("--help"), "\(arguments): \(result.stderr)")
         }
         #expect(try runPlantLeaf(["classify"]).status == 2)

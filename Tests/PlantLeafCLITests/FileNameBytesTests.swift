@@ -7,7 +7,7 @@ import Testing
 /// gave, and shown so that no two names look alike and none can forge a line or reach the
 /// terminal as a command.
 @Suite struct FileNameBytesTests {
-    static let leaf = ClassifyBadInputTests.goodSample
+    static let leaf = TestPaths.appleScabLeaf
 
     static func write(_ bytes: [UInt8], toName name: [UInt8], in folder: String) {
         let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]

@@ -6,7 +6,7 @@ import Testing
 /// samples: each gets one error line naming what it hit, the good ones are still classified,
 /// the exit code is 1, and the process stays within its memory budget.
 @Suite struct HostileImageTests {
-    static let goodSample = ClassifyBadInputTests.goodSample
+    static let goodSample = TestPaths.appleScabLeaf
     /// What classifying one image may cost in resident memory, model and runtime included.
     static let peakResidentLimitKiB = 120 * 1024
 

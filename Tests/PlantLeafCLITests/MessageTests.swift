@@ -4,7 +4,7 @@ import Testing
 
 /// Messages say what happened, in the user's terms, at the right time.
 @Suite struct MessageTests {
-    static let leaf = ClassifyBadInputTests.goodSample
+    static let leaf = TestPaths.appleScabLeaf
 
     static func report(threads: String = "1", median: String = "2.5") -> String {
         FuzzTargets.benchReportSeed(threads: threads, median: median)

@@ -6,7 +6,7 @@ import Testing
 /// Whatever in a folder could hold images but cannot be searched or read is one error line and
 /// a failed input; the rest is classified.
 @Suite struct NothingSkippedTests {
-    static let leaf = ClassifyBadInputTests.goodSample
+    static let leaf = TestPaths.appleScabLeaf
 
     @Test func unreadableFoldersAndBrokenLinksAreEachOneFailure() throws {
         let folder = TestPaths.temporaryDirectory()
@@ -17,7 +17,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: folder + "/dangling.jpg", withDestinationPath: "gone.jpg")
         try FileManager.default.createSymbolicLink(atPath: folder + "/loop", withDestinationPath: "loop")
         try FileManager.default.createSymbolicLink(atPath: folder + "/parent", withDestinationPath: ".")
-        let result = try ClassifyBadInputTests.runUnprivileged(["classify", "--top-k", "1", folder, folder + "/locked"])
+        let result = try runPlantLeafUnprivileged(["classify", "--top-k", "1", folder, folder + "/locked"])
         #expect(result.status == 1)
         #expect(result.stdoutLines == [folder + "/leaf.jpg", "   99.6%  Apple — Apple scab"])
         #expect(result.stderrLines == [

@@ -5,7 +5,7 @@ import Testing
 /// Issue 10: odd and hostile use of the command line ends in a usage error or a reported
 /// failure, never a crash, a hang, or results lost or put under the wrong name.
 @Suite struct NumericRangeTests {
-    static let leaf = ClassifyBadInputTests.goodSample
+    static let leaf = TestPaths.appleScabLeaf
     var leaf: String { Self.leaf }
 
     /// Every numeric option, just outside its range (and far outside, past Int), is one usage

@@ -6,7 +6,7 @@ import Testing
 /// What is not a regular file is refused by its type, at once, wherever a file is read; `-` is
 /// standard input.
 @Suite struct SpecialFileTests {
-    static let leaf = ClassifyBadInputTests.goodSample
+    static let leaf = TestPaths.appleScabLeaf
 
     static func fifo(in folder: String, named name: String) throws -> String {
         let path = folder + "/" + name

@@ -3,7 +3,7 @@ import Testing
 
 /// Results that cannot be written are an error; a reader that stops reading ends the run quietly.
 @Suite struct UnwritableOutputTests {
-    static let leaf = ClassifyBadInputTests.goodSample
+    static let leaf = TestPaths.appleScabLeaf
     var leaf: String { Self.leaf }
 
     @Test func fullDiskIsAnErrorNotASilentSuccess() throws {

@@ -10,8 +10,8 @@ import Testing
 @Suite(.serialized) struct CameraFixtureTests {
     static let shared = ProcessInfo.processInfo.environment["PLANTLEAF_SHARED"] ?? TestPaths.root + "/../shared"
     static let fixture = shared + "/tools/camera-fixture/camera-fixture.sh"
-    static let appleScab = TestPaths.plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
-    static let tomatoHealthy = TestPaths.plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"
+    static let appleScab = TestPaths.appleScabLeaf
+    static let tomatoHealthy = TestPaths.healthyTomatoLeaf
 
     /// The output files of one boot.
     struct Boot {

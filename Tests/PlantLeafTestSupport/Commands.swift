@@ -99,6 +99,13 @@ public func runPlantLeafInShell(_ script: String, _ arguments: [String], timeLim
     try runCommand("/bin/bash", ["-c", script, TestPaths.binary] + arguments, timeLimit: timeLimit)
 }
 
+/// Runs plantleaf so that a mode-000 file really cannot be read: as root, without the
+/// capabilities that let root read any file.
+public func runPlantLeafUnprivileged(_ arguments: [String]) throws -> CommandResult {
+    guard geteuid() == 0 else { return try runPlantLeaf(arguments) }
+    return try runCommand("/usr/bin/setpriv", ["--bounding-set=-dac_override,-dac_read_search", TestPaths.binary] + arguments)
+}
+
 /// A finished program's output with what it cost.
 public struct MeasuredResult {
     public var result: CommandResult

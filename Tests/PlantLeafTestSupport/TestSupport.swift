@@ -29,6 +29,9 @@ public enum TestPaths {
     public static let floatModel = models + "/plantvillage_float.tflite"
     public static let imagenetModel = models + "/mobilenet_v2_1.0_224_quant.tflite"
     public static let labels = root + "/labels.txt"
+    /// The sample leaves most tests classify, one of each of two classes.
+    public static let appleScabLeaf = plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
+    public static let healthyTomatoLeaf = plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"
 
     /// A fresh empty folder under the system temp dir.
     public static func temporaryDirectory(_ name: String = #function) -> String {
