@@ -12,7 +12,9 @@ import Testing
         let broker = try TestBroker()
         let reader = try TopicReader(port: broker.port, topics: ["greenhouse/#", "homeassistant/#"], folder: broker.folder)
         let leaf = try CameraStreamTests.bytes(Self.appleScab)
-        let stream = TestPaths.temporaryDirectory() + "/three.mjpeg"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let stream = folder + "/three.mjpeg"
         TestImages.write(leaf + leaf + leaf, to: stream)
         let result = try runPlantLeaf(["camera", "--input", stream, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1"], timeLimit: 120)
         #expect(result.status == 0, "\(result.stderr)")
@@ -44,6 +46,7 @@ import Testing
     @Test func brokerRestartMidRunResumesPublishing() throws {
         let broker = try TestBroker()
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         // 15 s of a leaf every 50 ms; the broker is restarted meanwhile.
         let run = try BackgroundProcess("/bin/bash", ["-c", CameraStreamTests.feeder + #" --mqtt "$1" --duration 15 >"$3/out" 2>"$3/err""#,
                                                       TestPaths.binary, "mqtt://127.0.0.1:\(broker.port)/plants", Self.appleScab, folder],

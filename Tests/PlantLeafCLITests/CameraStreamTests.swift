@@ -24,7 +24,9 @@ import Testing
 
     /// Runs camera --input FILE --json on `bytes` written to a file.
     static func classifyStream(_ bytes: [UInt8], _ extra: [String] = []) throws -> (CommandResult, String) {
-        let path = TestPaths.temporaryDirectory() + "/stream.mjpeg"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/stream.mjpeg"
         TestImages.write(bytes, to: path)
         return (try runPlantLeaf(["camera", "--input", path, "--json"] + extra, timeLimit: 120), path)
     }
@@ -108,7 +110,9 @@ import Testing
         + #"await_lines() { i=0; while [ "$(lines "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; }; "#
 
     @Test func logLinesAreWholeAfterSIGKILL() throws {
-        let log = TestPaths.temporaryDirectory() + "/camera.jsonl"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let log = folder + "/camera.jsonl"
         let result = try runPlantLeafInShell(Self.lineWaiting + Self.feeder + #" --log "$1" >/dev/null 2>&1 & pid=$!; await_lines "$1" 3; "#
                                              + #"kill -KILL $pid; wait $pid; echo "rc=$?""#, [log, Self.appleScab], timeLimit: 240)
         #expect(result.stdout.contains("rc=137"), "\(result.stdout) \(result.stderr)")
@@ -125,6 +129,7 @@ import Testing
 
     @Test func sighupReopensTheLogForLogrotate() throws {
         let directory = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(directory) }
         let log = directory + "/camera.jsonl"
         let script = Self.lineWaiting + Self.feeder + #" --log "$1" >/dev/null 2>"$1.err" & pid=$!; await_lines "$1" 1; "#
             + #"mv "$1" "$1.1"; kill -HUP $pid; await_lines "$1" 1; kill -TERM $pid; wait $pid; echo "rc=$?""#
@@ -157,6 +162,7 @@ import Testing
         #expect(withDevice.status == 2)
         #expect(withDevice.stderr == "plantleaf camera: --device is for V4L2 devices and cannot be used with --input (see plantleaf camera --help)\n")
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let notAStream = try runPlantLeaf(["camera", "--input", folder], timeLimit: 60)
         #expect(notAStream.status == 2)
         #expect(notAStream.stderrLines.last == "plantleaf camera: \(folder): cannot open: not a file, pipe or socket")

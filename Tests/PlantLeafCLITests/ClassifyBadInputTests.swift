@@ -8,9 +8,8 @@ import Testing
 @Suite struct ClassifyBadInputTests {
     static let goodSample = TestPaths.appleScabLeaf
 
-    /// Makes the bad files in a fresh folder; returns the folder and the files, by name.
-    static func makeBadFiles() throws -> (folder: String, files: [String: String]) {
-        let folder = TestPaths.temporaryDirectory()
+    /// Makes the bad files in `folder`; returns their paths, by name.
+    static func makeBadFiles(in folder: String) throws -> [String: String] {
         let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: goodSample)))
         let leafPNG = TestImages.png(TestImages.quadrants(width: 64, height: 64).pixels, width: 64, height: 64, colorType: 2, bitDepth: 8)
         let smallJPEG = TestImages.jpeg(TestImages.quadrants(width: 16, height: 16).pixels, width: 16, height: 16)
@@ -30,12 +29,15 @@ import Testing
             TestImages.write(bytes, to: folder + "/" + name)
         }
         chmod(folder + "/unreadable.jpg", 0)
-        return (folder, files)
+        return files
     }
 
     @Test func badFilesFailOneByOneWhileTheRestOfTheBatchIsClassified() throws {
-        let (folder, files) = try Self.makeBadFiles()
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let files = try Self.makeBadFiles(in: folder)
         let emptyFolder = TestPaths.temporaryDirectory("empty")
+        defer { TestPaths.removeTemporaryDirectory(emptyFolder) }
         let missing = folder + "/no-such-leaf.jpg"
         let inputs = [Self.goodSample] + files.values.sorted() + [emptyFolder, missing, Self.goodSample]
         let result = try runPlantLeafUnprivileged(["classify", "--format", "json"] + inputs)
@@ -71,7 +73,9 @@ import Testing
     }
 
     @Test func textModeReportsErrorsOnStderrOnly() throws {
-        let (_, files) = try Self.makeBadFiles()
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let files = try Self.makeBadFiles(in: folder)
         let result = try runPlantLeaf(["classify", files["truncated.png"]!, Self.goodSample])
         #expect(result.status == 1)
         #expect(result.stdoutLines.first == Self.goodSample)

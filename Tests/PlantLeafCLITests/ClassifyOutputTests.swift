@@ -62,7 +62,9 @@ import Testing
         let quiet = try runPlantLeaf(["classify", TestPaths.plantVillage])
         #expect(quiet.status == 0 && quiet.stderr.isEmpty)
         // script(1) gives the command a pseudo-terminal and records what it drew there.
-        let typescript = TestPaths.temporaryDirectory() + "/typescript"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let typescript = folder + "/typescript"
         let command = "'\(TestPaths.binary)' classify '\(TestPaths.plantVillage)' > /dev/null"
         let recorded = try runCommand("/usr/bin/script", ["-qec", command, typescript])
         #expect(recorded.status == 0)

@@ -15,6 +15,7 @@ import Testing
 
     @Test func modelThatIsNotATFLiteFile() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         TestImages.write(Array("not a model at all, just some text to fill thirty-two bytes\n".utf8), to: folder + "/text.tflite")
         try expectSetupError(["--model", folder + "/text.tflite"], mentions: "is not a TensorFlow Lite model: no TFL3 identifier")
         TestImages.write([0x1C, 0, 0, 0] + Array("TFL3".utf8), to: folder + "/tiny.tflite")
@@ -33,7 +34,9 @@ import Testing
         let offsets = (0...(model.count - shape.count)).filter { model[$0] == 1 && Array(model[$0..<($0 + 16)]) == shape }
         try #require(offsets.count == 1)
         model[offsets[0] + 12] = 1
-        let path = TestPaths.temporaryDirectory() + "/gray-input.tflite"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/gray-input.tflite"
         TestImages.write(model, to: path)
         try expectSetupError(["--model", path], mentions: "is [1, 224, 224, 1], expected [1, H, W, 3]")
     }
@@ -53,7 +56,9 @@ import Testing
     }
 
     @Test func runtimeLibraryThatIsNotOne() throws {
-        let path = TestPaths.temporaryDirectory() + "/libLiteRt.so"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/libLiteRt.so"
         TestImages.write(Array("garbage".utf8), to: path)
         try expectSetupError([], environment: ["PLANTLEAF_LITERT_LIB": path], mentions: "cannot load \(path)")
     }

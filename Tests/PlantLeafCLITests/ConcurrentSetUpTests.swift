@@ -6,6 +6,7 @@ import Testing
 @Suite struct ConcurrentSetUpTests {
     @Test func manyJobsLoseNoLineInFiftyRuns() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         TestImages.write(Array("not a photo".utf8), to: folder + "/text.jpg")
         TestImages.write([], to: folder + "/empty.png")
         let good = Array(TestPaths.plantVillageImages().prefix(3))

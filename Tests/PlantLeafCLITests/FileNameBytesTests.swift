@@ -19,6 +19,7 @@ import Testing
 
     @Test func namesWithEveryByteAreEachOpenedAndShownApart() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let text = Array("not a photo".utf8)
         for byte in UInt8(1)...UInt8(255) where byte != UInt8(ascii: "/") {
             Self.write(text, toName: Array("n".utf8) + [byte] + Array(".jpg".utf8), in: folder)
@@ -58,6 +59,7 @@ import Testing
     /// result under its own name, in a folder and given directly.
     @Test func lookAlikeNamesKeepTheirOwnResults() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         Self.write(try FileReader.readAll(path: Self.leaf), toName: Array("a".utf8) + [0xFF] + Array(".jpg".utf8), in: folder)
         Self.write(Array("not a photo".utf8), toName: Array("a\u{FFFD}.jpg".utf8), in: folder)
         Self.write(Array("not a photo".utf8), toName: Array("a\\xff.jpg".utf8), in: folder)

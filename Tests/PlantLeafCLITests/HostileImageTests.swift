@@ -17,7 +17,9 @@ import Testing
     @discardableResult
     static func classifyBetweenGoodSamples(_ bytes: [UInt8], name: String, expectFailure: Bool = true)
         throws -> (errorLine: String?, measured: MeasuredResult) {
-        let path = TestPaths.temporaryDirectory(name) + "/" + name
+        let folder = TestPaths.temporaryDirectory(name)
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/" + name
         TestImages.write(bytes, to: path)
         // One worker, so the peak is one interpreter's and one image's.
         let measured = try runPlantLeafMeasured(["classify", "--jobs", "1", "--format", "json", goodSample, path, goodSample])

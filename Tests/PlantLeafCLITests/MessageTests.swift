@@ -12,6 +12,7 @@ import Testing
 
     @Test func compareNamesFieldsAsTheFileSpellsThemAndRefusesImpossibleTimes() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let files: [(name: String, text: String, reason: String)] = [
             ("fraction.json", Self.report(threads: "1.5"),
              "valid JSON, but a number does not fit its field (a fraction or too large where a whole number belongs)"),
@@ -38,6 +39,7 @@ import Testing
 
     @Test func benchOutputPathsAreCheckedBeforeMeasuring() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         // A million runs would take minutes: the error must come first.
         let same = try runPlantLeaf(["bench", "--synthetic", "--runs", "1000000", "--json", folder + "/r", "--csv", folder + "/r"], timeLimit: 30)
         #expect(same.status == 2)

@@ -10,6 +10,7 @@ import Testing
 
     @Test func unreadableFoldersAndBrokenLinksAreEachOneFailure() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         TestImages.write(try FileReader.readAll(path: Self.leaf), to: folder + "/leaf.jpg")
         try FileManager.default.createDirectory(atPath: folder + "/locked", withIntermediateDirectories: false)
         TestImages.write(try FileReader.readAll(path: Self.leaf), to: folder + "/locked/hidden.jpg")
@@ -32,6 +33,7 @@ import Testing
 
     @Test func pathLongerThanPathMaxIsOneFailure() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let component = String(repeating: "d", count: 200)
         // Made one level at a time from inside, the only way past PATH_MAX.
         let made = try runCommand("/bin/bash", ["-c", "cd \"$0\" && for level in $(seq 25); do mkdir \"$1\" && cd \"$1\" || exit 1; done; cp \"$2\" leaf.jpg",

@@ -16,6 +16,7 @@ import Testing
 
     @Test func fifosDevicesAndProcFilesAreRefusedWithoutHanging() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let fifo = try Self.fifo(in: folder, named: "waiting.jpg")
         TestImages.write(try FileReader.readAll(path: Self.leaf), to: folder + "/leaf.jpg")
         let result = try runPlantLeaf(["classify", "--top-k", "1", folder, fifo, "/dev/zero", "/dev/null", "/proc/self/status", Self.leaf], timeLimit: 60)
@@ -33,7 +34,9 @@ import Testing
     }
 
     @Test func fifoAsLabelsBenchImageOrReportIsRefused() throws {
-        let fifo = try Self.fifo(in: TestPaths.temporaryDirectory(), named: "pipe")
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let fifo = try Self.fifo(in: folder, named: "pipe")
         let cases: [(arguments: [String], line: String)] = [
             (["classify", "--labels", fifo, Self.leaf],
              "plantleaf classify: cannot read labels \(fifo): is a FIFO (named pipe), not a regular file (run `make setup`, or pass --labels)"),

@@ -30,6 +30,7 @@ import Testing
     /// before the reader left earned.
     @Test func readerClosingThePipeEndsTheRunQuietly() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         TestImages.write(Array("not a photo".utf8), to: folder + "/bad.jpg")
         let inputs = Array(repeating: Self.leaf, count: 30)
         let script = "\"$0\" \"$@\" | head -1; echo \"status ${PIPESTATUS[0]}\" >&2"

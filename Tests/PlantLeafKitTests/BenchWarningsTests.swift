@@ -1,9 +1,11 @@
 @testable import PlantLeafKit
+import PlantLeafTestSupport
 import Testing
 
 @Suite struct BenchWarningsTests {
     @Test func warnsAboutGovernorHeatAndThrottling() {
         let system = FakeSystem.raspberryPi5()
+        defer { TestPaths.removeTemporaryDirectory(system.root) }
         var conditions = ConditionLog()
         conditions.loadAverageBefore = 2.19
         conditions.frequenciesBefore = system.reader.frequencies()
@@ -27,6 +29,7 @@ import Testing
     @Test func quietOnACoolBoardAtFullSpeed() {
         let system = FakeSystem.raspberryPi5(governor: "performance", currentKHz: [2_400_000, 2_400_000, 2_400_000, 2_400_000],
                                              milliCelsius: 55_000)
+        defer { TestPaths.removeTemporaryDirectory(system.root) }
         var conditions = ConditionLog()
         conditions.loadAverageBefore = system.reader.loadAverage()
         conditions.frequenciesBefore = system.reader.frequencies()
@@ -38,7 +41,9 @@ import Testing
     }
 
     @Test func warnsWhenThreadsOutnumberCores() {
-        let machine = FakeSystem.raspberryPi5(governor: "performance").reader.read()
+        let system = FakeSystem.raspberryPi5(governor: "performance")
+        defer { TestPaths.removeTemporaryDirectory(system.root) }
+        let machine = system.reader.read()
         let warnings = BenchWarnings.evaluate(machine: machine, conditions: ConditionLog(), threadCounts: [1, 8])
         #expect(warnings == ["8 threads on 4 cores: the threads share cores, so that result measures contention, not the board; "
                              + "use --threads values up to 4"])

@@ -45,6 +45,7 @@ import Testing
 
     @Test func environmentAndFolderReachTheCommand() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let result = try runCommand("/bin/sh", ["-c", #"pwd; echo "$PLANTLEAF_TEST_VALUE" >&2"#],
                                     environment: ["PLANTLEAF_TEST_VALUE": "two words"], currentDirectory: folder)
         #expect(result.status == 0)

@@ -2,7 +2,8 @@ import Foundation
 @testable import PlantLeafKit
 import PlantLeafTestSupport
 
-/// Builds /proc and /sys look-alikes in a temporary folder for MachineInfoReader.
+/// Builds /proc and /sys look-alikes in a temporary folder for MachineInfoReader. A test removes
+/// the folder, `root`, with TestPaths.removeTemporaryDirectory.
 struct FakeSystem {
     let root = TestPaths.temporaryDirectory("fakesystem")
     var proc: String { root + "/proc" }

@@ -45,7 +45,7 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
 
     @Test func passwordFileGivesItsFirstLine() throws {
         let folder = TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let file = folder + "/password"
         try "from file\r\nsecond line\n".write(toFile: file, atomically: true, encoding: .utf8)
         let settings = try MQTTSettings(url: "mqtt://camera@host/t", passwordFile: file,
@@ -107,7 +107,7 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
 
     @Test func caFileIsForTLSAndMustBeReadable() throws {
         let folder = TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let file = folder + "/ca.pem"
         try "-----BEGIN CERTIFICATE-----\n".write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try MQTTSettings(url: "mqtts://host/t", caFile: file, environment: [:]).caFile == file)

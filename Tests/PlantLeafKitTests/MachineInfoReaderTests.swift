@@ -1,9 +1,11 @@
 @testable import PlantLeafKit
+import PlantLeafTestSupport
 import Testing
 
 @Suite struct MachineInfoReaderTests {
     @Test func readsARaspberryPi() {
         let system = FakeSystem.raspberryPi5()
+        defer { TestPaths.removeTemporaryDirectory(system.root) }
         let info = system.reader.read()
         #expect(info.cpuModel == "4x Cortex-A76")
         #expect(info.board == "Raspberry Pi 5 Model B Rev 1.0")
@@ -18,6 +20,7 @@ import Testing
 
     @Test func missingSysFilesReadAsUnknown() {
         let system = FakeSystem.raspberryPi5()
+        defer { TestPaths.removeTemporaryDirectory(system.root) }
         system.remove("sys/devices/system/cpu/cpu1/cpufreq/scaling_cur_freq")
         system.remove("sys/devices/system/cpu/cpu2/cpufreq")
         system.remove("sys/class/thermal/thermal_zone0/type")
@@ -29,6 +32,7 @@ import Testing
 
     @Test func emptyRootsGiveUnknownsNotACrash() {
         let system = FakeSystem()
+        defer { TestPaths.removeTemporaryDirectory(system.root) }
         let info = system.reader.read()
         #expect(info.kernel == "unknown")
         #expect(info.cpuModel == "unknown")
@@ -43,6 +47,7 @@ import Testing
 
     @Test func x86ModelNameAndDMIProduct() {
         let system = FakeSystem()
+        defer { TestPaths.removeTemporaryDirectory(system.root) }
         system.write("proc/cpuinfo", "processor\t: 0\nmodel name\t: Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz\n\nprocessor\t: 1\nmodel name\t: Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz\n")
         system.write("sys/class/dmi/id/sys_vendor", "LENOVO\n")
         system.write("sys/class/dmi/id/product_name", "20KH002JGE\n")
@@ -54,6 +59,7 @@ import Testing
 
     @Test func bigLittleCoresAndOlderKernelsHardwareLine() {
         let system = FakeSystem()
+        defer { TestPaths.removeTemporaryDirectory(system.root) }
         let little = (0..<4).map { "processor\t: \($0)\nCPU implementer\t: 0x41\nCPU part\t: 0xd05\n" }
         let big = (4..<8).map { "processor\t: \($0)\nCPU implementer\t: 0x41\nCPU part\t: 0xd0b\n" }
         let unknown = "processor\t: 8\nCPU implementer\t: 0x51\nCPU part\t: 0x801\n"
@@ -67,6 +73,7 @@ import Testing
 
     @Test func thermalZonesInNumericOrder() {
         let system = FakeSystem()
+        defer { TestPaths.removeTemporaryDirectory(system.root) }
         for zone in [10, 2, 1] {
             system.write("sys/class/thermal/thermal_zone\(zone)/temp", "\(40_000 + zone)\n")
         }

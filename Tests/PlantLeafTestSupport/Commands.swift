@@ -123,6 +123,7 @@ public struct MeasuredResult {
 /// `runCommand` does.
 public func runPlantLeafMeasured(_ arguments: [String], timeLimit: Double = standardTimeLimit) throws -> MeasuredResult {
     let folder = TestPaths.temporaryDirectory("measured")
+    defer { TestPaths.removeTemporaryDirectory(folder) }
     let outPath = folder + "/stdout", errPath = folder + "/stderr"
     let pid = try spawnInOwnProcessGroup(TestPaths.binary, arguments) { actions in
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)

@@ -24,41 +24,48 @@ public final class TestBroker {
     ///     made for this broker (`caFile`).
     public init(users: [String: String] = [:], tls: Bool = false) throws {
         port = try freeLocalPort()
-        folder = TestPaths.temporaryDirectory("broker")
-        var config = ["listener \(port) 127.0.0.1", "persistence false",
-                      "log_dest file \(folder)/mosquitto.log", "log_type all",
-                      // As root, mosquitto would switch to the 'mosquitto' user, who cannot read the
-                      // password file in this folder: naming the current user keeps it as it is.
-                      "user \(NSUserName())"]
-        if users.isEmpty {
-            config.append("allow_anonymous true")
-        } else {
-            config += ["allow_anonymous false", "password_file \(folder)/passwords"]
-            for (index, (user, password)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
-                let arguments = ["-b"] + (index == 0 ? ["-c"] : []) + ["\(folder)/passwords", user, password]
-                let result = try runCommand("/usr/bin/mosquitto_passwd", arguments, timeLimit: 10)
-                guard result.status == 0 else { throw TestBrokerError("mosquitto_passwd failed: \(result.stderr)") }
+        let folder = TestPaths.temporaryDirectory("broker")
+        self.folder = folder
+        do {
+            var config = ["listener \(port) 127.0.0.1", "persistence false",
+                          "log_dest file \(folder)/mosquitto.log", "log_type all",
+                          // As root, mosquitto would switch to the 'mosquitto' user, who cannot read the
+                          // password file in this folder: naming the current user keeps it as it is.
+                          "user \(NSUserName())"]
+            if users.isEmpty {
+                config.append("allow_anonymous true")
+            } else {
+                config += ["allow_anonymous false", "password_file \(folder)/passwords"]
+                for (index, (user, password)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
+                    let arguments = ["-b"] + (index == 0 ? ["-c"] : []) + ["\(folder)/passwords", user, password]
+                    let result = try runCommand("/usr/bin/mosquitto_passwd", arguments, timeLimit: 10)
+                    guard result.status == 0 else { throw TestBrokerError("mosquitto_passwd failed: \(result.stderr)") }
+                }
             }
+            if tls {
+                let authority = try makeCertificateAuthority(in: folder, name: "ca")
+                try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
+                             "-keyout", folder + "/server.key", "-out", folder + "/server.csr"])
+                try "subjectAltName = IP:127.0.0.1\n".write(toFile: folder + "/server.ext", atomically: true, encoding: .utf8)
+                try openssl(["x509", "-req", "-in", folder + "/server.csr", "-CA", authority.certificate, "-CAkey", authority.key,
+                             "-CAcreateserial", "-days", "2", "-extfile", folder + "/server.ext", "-out", folder + "/server.pem"])
+                config += ["cafile \(authority.certificate)", "certfile \(folder)/server.pem", "keyfile \(folder)/server.key"]
+                caFile = authority.certificate
+            } else {
+                caFile = nil
+            }
+            try (config.joined(separator: "\n") + "\n").write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+        } catch {
+            // A broker whose set-up failed may never be deinitialised, so its folder goes here.
+            TestPaths.removeTemporaryDirectory(folder)
+            throw error
         }
-        if tls {
-            let authority = try makeCertificateAuthority(in: folder, name: "ca")
-            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
-                         "-keyout", folder + "/server.key", "-out", folder + "/server.csr"])
-            try "subjectAltName = IP:127.0.0.1\n".write(toFile: folder + "/server.ext", atomically: true, encoding: .utf8)
-            try openssl(["x509", "-req", "-in", folder + "/server.csr", "-CA", authority.certificate, "-CAkey", authority.key,
-                         "-CAcreateserial", "-days", "2", "-extfile", folder + "/server.ext", "-out", folder + "/server.pem"])
-            config += ["cafile \(authority.certificate)", "certfile \(folder)/server.pem", "keyfile \(folder)/server.key"]
-            caFile = authority.certificate
-        } else {
-            caFile = nil
-        }
-        try (config.joined(separator: "\n") + "\n").write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
         try start()
     }
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(atPath: folder)
+        TestPaths.removeTemporaryDirectory(folder)
     }
 
     /// Starts the broker and waits (up to 10 s) until it accepts connections.

@@ -33,12 +33,24 @@ public enum TestPaths {
     public static let appleScabLeaf = plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
     public static let healthyTomatoLeaf = plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"
 
-    /// A fresh empty folder under the system temp dir.
+    /// Where the temporary folders of the tests go: under the system temp dir, named plantleaf-*.
+    private static let temporaryPrefix = NSTemporaryDirectory() + "plantleaf-"
+
+    /// A fresh empty folder under the system temp dir. Remove it with `removeTemporaryDirectory`
+    /// in a `defer` right after making it, so it goes however the test ends.
     public static func temporaryDirectory(_ name: String = #function) -> String {
         let safe = name.filter { $0.isLetter || $0.isNumber }
-        let path = NSTemporaryDirectory() + "plantleaf-\(safe)-\(UUID().uuidString.prefix(8))"
+        let path = temporaryPrefix + "\(safe)-\(UUID().uuidString.prefix(8))"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
+    }
+
+    /// Removes a folder `temporaryDirectory` made, with whatever the test left in it: chmod(1)
+    /// first, for folders it locked (mode 000), and rm(1), which also goes deeper than PATH_MAX.
+    public static func removeTemporaryDirectory(_ path: String) {
+        precondition(path.hasPrefix(temporaryPrefix), "\(path) is not a folder temporaryDirectory made")
+        _ = try? runCommand("/bin/chmod", ["-R", "u+rwx", path])
+        _ = try? runCommand("/bin/rm", ["-rf", path])
     }
 
     /// Every sample leaf image, sorted; the class is the folder name.
