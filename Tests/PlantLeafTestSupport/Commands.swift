@@ -14,7 +14,7 @@ public let standardTimeLimit: Double = 120
 public enum CommandError: Error, CustomStringConvertible {
     /// posix_spawn refused to start it.
     case cannotStart(executable: String, reason: String)
-    /// Still running at its time limit: it was killed, with all it started (its process group).
+    /// Not finished at its time limit: it was killed, with all it started (its process group).
     case timedOut(command: [String], seconds: Double, stdout: String, stderr: String)
 
     public var description: String {
@@ -22,7 +22,7 @@ public enum CommandError: Error, CustomStringConvertible {
         case .cannotStart(let executable, let reason):
             return "cannot start \(executable): \(reason)"
         case .timedOut(let command, let seconds, let stdout, let stderr):
-            return "\(shellQuoted(command)) was still running after \(String(format: "%g", seconds)) s and was killed; "
+            return "\(shellQuoted(command)) did not finish within \(String(format: "%g", seconds)) s: killed with all it started; "
                 + "stdout so far: \(stdout.suffix(1000).debugDescription), stderr so far: \(stderr.suffix(1000).debugDescription)"
         }
     }
@@ -45,10 +45,6 @@ public struct CommandResult {
 public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                        currentDirectory: String? = nil, timeLimit: Double = standardTimeLimit) throws -> CommandResult {
     let output = try OutputPipe(), errors = try OutputPipe()
-    defer {
-        output.close()
-        errors.close()
-    }
     let pid = try spawnInOwnProcessGroup(executable, arguments, environment: environment, currentDirectory: currentDirectory) { actions in
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
@@ -275,9 +271,10 @@ private func exitStatus(ofExited pid: pid_t, usage: UnsafeMutablePointer<rusage>
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
 }
 
-/// A pipe that a child writes and this process reads, with what was read so far. Both ends are
-/// close-on-exec here, so no other program the tests start at the same time inherits them (the
-/// child gets its write end through a dup2 file action, which clears the flag).
+/// A pipe that a child writes and this process reads, with what was read so far; closed when
+/// it goes. Both ends are close-on-exec here, so no other program the tests start at the same
+/// time inherits them (the child gets its write end through a dup2 file action, which clears the
+/// flag).
 private final class OutputPipe {
     private(set) var readEnd: Int32
     private(set) var writeEnd: Int32
@@ -290,21 +287,21 @@ private final class OutputPipe {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     }
 
+    deinit {
+        closeWriteEnd()
+        closeReadEnd()
+    }
+
     var isOpen: Bool { readEnd >= 0 }
 
     func closeWriteEnd() {
-        if writeEnd >= 0 { Glibc.close(writeEnd) }
+        if writeEnd >= 0 { close(writeEnd) }
         writeEnd = -1
     }
 
     func closeReadEnd() {
-        if readEnd >= 0 { Glibc.close(readEnd) }
+        if readEnd >= 0 { close(readEnd) }
         readEnd = -1
-    }
-
-    func close() {
-        closeWriteEnd()
-        closeReadEnd()
     }
 
     /// Reads what is there; at end of file (or a read error) closes the read end.
