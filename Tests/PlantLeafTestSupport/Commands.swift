@@ -10,6 +10,10 @@ import Glibc
 /// runs under qemu-user (make test-aarch64), where everything takes about ten times as long.
 public let standardTimeLimit: Double = 120
 
+/// Seconds for a run over every sample leaf (samples/plantvillage, 76 images): about 7 s in a
+/// debug build here, so more than the standard limit under qemu-user.
+public let sampleSetTimeLimit: Double = 600
+
 /// Why a command a test ran gave no result.
 public enum CommandError: Error, CustomStringConvertible {
     /// posix_spawn refused to start it.
