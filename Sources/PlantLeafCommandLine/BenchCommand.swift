@@ -7,8 +7,9 @@ enum BenchCommand {
         USAGE: plantleaf bench [options]
                plantleaf bench compare A.json B.json ...
 
-        Times the classify pipeline stage by stage (decode, resize + quantise, invoke, postprocess,
-        end to end) on one image, and records the machine: CPU, board, governor, frequencies,
+        Times the classify pipeline stage by stage (prepare: decode, resize and quantise into the
+        input tensor; invoke; postprocess; end to end; and the decoder alone, the floor prepare is
+        measured against) on one image, and records the machine: CPU, board, governor, frequencies,
         temperatures, kernel, and the sha256 of the model and of libLiteRt.so.
 
         OPTIONS:

@@ -11,6 +11,7 @@ import Testing
 
     @Test func shortRunWritesTheDocumentedSchema() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let jsonPath = folder + "/bench.json", csvPath = folder + "/bench.csv"
         let result = try runPlantLeaf(["bench", "--runs", "5", "--warmup", "1", "--threads", "1,2",
                                        "--json", jsonPath, "--csv", csvPath])
@@ -106,6 +107,7 @@ import Testing
 
     @Test func compareLinesUpBoards() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let pi = folder + "/pi5.json", laptop = folder + "/laptop.json"
         TestImages.write(Array(Self.report(board: "Raspberry Pi 5 Model B Rev 1.0", invokeMedian: 8, invokeP99: 9.5).utf8), to: pi)
         TestImages.write(Array(Self.report(board: "LENOVO 20KH", invokeMedian: 2, invokeP99: 2.5).utf8), to: laptop)
@@ -123,6 +125,7 @@ import Testing
 
     @Test func compareRefusesFilesThatAreNotReports() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let good = folder + "/good.json", partial = folder + "/partial.json", future = folder + "/future.json"
         TestImages.write(Array(Self.report(board: "x", invokeMedian: 1, invokeP99: 1).utf8), to: good)
         TestImages.write(Array(#"{"schema_version": 2, "plantleaf_version": "0.1.0"}"#.utf8), to: partial)

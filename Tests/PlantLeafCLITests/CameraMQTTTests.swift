@@ -6,16 +6,17 @@ import Testing
 /// `plantleaf camera --mqtt` against a real mosquitto broker each test starts on a free port,
 /// with frames from a motion-JPEG stream (no camera needed): what arrives is what stdout says.
 @Suite struct CameraMQTTTests {
-    static let appleScab = CameraStreamTests.appleScab
+    static let appleScab = TestPaths.appleScabLeaf
 
     @Test func everyResultArrivesWithAvailabilityAndDiscovery() throws {
         let broker = try TestBroker()
         let reader = try TopicReader(port: broker.port, topics: ["greenhouse/#", "homeassistant/#"], folder: broker.folder)
         let leaf = try CameraStreamTests.bytes(Self.appleScab)
-        let stream = TestPaths.temporaryDirectory() + "/three.mjpeg"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let stream = folder + "/three.mjpeg"
         TestImages.write(leaf + leaf + leaf, to: stream)
-        let result = try runWithin(seconds: 120, TestPaths.binary,
-                                   ["camera", "--input", stream, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1"])
+        let result = try runPlantLeaf(["camera", "--input", stream, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1"], timeLimit: 120)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderrLines.contains("plantleaf camera: mqtt: connected to 127.0.0.1:\(broker.port)"))
         let (frames, _) = CameraStreamTests.records(result.stdout)
@@ -45,6 +46,7 @@ import Testing
     @Test func brokerRestartMidRunResumesPublishing() throws {
         let broker = try TestBroker()
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         // 15 s of a leaf every 50 ms; the broker is restarted meanwhile.
         let run = try BackgroundProcess("/bin/bash", ["-c", CameraStreamTests.feeder + #" --mqtt "$1" --duration 15 >"$3/out" 2>"$3/err""#,
                                                       TestPaths.binary, "mqtt://127.0.0.1:\(broker.port)/plants", Self.appleScab, folder],
@@ -68,9 +70,8 @@ import Testing
 
     @Test func wrongPasswordIsRefusedInOneLine() throws {
         let broker = try TestBroker(users: ["camera": "right horse battery"])
-        let result = try runWithin(seconds: 60, TestPaths.binary,
-                                   ["camera", "--input", Self.appleScab, "--mqtt", "mqtt://camera@127.0.0.1:\(broker.port)/plants"],
-                                   environment: [MQTTSettings.passwordVariable: "wrong"])
+        let result = try runPlantLeaf(["camera", "--input", Self.appleScab, "--mqtt", "mqtt://camera@127.0.0.1:\(broker.port)/plants"],
+                                      environment: [MQTTSettings.passwordVariable: "wrong"], timeLimit: 60)
         #expect(result.status == 2)
         #expect(result.stderr == "plantleaf camera: --mqtt: MQTT broker 127.0.0.1:\(broker.port) refused the connection: not authorised "
             + "(check the user name and password); the user is in the --mqtt URL, the password in PLANTLEAF_MQTT_PASSWORD or --mqtt-password-file\n")
@@ -78,8 +79,7 @@ import Testing
     }
 
     @Test func passwordOnTheCommandLineIsRefused() throws {
-        let result = try runWithin(seconds: 60, TestPaths.binary,
-                                   ["camera", "--input", Self.appleScab, "--mqtt", "mqtt://camera:secret@127.0.0.1/plants"])
+        let result = try runPlantLeaf(["camera", "--input", Self.appleScab, "--mqtt", "mqtt://camera:secret@127.0.0.1/plants"], timeLimit: 60)
         #expect(result.status == 2)
         #expect(result.stderrLines.count == 1 && !result.stderr.contains("secret"), "\(result.stderr)")
         #expect(result.stderr.hasPrefix("plantleaf camera: --mqtt: MQTT URL 'mqtt://camera:***@127.0.0.1/plants' contains a password"))

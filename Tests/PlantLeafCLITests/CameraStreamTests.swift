@@ -6,8 +6,8 @@ import Testing
 /// `plantleaf camera --input`: motion-JPEG streams from ffmpeg, pipes and files the tests make,
 /// with `--log`, `--every` and the records' wall-clock times.
 @Suite struct CameraStreamTests {
-    static let appleScab = TestPaths.plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
-    static let tomatoHealthy = TestPaths.plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"
+    static let appleScab = TestPaths.appleScabLeaf
+    static let tomatoHealthy = TestPaths.healthyTomatoLeaf
     static let timePattern = #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$"#
 
     static func bytes(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
@@ -24,15 +24,17 @@ import Testing
 
     /// Runs camera --input FILE --json on `bytes` written to a file.
     static func classifyStream(_ bytes: [UInt8], _ extra: [String] = []) throws -> (CommandResult, String) {
-        let path = TestPaths.temporaryDirectory() + "/stream.mjpeg"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/stream.mjpeg"
         TestImages.write(bytes, to: path)
-        return (try runWithin(seconds: 120, TestPaths.binary, ["camera", "--input", path, "--json"] + extra), path)
+        return (try runPlantLeaf(["camera", "--input", path, "--json"] + extra, timeLimit: 120), path)
     }
 
     @Test func ffmpegStreamOfALeafIsClassifiedToTheEnd() throws {
         // ffmpeg re-encodes the leaf as 20 frames of a 10 fps motion-JPEG stream into the pipe.
         let result = try runPlantLeafInShell(#"ffmpeg -v error -loop 1 -i "$1" -frames:v 20 -r 10 -q:v 2 -f mjpeg - | "$0" camera --input - --json"#,
-                                             [Self.appleScab], seconds: 120)
+                                             [Self.appleScab], timeLimit: 120)
         #expect(result.status == 0, "\(result.stderr)")
         let (frames, summary) = Self.records(result.stdout)
         #expect(!frames.isEmpty)
@@ -108,9 +110,11 @@ import Testing
         + #"await_lines() { i=0; while [ "$(lines "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; }; "#
 
     @Test func logLinesAreWholeAfterSIGKILL() throws {
-        let log = TestPaths.temporaryDirectory() + "/camera.jsonl"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let log = folder + "/camera.jsonl"
         let result = try runPlantLeafInShell(Self.lineWaiting + Self.feeder + #" --log "$1" >/dev/null 2>&1 & pid=$!; await_lines "$1" 3; "#
-                                             + #"kill -KILL $pid; wait $pid; echo "rc=$?""#, [log, Self.appleScab], seconds: 240)
+                                             + #"kill -KILL $pid; wait $pid; echo "rc=$?""#, [log, Self.appleScab], timeLimit: 240)
         #expect(result.stdout.contains("rc=137"), "\(result.stdout) \(result.stderr)")
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.hasSuffix("\n"))
@@ -125,10 +129,11 @@ import Testing
 
     @Test func sighupReopensTheLogForLogrotate() throws {
         let directory = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(directory) }
         let log = directory + "/camera.jsonl"
         let script = Self.lineWaiting + Self.feeder + #" --log "$1" >/dev/null 2>"$1.err" & pid=$!; await_lines "$1" 1; "#
             + #"mv "$1" "$1.1"; kill -HUP $pid; await_lines "$1" 1; kill -TERM $pid; wait $pid; echo "rc=$?""#
-        let result = try runPlantLeafInShell(script, [log, Self.appleScab], seconds: 300)
+        let result = try runPlantLeafInShell(script, [log, Self.appleScab], timeLimit: 300)
         #expect(result.stdout.contains("rc=0"), "\(result.stdout) \((try? String(contentsOfFile: log + ".err", encoding: .utf8)) ?? "")")
         for path in [log + ".1", log] {
             let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
@@ -138,7 +143,7 @@ import Testing
     }
 
     @Test func everyIntervalClassifiesOneFreshFramePerTick() throws {
-        let result = try runPlantLeafInShell(Self.feeder + " --every 1s --frames 3", ["", Self.appleScab], seconds: 240)
+        let result = try runPlantLeafInShell(Self.feeder + " --every 1s --frames 3", ["", Self.appleScab], timeLimit: 240)
         #expect(result.status == 0, "\(result.stderr)")
         let (frames, summary) = Self.records(result.stdout)
         #expect(frames.count == 3 && summary["classified"] as? Int == 3)
@@ -157,10 +162,11 @@ import Testing
         #expect(withDevice.status == 2)
         #expect(withDevice.stderr == "plantleaf camera: --device is for V4L2 devices and cannot be used with --input (see plantleaf camera --help)\n")
         let folder = TestPaths.temporaryDirectory()
-        let notAStream = try runWithin(seconds: 60, TestPaths.binary, ["camera", "--input", folder])
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let notAStream = try runPlantLeaf(["camera", "--input", folder], timeLimit: 60)
         #expect(notAStream.status == 2)
         #expect(notAStream.stderrLines.last == "plantleaf camera: \(folder): cannot open: not a file, pipe or socket")
-        let missing = try runWithin(seconds: 60, TestPaths.binary, ["camera", "--input", folder + "/none.mjpeg"])
+        let missing = try runPlantLeaf(["camera", "--input", folder + "/none.mjpeg"], timeLimit: 60)
         #expect(missing.status == 2)
         #expect(missing.stderrLines.last == "plantleaf camera: \(folder)/none.mjpeg: cannot open: no such file or directory")
     }
@@ -175,7 +181,7 @@ import Testing
     }
 
     @Test func unwritableLogIsASetupError() throws {
-        let result = try runWithin(seconds: 60, TestPaths.binary, ["camera", "--input", Self.appleScab, "--log", "/nonexistent/folder/camera.jsonl"])
+        let result = try runPlantLeaf(["camera", "--input", Self.appleScab, "--log", "/nonexistent/folder/camera.jsonl"], timeLimit: 60)
         #expect(result.status == 2)
         #expect(result.stderrLines.last == "plantleaf camera: --log /nonexistent/folder/camera.jsonl: no such file or directory")
     }

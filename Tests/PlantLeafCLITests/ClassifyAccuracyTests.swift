@@ -8,7 +8,7 @@ import Testing
     /// plantleaf's JSON lines for every sample, keyed by the path relative to samples/plantvillage.
     static func classifySamples(model: String, topK: Int = 1) throws -> [String: [String: Any]] {
         let result = try runPlantLeaf(["classify", "--format", "json", "--top-k", String(topK), "--model", model,
-                                       "--labels", TestPaths.labels, TestPaths.plantVillage])
+                                       "--labels", TestPaths.labels, TestPaths.plantVillage], timeLimit: sampleSetTimeLimit)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         var byPath: [String: [String: Any]] = [:]
         for line in result.stdoutLines {

@@ -6,11 +6,10 @@ import Testing
 /// Every kind of bad input, in one batch and one by one: each is a one-line error naming the
 /// file, the rest of the batch is still classified, and the exit code says some failed.
 @Suite struct ClassifyBadInputTests {
-    static let goodSample = TestPaths.plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
+    static let goodSample = TestPaths.appleScabLeaf
 
-    /// Makes the bad files in a fresh folder; returns the folder and the files, by name.
-    static func makeBadFiles() throws -> (folder: String, files: [String: String]) {
-        let folder = TestPaths.temporaryDirectory()
+    /// Makes the bad files in `folder`; returns their paths, by name.
+    static func makeBadFiles(in folder: String) throws -> [String: String] {
         let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: goodSample)))
         let leafPNG = TestImages.png(TestImages.quadrants(width: 64, height: 64).pixels, width: 64, height: 64, colorType: 2, bitDepth: 8)
         let smallJPEG = TestImages.jpeg(TestImages.quadrants(width: 16, height: 16).pixels, width: 16, height: 16)
@@ -30,22 +29,18 @@ import Testing
             TestImages.write(bytes, to: folder + "/" + name)
         }
         chmod(folder + "/unreadable.jpg", 0)
-        return (folder, files)
-    }
-
-    /// Runs plantleaf so that a mode-000 file really cannot be read: as root, without the
-    /// capabilities that let root read any file.
-    static func runUnprivileged(_ arguments: [String]) throws -> CommandResult {
-        guard geteuid() == 0 else { return try runPlantLeaf(arguments) }
-        return try runCommand("/usr/bin/setpriv", ["--bounding-set=-dac_override,-dac_read_search", TestPaths.binary] + arguments)
+        return files
     }
 
     @Test func badFilesFailOneByOneWhileTheRestOfTheBatchIsClassified() throws {
-        let (folder, files) = try Self.makeBadFiles()
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let files = try Self.makeBadFiles(in: folder)
         let emptyFolder = TestPaths.temporaryDirectory("empty")
+        defer { TestPaths.removeTemporaryDirectory(emptyFolder) }
         let missing = folder + "/no-such-leaf.jpg"
         let inputs = [Self.goodSample] + files.values.sorted() + [emptyFolder, missing, Self.goodSample]
-        let result = try Self.runUnprivileged(["classify", "--format", "json"] + inputs)
+        let result = try runPlantLeafUnprivileged(["classify", "--format", "json"] + inputs)
 
         #expect(result.status == 1)
         let lines = result.stdoutLines.compactMap(jsonObject)
@@ -78,77 +73,13 @@ import Testing
     }
 
     @Test func textModeReportsErrorsOnStderrOnly() throws {
-        let (_, files) = try Self.makeBadFiles()
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let files = try Self.makeBadFiles(in: folder)
         let result = try runPlantLeaf(["classify", files["truncated.png"]!, Self.goodSample])
         #expect(result.status == 1)
         #expect(result.stdoutLines.first == Self.goodSample)
         #expect(!result.stdout.contains("truncated"))
         #expect(result.stderrLines.first == "plantleaf classify: \(files["truncated.png"]!): truncated PNG: file is truncated")
-    }
-}
-
-/// A model, label file or runtime that is missing or wrong stops the run with exit code 2 and
-/// one line that says what to do.
-@Suite struct ClassifySetupErrorTests {
-    func expectSetupError(_ arguments: [String], environment: [String: String]? = nil, mentions text: String) throws {
-        let result = try runPlantLeaf(["classify"] + arguments + [ClassifyBadInputTests.goodSample], environment: environment)
-        #expect(result.status == 2)
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines.count == 1, "one line: \(result.stderr)")
-        #expect(result.stderr.contains(text), "\(result.stderr)")
-    }
-
-    @Test func modelThatIsNotATFLiteFile() throws {
-        let folder = TestPaths.temporaryDirectory()
-        TestImages.write(Array("not a model at all, just some text to fill thirty-two bytes\n".utf8), to: folder + "/text.tflite")
-        try expectSetupError(["--model", folder + "/text.tflite"], mentions: "is not a TensorFlow Lite model: no TFL3 identifier")
-        TestImages.write([0x1C, 0, 0, 0] + Array("TFL3".utf8), to: folder + "/tiny.tflite")
-        try expectSetupError(["--model", folder + "/tiny.tflite"], mentions: "is not a TensorFlow Lite model: only 8 bytes")
-        try expectSetupError(["--model", ClassifyBadInputTests.goodSample], mentions: "is not a TensorFlow Lite model")
-    }
-
-    @Test func missingModel() throws {
-        try expectSetupError(["--model", "/nonexistent/model.tflite"], mentions: "model not found: /nonexistent/model.tflite")
-    }
-
-    @Test func modelWhoseInputIsNotOneRGBImage() throws {
-        // The PlantVillage model with its input shape [1, 224, 224, 3] rewritten to [1, 224, 224, 1].
-        var model = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.defaultModel)))
-        let shape: [UInt8] = [1, 0, 0, 0, 224, 0, 0, 0, 224, 0, 0, 0, 3, 0, 0, 0]
-        let offsets = (0...(model.count - shape.count)).filter { model[$0] == 1 && Array(model[$0..<($0 + 16)]) == shape }
-        try #require(offsets.count == 1)
-        model[offsets[0] + 12] = 1
-        let path = TestPaths.temporaryDirectory() + "/gray-input.tflite"
-        TestImages.write(model, to: path)
-        try expectSetupError(["--model", path], mentions: "is [1, 224, 224, 1], expected [1, H, W, 3]")
-    }
-
-    @Test func labelCountMismatch() throws {
-        try expectSetupError(["--labels", TestPaths.samples + "/imagenet/imagenet_labels.txt"],
-                             mentions: "has 1001 names but the model outputs 38 classes")
-    }
-
-    @Test func missingLabels() throws {
-        try expectSetupError(["--labels", "/nonexistent/labels.txt"], mentions: "cannot read labels /nonexistent/labels.txt")
-    }
-
-    @Test func missingRuntimeLibrary() throws {
-        try expectSetupError([], environment: ["PLANTLEAF_LITERT_LIB": "/nonexistent/libLiteRt.so"],
-                             mentions: "libLiteRt.so not found (looked in /nonexistent/libLiteRt.so): run `make runtime`")
-    }
-
-    @Test func runtimeLibraryThatIsNotOne() throws {
-        let path = TestPaths.temporaryDirectory() + "/libLiteRt.so"
-        TestImages.write(Array("garbage".utf8), to: path)
-        try expectSetupError([], environment: ["PLANTLEAF_LITERT_LIB": path], mentions: "cannot load \(path)")
-    }
-
-    @Test func usageErrors() throws {
-        for arguments in [["--top-k", "0"], ["--threads", "zero"], ["--format", "xml"], ["--frobnicate"]] {
-            let result = try runPlantLeaf(["classify"] + arguments + [ClassifyBadInputTests.goodSample])
-            #expect(result.status == 2 && result.stderrLines.count == 1 && result.stderr.contains("--help"), "\(arguments): \(result.stderr)")
-        }
-        #expect(try runPlantLeaf(["classify"]).status == 2)
-        #expect(try runPlantLeaf(["nonsense"]).status == 2)
     }
 }

@@ -44,7 +44,8 @@ import Testing
 
     @Test func parallelJobsGiveTheSameResultsInInputOrder() throws {
         func topLists(jobs: Int) throws -> [String] {
-            let result = try runPlantLeaf(["classify", "--format", "json", "--jobs", String(jobs), TestPaths.plantVillage])
+            let result = try runPlantLeaf(["classify", "--format", "json", "--jobs", String(jobs), TestPaths.plantVillage],
+                                          timeLimit: sampleSetTimeLimit)
             #expect(result.status == 0)
             return result.stdoutLines.map { line in
                 let object = jsonObject(line) ?? [:]
@@ -59,12 +60,14 @@ import Testing
     }
 
     @Test func progressLineOnlyWhenStderrIsATerminal() throws {
-        let quiet = try runPlantLeaf(["classify", TestPaths.plantVillage])
+        let quiet = try runPlantLeaf(["classify", TestPaths.plantVillage], timeLimit: sampleSetTimeLimit)
         #expect(quiet.status == 0 && quiet.stderr.isEmpty)
         // script(1) gives the command a pseudo-terminal and records what it drew there.
-        let typescript = TestPaths.temporaryDirectory() + "/typescript"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let typescript = folder + "/typescript"
         let command = "'\(TestPaths.binary)' classify '\(TestPaths.plantVillage)' > /dev/null"
-        let recorded = try runCommand("/usr/bin/script", ["-qec", command, typescript])
+        let recorded = try runCommand("/usr/bin/script", ["-qec", command, typescript], timeLimit: sampleSetTimeLimit)
         #expect(recorded.status == 0)
         let screen = try String(contentsOfFile: typescript, encoding: .utf8)
         #expect(screen.contains("[38/76] "), "\(screen.prefix(300))")

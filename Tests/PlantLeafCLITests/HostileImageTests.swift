@@ -6,7 +6,7 @@ import Testing
 /// samples: each gets one error line naming what it hit, the good ones are still classified,
 /// the exit code is 1, and the process stays within its memory budget.
 @Suite struct HostileImageTests {
-    static let goodSample = ClassifyBadInputTests.goodSample
+    static let goodSample = TestPaths.appleScabLeaf
     /// What classifying one image may cost in resident memory, model and runtime included.
     static let peakResidentLimitKiB = 120 * 1024
 
@@ -17,7 +17,9 @@ import Testing
     @discardableResult
     static func classifyBetweenGoodSamples(_ bytes: [UInt8], name: String, expectFailure: Bool = true)
         throws -> (errorLine: String?, measured: MeasuredResult) {
-        let path = TestPaths.temporaryDirectory(name) + "/" + name
+        let folder = TestPaths.temporaryDirectory(name)
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/" + name
         TestImages.write(bytes, to: path)
         // One worker, so the peak is one interpreter's and one image's.
         let measured = try runPlantLeafMeasured(["classify", "--jobs", "1", "--format", "json", goodSample, path, goodSample])

@@ -9,16 +9,18 @@ import Testing
 @Suite struct InstallTests {
     let script = TestPaths.root + "/scripts/install.sh"
 
-    /// Installs the tested binary into a fresh prefix, with the project's verified libLiteRt.so.
-    func install() throws -> String {
-        let prefix = TestPaths.temporaryDirectory() + "/prefix"
+    /// Installs the tested binary into a fresh prefix in `folder`, with the project's verified
+    /// libLiteRt.so; returns the prefix.
+    func install(in folder: String) throws -> String {
+        let prefix = folder + "/prefix"
         let result = try runCommand("/bin/bash", [script, "--prefix", prefix, "--binary", TestPaths.binary])
         #expect(result.status == 0, "install failed: \(result.stderr)")
         return prefix
     }
 
     /// A folder that holds everything a lookup by working directory would wrongly pick up: a
-    /// 38-line labels.txt, a model that is no model and a libLiteRt.so that is no library.
+    /// 38-line labels.txt, a model that is no model and a libLiteRt.so that is no library. A
+    /// temporary folder: the test removes it.
     func decoyFolder() -> String {
         let folder = TestPaths.temporaryDirectory()
         let decoyLabels = (1...38).map { "decoy class \($0)" }.joined(separator: "\n") + "\n"
@@ -43,12 +45,15 @@ import Testing
     }
 
     @Test func installedBinaryClassifiesFromAnotherFolderWithItsOwnModelAndLabels() throws {
-        let prefix = try install()
+        let scratch = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(scratch) }
+        let prefix = try install(in: scratch)
         for file in ["bin/plantleaf", "lib/plantleaf/libLiteRt.so", "share/plantleaf/plantvillage_int8.tflite",
                      "share/plantleaf/labels.txt", "share/plantleaf/MODEL.md"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) not installed")
         }
         let folder = decoyFolder()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let leaf = folder + "/leaf.jpg"  // a copy, readable by any user wherever the clone is
         TestImages.write(try FileReader.readAll(path: TestPaths.plantVillageImages()[0]), to: leaf)
         let result = try runInstalled(prefix, ["classify", "leaf.jpg"], in: folder)
@@ -61,9 +66,12 @@ import Testing
     /// The model and labels come as a pair: with the installed labels gone, the error names the
     /// installed path, and the 38-line labels.txt in the working folder is not used instead.
     @Test func missingInstalledLabelsAreAnErrorNotReplacedByTheWorkingFolders() throws {
-        let prefix = try install()
+        let scratch = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(scratch) }
+        let prefix = try install(in: scratch)
         #expect(unlink(prefix + "/share/plantleaf/labels.txt") == 0)
         let folder = decoyFolder()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let result = try runInstalled(prefix, ["classify", folder + "/labels.txt"], in: folder)
         #expect(result.status == 2)
         #expect(result.stdout == "")
@@ -73,7 +81,9 @@ import Testing
 
     /// The monitor's unit names the installed binary and passes systemd's own check.
     @Test func systemdUnitIsInstalledAndVerifies() throws {
-        let prefix = try install()
+        let scratch = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(scratch) }
+        let prefix = try install(in: scratch)
         let unit = prefix + "/lib/systemd/system/plantleaf-monitor.service"
         let text = try String(contentsOfFile: unit, encoding: .utf8)
         #expect(text.contains("ExecStart=\(prefix)/bin/plantleaf camera --json $PLANTLEAF_CAMERA_OPTIONS"))
@@ -81,12 +91,14 @@ import Testing
         for file in ["plantleaf-monitor.default", "plantleaf-monitor.logrotate"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/share/plantleaf/" + file), "\(file) not installed")
         }
-        let verify = try runWithin(seconds: 60, "/usr/bin/systemd-analyze", ["verify", unit])
+        let verify = try runCommand("/usr/bin/systemd-analyze", ["verify", unit], timeLimit: 60)
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     }
 
     @Test func uninstallRemovesEverythingInstallPut() throws {
-        let prefix = try install()
+        let scratch = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(scratch) }
+        let prefix = try install(in: scratch)
         let result = try runCommand("/bin/bash", [script, "--uninstall", "--prefix", prefix])
         #expect(result.status == 0, "\(result.stderr)")
         let left = FileManager.default.enumerator(atPath: prefix)?.allObjects as? [String] ?? []

@@ -16,7 +16,9 @@ import Testing
     /// libLiteRt.so 2.3.0 itself dies with SIGSEGV on this file; the model check refuses it first.
     @Test func truncatedModelIsRefusedWithOneLine() throws {
         let bytes = try FileReader.readAll(path: TestPaths.defaultModel)
-        let model = TestPaths.temporaryDirectory() + "/plantvillage_int8.tflite"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let model = folder + "/plantvillage_int8.tflite"
         TestImages.write(Array(bytes.prefix(bytes.count / 2)), to: model)
         let result = try classify(withModel: model)
         #expect(result.status == 2)
@@ -27,6 +29,7 @@ import Testing
     /// A named pipe would block a plain open() forever; a folder is no file either.
     @Test func pipeAndFolderAreRefusedWithoutHanging() throws {
         let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
         let pipe = folder + "/model.tflite"
         #expect(mkfifo(pipe, 0o600) == 0)
         for (model, reason) in [(pipe, "is a FIFO (named pipe), not a regular file"), (folder, "is a directory")] {

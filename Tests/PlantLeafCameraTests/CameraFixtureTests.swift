@@ -10,8 +10,8 @@ import Testing
 @Suite(.serialized) struct CameraFixtureTests {
     static let shared = ProcessInfo.processInfo.environment["PLANTLEAF_SHARED"] ?? TestPaths.root + "/../shared"
     static let fixture = shared + "/tools/camera-fixture/camera-fixture.sh"
-    static let appleScab = TestPaths.plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
-    static let tomatoHealthy = TestPaths.plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"
+    static let appleScab = TestPaths.appleScabLeaf
+    static let tomatoHealthy = TestPaths.healthyTomatoLeaf
 
     /// The output files of one boot.
     struct Boot {
@@ -31,13 +31,19 @@ import Testing
         }
     }
 
-    /// Boots the fixture showing `images` and runs `script` (sh) in it; $PLANTLEAF is the binary
-    /// under test, $D the capture device. Each run should write NAME.out, NAME.err and NAME.rc.
-    func boot(_ options: [String], images: [String], script: String) throws -> Boot {
-        let directory = TestPaths.temporaryDirectory()
+    /// Seconds a boot may take. The VM itself stops at the fixture's own limit (VIVID_TIMEOUT,
+    /// 600 s); the first boot on a machine also builds the fixture's cache (packages, kernel
+    /// modules), which takes longer.
+    static let bootTimeLimit: Double = 3600
+
+    /// Boots the fixture showing `images` and runs `script` (sh) in it, in `directory` (a
+    /// temporary folder the test removes); $PLANTLEAF is the binary under test, $D the capture
+    /// device. Each run should write NAME.out, NAME.err and NAME.rc.
+    func boot(_ options: [String], images: [String], in directory: String, script: String) throws -> Boot {
         TestImages.write(Array(script.utf8), to: directory + "/run.sh")
         let result = try runCommand(Self.fixture, options + images.flatMap { ["-i", $0] } + ["--", "sh", "run.sh"],
-                                    environment: ["PLANTLEAF": TestPaths.binary], currentDirectory: directory)
+                                    environment: ["PLANTLEAF": TestPaths.binary], currentDirectory: directory,
+                                    timeLimit: Self.bootTimeLimit)
         #expect(result.status == 0, "camera fixture failed (\(result.status)): \(result.stderr.suffix(2000))")
         return Boot(directory: directory, result: result)
     }
@@ -70,7 +76,9 @@ import Testing
     /// by the unit tests only.)
     @Test func yuyvThroughVivid() throws {
         let reference = try classify(Self.appleScab)
-        let boot = try boot(["-s", "256x256"], images: [Self.appleScab], script: """
+        let directory = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(directory) }
+        let boot = try boot(["-s", "256x256"], images: [Self.appleScab], in: directory, script: """
             camera() { "$PLANTLEAF" camera --size 256x256 "$@"; }
             run() { name=$1; shift; camera "$@" > $name.out 2> $name.err; echo $? > $name.rc; }
             # Waits (30 s at most) until a background run has its stream up.
@@ -130,7 +138,9 @@ import Testing
     /// own test pattern): the run waits, says so, and carries on; SIGTERM ends it cleanly.
     @Test func everyIntervalWaitsForAnUnpluggedCamera() throws {
         let reference = try classify(Self.appleScab)
-        let boot = try boot(["-s", "256x256"], images: [Self.appleScab], script: """
+        let directory = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(directory) }
+        let boot = try boot(["-s", "256x256"], images: [Self.appleScab], in: directory, script: """
             results() { n=$(grep -c '"frame"' every.out 2>/dev/null); echo "${n:-0}"; }
             # Waits (150 s at most: the retries back off to 32 s and more) for at least $1 results.
             await() { i=0; while [ "$(results)" -lt $1 ] && [ $i -lt 750 ]; do sleep 0.2; i=$((i+1)); done; }
@@ -164,7 +174,9 @@ import Testing
     /// v4l2loopback, the JPEG bytes as MJPEG buffers: 30 frames agree with classify.
     @Test func mjpegThroughLoopback() throws {
         let reference = try classify(Self.tomatoHealthy)
-        let boot = try boot(["-f", "MJPG"], images: [Self.tomatoHealthy], script: """
+        let directory = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(directory) }
+        let boot = try boot(["-f", "MJPG"], images: [Self.tomatoHealthy], in: directory, script: """
             "$PLANTLEAF" camera --size 256x256 --frames 30 --json > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
             """)
         #expect(boot.status("mjpeg") == 0)
@@ -215,7 +227,9 @@ import Testing
     /// centre is the leaf (green leads red and blue in every centre cell) and the block is drawn
     /// once, in place; with NO_COLOR it is shades without a single escape.
     @Test func previewInTmuxShowsTheLeaf() throws {
-        let boot = try boot(["-s", "256x256"], images: [Self.tomatoHealthy], script: """
+        let directory = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(directory) }
+        let boot = try boot(["-s", "256x256"], images: [Self.tomatoHealthy], in: directory, script: """
             # The guest runs the host's tmux, but its /dev (devtmpfs) has no pts folder, so the
             # fixture's devpts mount fails and no pane could get a pseudo-terminal: mount one (the
             # VM is thrown away afterwards).
@@ -278,7 +292,10 @@ import Testing
     @Test func alternatingLeavesThroughUnpatchedLoopback() throws {
         let (apple, tomato) = (try classify(Self.appleScab), try classify(Self.tomatoHealthy))
         #expect(apple.label != tomato.label)
-        let boot = try boot(["-f", "MJPG", "-b", "loopback-unpatched", "-k", "20"], images: [Self.appleScab, Self.tomatoHealthy], script: """
+        let directory = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(directory) }
+        let boot = try boot(["-f", "MJPG", "-b", "loopback-unpatched", "-k", "20"], images: [Self.appleScab, Self.tomatoHealthy],
+                            in: directory, script: """
             "$PLANTLEAF" camera --size 256x256 --frames 8 --json --save-frames saved > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
             """)
         #expect(boot.status("mjpeg") == 0, "\(boot.text("mjpeg.err"))")

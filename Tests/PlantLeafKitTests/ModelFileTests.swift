@@ -56,7 +56,9 @@ import Testing
             try ModelFile.validate(path: path)
         }
         let bytes = try FileReader.readAll(path: TestPaths.defaultModel)
-        let truncated = TestPaths.temporaryDirectory() + "/truncated.tflite"
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let truncated = folder + "/truncated.tflite"
         TestImages.write(Array(bytes.prefix(bytes.count - 4096)), to: truncated)
         #expect(throws: RuntimeError.self) { try ModelFile.validate(path: truncated) }
         do {

@@ -5,7 +5,8 @@ import PlantLeafKit
 /// port, with its config, password file and log in a temporary folder. `stop` and `start` again
 /// restart it on the same port; deinit stops it and removes the folder.
 ///
-/// Every process runs under coreutils' `timeout`, so none outlives a test that crashed or hung.
+/// The broker and the readers run as `BackgroundProcess`es, so none outlives a test that crashed
+/// or hung; the commands that set it up run with `runCommand`'s time limits.
 public final class TestBroker {
     public let port: Int
     public let folder: String
@@ -24,41 +25,48 @@ public final class TestBroker {
     ///     made for this broker (`caFile`).
     public init(users: [String: String] = [:], tls: Bool = false) throws {
         port = try freeLocalPort()
-        folder = TestPaths.temporaryDirectory("broker")
-        var config = ["listener \(port) 127.0.0.1", "persistence false",
-                      "log_dest file \(folder)/mosquitto.log", "log_type all",
-                      // As root, mosquitto would switch to the 'mosquitto' user, who cannot read the
-                      // password file in this folder: naming the current user keeps it as it is.
-                      "user \(NSUserName())"]
-        if users.isEmpty {
-            config.append("allow_anonymous true")
-        } else {
-            config += ["allow_anonymous false", "password_file \(folder)/passwords"]
-            for (index, (user, password)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
-                let result = try runWithin(seconds: 10, "/usr/bin/mosquitto_passwd",
-                                           ["-b"] + (index == 0 ? ["-c"] : []) + ["\(folder)/passwords", user, password])
-                guard result.status == 0 else { throw TestBrokerError("mosquitto_passwd failed: \(result.stderr)") }
+        let folder = TestPaths.temporaryDirectory("broker")
+        self.folder = folder
+        do {
+            var config = ["listener \(port) 127.0.0.1", "persistence false",
+                          "log_dest file \(folder)/mosquitto.log", "log_type all",
+                          // As root, mosquitto would switch to the 'mosquitto' user, who cannot read the
+                          // password file in this folder: naming the current user keeps it as it is.
+                          "user \(NSUserName())"]
+            if users.isEmpty {
+                config.append("allow_anonymous true")
+            } else {
+                config += ["allow_anonymous false", "password_file \(folder)/passwords"]
+                for (index, (user, password)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
+                    let arguments = ["-b"] + (index == 0 ? ["-c"] : []) + ["\(folder)/passwords", user, password]
+                    let result = try runCommand("/usr/bin/mosquitto_passwd", arguments, timeLimit: 10)
+                    guard result.status == 0 else { throw TestBrokerError("mosquitto_passwd failed: \(result.stderr)") }
+                }
             }
+            if tls {
+                let authority = try makeCertificateAuthority(in: folder, name: "ca")
+                try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
+                             "-keyout", folder + "/server.key", "-out", folder + "/server.csr"])
+                try "subjectAltName = IP:127.0.0.1\n".write(toFile: folder + "/server.ext", atomically: true, encoding: .utf8)
+                try openssl(["x509", "-req", "-in", folder + "/server.csr", "-CA", authority.certificate, "-CAkey", authority.key,
+                             "-CAcreateserial", "-days", "2", "-extfile", folder + "/server.ext", "-out", folder + "/server.pem"])
+                config += ["cafile \(authority.certificate)", "certfile \(folder)/server.pem", "keyfile \(folder)/server.key"]
+                caFile = authority.certificate
+            } else {
+                caFile = nil
+            }
+            try (config.joined(separator: "\n") + "\n").write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+        } catch {
+            // A broker whose set-up failed may never be deinitialised, so its folder goes here.
+            TestPaths.removeTemporaryDirectory(folder)
+            throw error
         }
-        if tls {
-            let authority = try makeCertificateAuthority(in: folder, name: "ca")
-            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
-                         "-keyout", folder + "/server.key", "-out", folder + "/server.csr"])
-            try "subjectAltName = IP:127.0.0.1\n".write(toFile: folder + "/server.ext", atomically: true, encoding: .utf8)
-            try openssl(["x509", "-req", "-in", folder + "/server.csr", "-CA", authority.certificate, "-CAkey", authority.key,
-                         "-CAcreateserial", "-days", "2", "-extfile", folder + "/server.ext", "-out", folder + "/server.pem"])
-            config += ["cafile \(authority.certificate)", "certfile \(folder)/server.pem", "keyfile \(folder)/server.key"]
-            caFile = authority.certificate
-        } else {
-            caFile = nil
-        }
-        try (config.joined(separator: "\n") + "\n").write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
         try start()
     }
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(atPath: folder)
+        TestPaths.removeTemporaryDirectory(folder)
     }
 
     /// Starts the broker and waits (up to 10 s) until it accepts connections.
@@ -97,7 +105,7 @@ public func makeCertificateAuthority(in folder: String, name: String) throws -> 
 }
 
 private func openssl(_ arguments: [String]) throws {
-    let result = try runWithin(seconds: 30, "/usr/bin/openssl", arguments)
+    let result = try runCommand("/usr/bin/openssl", arguments, timeLimit: 30)
     guard result.status == 0 else { throw TestBrokerError("openssl \(arguments[0]) failed: \(result.stderr)") }
 }
 
@@ -156,70 +164,6 @@ public final class TopicReader {
 public struct TestBrokerError: Error, CustomStringConvertible {
     public var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A program running in the background under `timeout --signal=KILL lifetime`, its stdout and
-/// stderr going to `output`. `stop` sends SIGTERM (which `timeout` passes on) and waits up to 5 s
-/// for it to end, then SIGKILLs the wrapper; the program itself cannot outlive `lifetime` either way.
-/// Spawned and reaped with posix_spawn and waitpid: Foundation's Process did not always see a
-/// child end when several tests ran them at once.
-public final class BackgroundProcess {
-    private let pid: pid_t
-    private var running = true
-
-    public init(_ executable: String, _ arguments: [String], lifetime: Int, output: String) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // The child starts with no signal blocked and default handlers: test threads (Dispatch's)
-        // block signals, and a mask inherited through exec would make the broker ignore SIGTERM.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = (["/usr/bin/timeout", "--signal=KILL", String(lifetime), executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/usr/bin/timeout", &actions, &attributes, argv, environ)
-        guard status == 0 else { throw TestBrokerError("cannot start \(executable): \(SystemError(status))") }
-        self.pid = pid
-    }
-
-    deinit { stop() }
-
-    public var isRunning: Bool {
-        if running {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { running = false }
-        }
-        return running
-    }
-
-    public func stop() {
-        guard isRunning else { return }
-        kill(pid, SIGTERM)
-        if !exited(within: 5) {
-            kill(pid, SIGKILL)
-            precondition(exited(within: 5), "process \(pid) survived SIGKILL")
-        }
-    }
-
-    private func exited(within seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while isRunning {
-            guard Date() < deadline else { return false }
-            usleep(10_000)
-        }
-        return true
-    }
 }
 
 /// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick for port 0).

@@ -29,13 +29,28 @@ public enum TestPaths {
     public static let floatModel = models + "/plantvillage_float.tflite"
     public static let imagenetModel = models + "/mobilenet_v2_1.0_224_quant.tflite"
     public static let labels = root + "/labels.txt"
+    /// The sample leaves most tests classify, one of each of two classes.
+    public static let appleScabLeaf = plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
+    public static let healthyTomatoLeaf = plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"
 
-    /// A fresh empty folder under the system temp dir.
+    /// Where the temporary folders of the tests go: under the system temp dir, named plantleaf-*.
+    private static let temporaryPrefix = NSTemporaryDirectory() + "plantleaf-"
+
+    /// A fresh empty folder under the system temp dir. Remove it with `removeTemporaryDirectory`
+    /// in a `defer` right after making it, so it goes however the test ends.
     public static func temporaryDirectory(_ name: String = #function) -> String {
         let safe = name.filter { $0.isLetter || $0.isNumber }
-        let path = NSTemporaryDirectory() + "plantleaf-\(safe)-\(UUID().uuidString.prefix(8))"
+        let path = temporaryPrefix + "\(safe)-\(UUID().uuidString.prefix(8))"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
+    }
+
+    /// Removes a folder `temporaryDirectory` made, with whatever the test left in it: chmod(1)
+    /// first, for folders it locked (mode 000), and rm(1), which also goes deeper than PATH_MAX.
+    public static func removeTemporaryDirectory(_ path: String) {
+        precondition(path.hasPrefix(temporaryPrefix), "\(path) is not a folder temporaryDirectory made")
+        _ = try? runCommand("/bin/chmod", ["-R", "u+rwx", path])
+        _ = try? runCommand("/bin/rm", ["-rf", path])
     }
 
     /// Every sample leaf image, sorted; the class is the folder name.
@@ -45,65 +60,6 @@ public enum TestPaths {
         return (enumerator.allObjects as! [String]).filter { $0.uppercased().hasSuffix(".JPG") }.sorted()
             .map { plantVillage + "/" + $0 }
     }
-}
-
-/// The outcome of running a command.
-public struct CommandResult {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
-
-    public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
-    public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-}
-
-/// Runs a program to completion and captures its output (read concurrently, so a chatty
-/// program cannot fill a pipe and stall).
-public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                       currentDirectory: String? = nil) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
-    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-    let outPipe = Pipe(), errPipe = Pipe()
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    DispatchQueue.global().async(group: group) { errData = errPipe.fileHandleForReading.readDataToEndOfFile() }
-    let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
-}
-
-/// Runs the built plantleaf binary.
-public func runPlantLeaf(_ arguments: [String], environment: [String: String]? = nil,
-                         currentDirectory: String? = nil) throws -> CommandResult {
-    try runCommand(TestPaths.binary, arguments, environment: environment, currentDirectory: currentDirectory)
-}
-
-/// Exit status of a run that `runWithin` killed for taking too long (128 + SIGKILL).
-public let killedForTakingTooLong: Int32 = 137
-
-/// Runs a program under coreutils' `timeout`, killed after `seconds`: a test of "does not hang"
-/// then fails with status `killedForTakingTooLong` instead of hanging itself.
-public func runWithin(seconds: Int, _ executable: String, _ arguments: [String],
-                      environment: [String: String]? = nil) throws -> CommandResult {
-    try runCommand("/usr/bin/timeout", ["--signal=KILL", String(seconds), executable] + arguments, environment: environment)
-}
-
-/// Runs the built plantleaf binary through `/bin/sh -c script`, where "$@" holds `arguments`
-/// after the binary: `'"$0" "$@" >/dev/full'` for redirections a Process cannot express.
-public func runPlantLeafInShell(_ script: String, _ arguments: [String], seconds: Int = 60) throws -> CommandResult {
-    try runWithin(seconds: seconds, "/bin/bash", ["-c", script, TestPaths.binary] + arguments)
 }
 
 /// Parses one JSON line into a dictionary.
@@ -174,80 +130,5 @@ public enum TestImages {
 
     public static func write(_ bytes: [UInt8], to path: String) {
         precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
-    }
-}
-
-/// A finished program's output with what it cost.
-public struct MeasuredResult {
-    public var result: CommandResult
-    /// Peak resident set size (VmHWM) of the program itself, KiB.
-    public var peakResidentKiB: Int
-    /// User plus system CPU time (wait4's rusage), seconds.
-    public var cpuSeconds: Double
-}
-
-/// Runs plantleaf with posix_spawn and reaps it with wait4, so its CPU time is its own, and
-/// samples its VmHWM every millisecond while it runs. (ru_maxrss cannot be used: a spawned
-/// child shares this big test process's memory until exec, and Linux carries that peak into the
-/// child's ru_maxrss; VmHWM belongs to the program's own address space, and only grows, so the
-/// last sample is the peak up to a millisecond before the end.) Output goes to files.
-public func runPlantLeafMeasured(_ arguments: [String]) throws -> MeasuredResult {
-    let folder = TestPaths.temporaryDirectory("measured-\(UUID().uuidString)")
-    let outPath = folder + "/stdout", errPath = folder + "/stderr"
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    let argv = ([TestPaths.binary] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, TestPaths.binary, &actions, nil, argv, environ) == 0 else { throw CocoaError(.executableLoad) }
-    let sampler = PeakMemorySampler(pid: pid)
-    let thread = Thread { sampler.run() }
-    thread.start()
-    var status: Int32 = 0
-    var usage = rusage()
-    try SystemCall.retryingInterrupts { wait4(pid, &status, 0, &usage) }
-    sampler.stop()
-    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    let result = CommandResult(status: exitStatus,
-                               stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                               stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
-    return MeasuredResult(result: result, peakResidentKiB: sampler.peakKiB,
-                          cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime))
-}
-
-/// Reads /proc/PID/status until told to stop, keeping the last VmHWM seen once the process runs
-/// plantleaf (before exec it still shows the test process).
-private final class PeakMemorySampler: @unchecked Sendable {
-    private let path: String
-    private let lock = NSLock()
-    private var running = true
-    private var peak = 0
-    private let done = DispatchSemaphore(value: 0)
-
-    init(pid: pid_t) { path = "/proc/\(pid)/status" }
-
-    var peakKiB: Int { lock.withLock { peak } }
-
-    func run() {
-        defer { done.signal() }
-        while lock.withLock({ running }) {
-            if let status = try? String(contentsOfFile: path, encoding: .utf8),
-               status.split(separator: "\n").first == "Name:\tplantleaf",
-               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kib = Int(line.split(separator: " ").dropFirst().first ?? "") {
-                lock.withLock { peak = max(peak, kib) }
-            }
-            usleep(1000)
-        }
-    }
-
-    func stop() {
-        lock.withLock { running = false }
-        done.wait()
     }
 }

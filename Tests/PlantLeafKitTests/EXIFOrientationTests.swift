@@ -2,20 +2,6 @@ import PlantLeafKit
 import PlantLeafTestSupport
 import Testing
 
-/// An APP1 payload holding only an orientation tag, in either TIFF byte order.
-func exifPayload(orientation: Int, bigEndian: Bool = false) -> [UInt8] {
-    func u16(_ value: Int) -> [UInt8] {
-        bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
-    }
-    func u32(_ value: Int) -> [UInt8] {
-        let bytes = [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
-        return bigEndian ? bytes.reversed() : bytes
-    }
-    let header: [UInt8] = Array("Exif".utf8) + [0, 0] + (bigEndian ? Array("MM".utf8) : Array("II".utf8)) + u16(42) + u32(8)
-    let entry = u16(0x0112) + u16(3) + u32(1) + u16(orientation) + [0, 0]
-    return header + u16(1) + entry + u32(0)
-}
-
 @Suite struct EXIFOrientationTests {
     typealias Colour = (UInt8, UInt8, UInt8)
     static let red: Colour = (255, 0, 0), green: Colour = (0, 255, 0), blue: Colour = (0, 0, 255), white: Colour = (255, 255, 255)
@@ -42,7 +28,7 @@ func exifPayload(orientation: Int, bigEndian: Bool = false) -> [UInt8] {
         let stored = TestImages.quadrants(width: 64, height: 32)
         for bigEndian in [false, true] {
             let jpeg = TestImages.jpeg(stored.pixels, width: 64, height: 32, quality: 100,
-                                       exif: exifPayload(orientation: orientation, bigEndian: bigEndian))
+                                       exif: TestImages.exif(orientation: orientation, bigEndian: bigEndian))
             let upright = try ImageDecoder().decode(jpeg)
             let turned = orientation >= 5
             #expect(upright.width == (turned ? 32 : 64) && upright.height == (turned ? 64 : 32))
@@ -56,11 +42,11 @@ func exifPayload(orientation: Int, bigEndian: Bool = false) -> [UInt8] {
 
     @Test func malformedOrMissingTagsMeanUpright() {
         #expect(EXIFOrientation.read(fromAPP1: []) == .upright)
-        #expect(EXIFOrientation.read(fromAPP1: Array(exifPayload(orientation: 6).prefix(20))) == .upright)
-        #expect(EXIFOrientation.read(fromAPP1: exifPayload(orientation: 9)) == .upright)
-        var wrongMagic = exifPayload(orientation: 6)
+        #expect(EXIFOrientation.read(fromAPP1: Array(TestImages.exif(orientation: 6).prefix(20))) == .upright)
+        #expect(EXIFOrientation.read(fromAPP1: TestImages.exif(orientation: 9)) == .upright)
+        var wrongMagic = TestImages.exif(orientation: 6)
         wrongMagic[8] = 0
         #expect(EXIFOrientation.read(fromAPP1: wrongMagic) == .upright)
-        #expect(EXIFOrientation.read(fromAPP1: exifPayload(orientation: 6)) == .rotated90Clockwise)
+        #expect(EXIFOrientation.read(fromAPP1: TestImages.exif(orientation: 6)) == .rotated90Clockwise)
     }
 }

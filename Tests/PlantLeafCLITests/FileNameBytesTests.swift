@@ -1,0 +1,80 @@
+import Glibc
+import PlantLeafKit
+import PlantLeafTestSupport
+import Testing
+
+/// File names are bytes: each file is opened by the name its folder listing or the command line
+/// gave, and shown so that no two names look alike and none can forge a line or reach the
+/// terminal as a command.
+@Suite struct FileNameBytesTests {
+    static let leaf = TestPaths.appleScabLeaf
+
+    static func write(_ bytes: [UInt8], toName name: [UInt8], in folder: String) {
+        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
+        let descriptor = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } }
+        precondition(descriptor >= 0, "cannot create \(name)")
+        _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+
+    @Test func namesWithEveryByteAreEachOpenedAndShownApart() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let text = Array("not a photo".utf8)
+        for byte in UInt8(1)...UInt8(255) where byte != UInt8(ascii: "/") {
+            Self.write(text, toName: Array("n".utf8) + [byte] + Array(".jpg".utf8), in: folder)
+        }
+        let result = try runPlantLeaf(["classify", "--format", "json", folder], timeLimit: 120)
+        #expect(result.status == 1)
+        let objects = result.stdoutLines.compactMap(jsonObject)
+        #expect(objects.count == 254)
+        // Every name once, and from each line the exact bytes come back.
+        var names = Set<[UInt8]>()
+        for object in objects {
+            let path = try #require(object["path"] as? String)
+            let bytes: [UInt8]
+            if let hex = object["path_hex"] as? String {
+                bytes = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+            } else {
+                bytes = Array(path.utf8)
+            }
+            names.insert(Array(bytes.dropFirst(folder.utf8.count + 1)))
+        }
+        #expect(names.count == 254)
+        #expect(names.allSatisfy { $0.count == 6 && $0.first == UInt8(ascii: "n") && $0.suffix(4).elementsEqual(".jpg".utf8) })
+        let errorLines = result.stderrLines.dropLast()
+        #expect(errorLines.count == 254 && Set(errorLines).count == 254)
+        #expect(result.stderrLines.last == "plantleaf classify: 254 of 254 inputs failed")
+        // No raw control character, no replacement character, in either stream.
+        for output in [result.stdout, result.stderr] {
+            #expect(!output.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{FFFD}" })
+        }
+        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\x0a.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)"))
+        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\x1b.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)"))
+        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\xff.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)"))
+        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\\\.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)"))
+    }
+
+    /// A name that is not UTF-8 next to one that is its U+FFFD look-alike: each file's own
+    /// result under its own name, in a folder and given directly.
+    @Test func lookAlikeNamesKeepTheirOwnResults() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        Self.write(try FileReader.readAll(path: Self.leaf), toName: Array("a".utf8) + [0xFF] + Array(".jpg".utf8), in: folder)
+        Self.write(Array("not a photo".utf8), toName: Array("a\u{FFFD}.jpg".utf8), in: folder)
+        Self.write(Array("not a photo".utf8), toName: Array("a\\xff.jpg".utf8), in: folder)
+        let expectedOut = ["\(folder)/a\\xff.jpg", "   99.6%  Apple — Apple scab"]
+        let expectedErrors = ["plantleaf classify: \(folder)/a\\\\xff.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
+                              "plantleaf classify: \(folder)/a\u{FFFD}.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
+                              "plantleaf classify: 2 of 3 inputs failed"]
+        let listed = try runPlantLeaf(["classify", "--top-k", "1", folder], timeLimit: 60)
+        #expect(listed.status == 1)
+        #expect(listed.stdoutLines == expectedOut)
+        #expect(listed.stderrLines == expectedErrors)
+        let given = try runPlantLeafInShell("exec \"$0\" classify --top-k 1 \"$1\"/a$'\\xff'.jpg \"$1\"/'a\\xff.jpg' \"$1\"/a$'\\xef\\xbf\\xbd'.jpg",
+                                            [folder], timeLimit: 60)
+        #expect(given.status == 1)
+        #expect(given.stdoutLines == expectedOut)
+        #expect(given.stderrLines == expectedErrors)
+    }
+}
