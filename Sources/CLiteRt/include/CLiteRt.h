@@ -96,12 +96,9 @@ static inline void pl_layout_set_rank(LiteRtLayout *layout, uint32_t rank) {
 #define PL_LITERT_FUNCTIONS(X) \
     X(LiteRtStatus, LiteRtCreateEnvironment, (int count, const LiteRtEnvOption *options, LiteRtEnvironment *env), (count, options, env)) \
     X(void, LiteRtDestroyEnvironment, (LiteRtEnvironment env), (env)) \
-    X(LiteRtStatus, LiteRtCreateModelFromFile, (LiteRtEnvironment env, const char *path, LiteRtModel *model), (env, path, model)) \
     X(LiteRtStatus, LiteRtCreateModelFromBuffer, (LiteRtEnvironment env, const void *data, size_t size, LiteRtModel *model), (env, data, size, model)) \
     X(void, LiteRtDestroyModel, (LiteRtModel model), (model)) \
-    X(LiteRtStatus, LiteRtGetNumModelSignatures, (LiteRtModel model, LiteRtParamIndex *count), (model, count)) \
     X(LiteRtStatus, LiteRtGetModelSignature, (LiteRtModel model, LiteRtParamIndex index, LiteRtSignature *signature), (model, index, signature)) \
-    X(LiteRtStatus, LiteRtGetSignatureKey, (LiteRtSignature signature, const char **key), (signature, key)) \
     X(LiteRtStatus, LiteRtGetNumSignatureInputs, (LiteRtSignature signature, LiteRtParamIndex *count), (signature, count)) \
     X(LiteRtStatus, LiteRtGetNumSignatureOutputs, (LiteRtSignature signature, LiteRtParamIndex *count), (signature, count)) \
     X(LiteRtStatus, LiteRtGetSignatureInputTensorByIndex, (LiteRtSignature signature, LiteRtParamIndex index, LiteRtTensor *tensor), (signature, index, tensor)) \
@@ -124,7 +121,6 @@ static inline void pl_layout_set_rank(LiteRtLayout *layout, uint32_t rank) {
     X(LiteRtStatus, LiteRtCreateManagedTensorBuffer, (LiteRtEnvironment env, int32_t buffer_type, const LiteRtRankedTensorType *type, size_t size, LiteRtTensorBuffer *buffer), (env, buffer_type, type, size, buffer)) \
     X(LiteRtStatus, LiteRtLockTensorBuffer, (LiteRtTensorBuffer buffer, void **host_memory, int32_t mode), (buffer, host_memory, mode)) \
     X(LiteRtStatus, LiteRtUnlockTensorBuffer, (LiteRtTensorBuffer buffer), (buffer)) \
-    X(LiteRtStatus, LiteRtGetTensorBufferSize, (LiteRtTensorBuffer buffer, size_t *size), (buffer, size)) \
     X(void, LiteRtDestroyTensorBuffer, (LiteRtTensorBuffer buffer), (buffer))
 
 typedef struct {
