@@ -22,8 +22,10 @@ let package = Package(
         .target(name: "CAllocator"),
         .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CMosquitto", "CPNG", "CJPEG", "CV4L2", "CAllocator"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafKit"]),
+        // Encodes the PNG variants the decoder must read: for the tests and fuzz seeds only.
+        .target(name: "CPNGEncoder", path: "Tests/CPNGEncoder", linkerSettings: [.linkedLibrary("png16")]),
         // Helpers shared by the test targets: running the built binary, making test images.
-        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),
+        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "CPNGEncoder", "CJPEG"], path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
         .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
