@@ -19,6 +19,8 @@ public final class ModelFile {
     /// The whole file, mapped read-only; unmapped in deinit.
     let bytes: UnsafeRawBufferPointer
 
+    /// Maps and checks the file at `path`. Throws `RuntimeError.modelNotFound`,
+    /// `.modelUnreadable` (not a regular file, or not readable), `.notAModel` or `.damagedModel`.
     public init(path: String) throws(RuntimeError) {
         // O_NONBLOCK: a FIFO given as the model must not hang the open; it is refused below.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)

@@ -14,14 +14,14 @@ public enum ExecutableLocation {
     }
 
     /// PREFIX for PREFIX/bin/plantleaf: the executable's folder's parent.
-    static func installPrefix(executablePath: String) -> String {
+    public static func installPrefix(executablePath: String) -> String {
         parentDirectory(of: parentDirectory(of: executablePath))
     }
 
     /// The folders a project checkout may hold the executable in, nearest first: up to three
     /// levels above the executable's folder (.build/<config>/plantleaf, or
     /// .build/<triple>/<config>/plantleaf), stopping at /.
-    static func projectRootCandidates(executablePath: String) -> [String] {
+    public static func projectRootCandidates(executablePath: String) -> [String] {
         var roots: [String] = []
         var directory = parentDirectory(of: executablePath)
         for _ in 0..<3 where directory != "/" {
@@ -32,11 +32,12 @@ public enum ExecutableLocation {
     }
 
     /// `relativePath` inside `folder`, with one slash between them even when the folder is /.
-    static func path(_ relativePath: String, in folder: String) -> String {
+    public static func path(_ relativePath: String, in folder: String) -> String {
         (folder == "/" ? "" : folder) + "/" + relativePath
     }
 
-    static func parentDirectory(of path: String) -> String {
+    /// `path` without its last component: "/" for an entry at the root, "." for a bare name.
+    public static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let parent = String(path[..<slash])
         return parent.isEmpty ? "/" : parent
