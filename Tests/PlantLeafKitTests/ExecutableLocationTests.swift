@@ -2,8 +2,8 @@ import PlantLeafKit
 import PlantLeafTestSupport
 import Testing
 
-/// The runtime library and the default model are both looked for around the executable, by one
-/// walk up its folders: beside it, in the install prefix, then in up to three folders above.
+/// The runtime library, the default model and the samples are looked for around the executable,
+/// by one walk up its folders: beside it, in the install prefix, then up to three folders above.
 @Suite struct ExecutableLocationTests {
     @Test func libraryCandidatesForAnInstalledExecutable() {
         #expect(LiteRtLibrary.candidatePaths(environment: [:], executablePath: "/usr/local/bin/plantleaf") == [
@@ -29,17 +29,15 @@ import Testing
         #expect(LiteRtLibrary.candidatePaths(environment: environment, executablePath: "/usr/bin/plantleaf") == ["/opt/litert/libLiteRt.so"])
     }
 
-    /// From this checkout's own build folder the walk reaches the checkout, whose model and
-    /// labels exist; with nothing found the installed paths are named.
-    @Test func defaultModelComesFromTheCheckoutTheExecutableWasBuiltIn() {
+    /// From either build folder layout the walk reaches the checkout the executable was built in,
+    /// where `make setup` put the runtime.
+    @Test func theWalkFromABuildFolderReachesTheCheckout() {
         for build in ["/.build/debug/plantleaf", "/.build/x86_64-unknown-linux-gnu/release/plantleaf"] {
-            let found = ProjectPaths.defaultModelAndLabels(executablePath: TestPaths.root + build)
-            #expect(found.modelPath == TestPaths.defaultModel)
-            #expect(found.labelsPath == TestPaths.labels)
+            let roots = ExecutableLocation.projectRootCandidates(executablePath: TestPaths.root + build)
+            #expect(roots.contains(TestPaths.root))
+            #expect(LiteRtLibrary.candidatePaths(environment: [:], executablePath: TestPaths.root + build)
+                .contains(ExecutableLocation.path(LiteRtLibrary.projectRelativePath, in: TestPaths.root)))
         }
-        #expect(ProjectPaths.defaultSampleFolder(executablePath: TestPaths.root + "/.build/debug/plantleaf") == TestPaths.plantVillage)
-        let nowhere = ProjectPaths.defaultModelAndLabels(executablePath: "/nonexistent/bin/plantleaf")
-        #expect(nowhere.modelPath == "/nonexistent/share/plantleaf/plantvillage_int8.tflite")
-        #expect(nowhere.labelsPath == "/nonexistent/share/plantleaf/labels.txt")
+        #expect(ExecutableLocation.installPrefix(executablePath: "/opt/plantleaf/bin/plantleaf") == "/opt/plantleaf")
     }
 }
