@@ -24,8 +24,11 @@ let package = Package(
         // The command-line front end: options, help texts, what to type when something fails.
         .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafKit"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafCommandLine"]),
+        // Encodes the PNG variants the decoder must read: for the tests and fuzz seeds only.
+        .target(name: "CPNGEncoder", path: "Tests/CPNGEncoder", linkerSettings: [.linkedLibrary("png16")]),
         // Helpers shared by the test targets: running the built binary, making test images.
-        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "PlantLeafCommandLine", "CPNG", "CJPEG"], path: "Tests/PlantLeafTestSupport"),
+        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "PlantLeafCommandLine", "CPNGEncoder", "CJPEG"],
+                path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
         .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport", "CPNG", "CJPEG"]),

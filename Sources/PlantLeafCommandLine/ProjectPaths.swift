@@ -24,7 +24,7 @@ public enum ProjectPaths {
 
     /// The first layout around `executablePath` that holds both the model and its labels. When
     /// none does, the installed layout's paths, so the error names where an install puts them.
-    public static func defaultModelAndLabels(executablePath: String? = LiteRtLibrary.currentExecutablePath()) -> ModelAndLabels {
+    public static func defaultModelAndLabels(executablePath: String? = ExecutableLocation.currentPath()) -> ModelAndLabels {
         let layouts = candidateLayouts(executablePath: executablePath)
         return layouts.first { exists($0.modelPath) && exists($0.labelsPath) } ?? layouts.first
             ?? ModelAndLabels(modelPath: defaultModel, labelsPath: defaultLabels)
@@ -32,31 +32,20 @@ public enum ProjectPaths {
 
     /// The sample folder of the project the executable was built in, if there is one; otherwise
     /// the relative path, so an installed `plantleaf bench` run in a checkout still finds it.
-    public static func defaultSampleFolder(executablePath: String? = LiteRtLibrary.currentExecutablePath()) -> String {
-        projectRoots(executablePath: executablePath).map { $0 + "/" + sampleFolder }.first(where: exists) ?? sampleFolder
+    public static func defaultSampleFolder(executablePath: String? = ExecutableLocation.currentPath()) -> String {
+        guard let executablePath else { return sampleFolder }
+        return ExecutableLocation.projectRootCandidates(executablePath: executablePath)
+            .map { ExecutableLocation.path(sampleFolder, in: $0) }.first(where: exists) ?? sampleFolder
     }
 
     static func candidateLayouts(executablePath: String?) -> [ModelAndLabels] {
         guard let executablePath else { return [] }
-        let binFolder = LiteRtLibrary.parentDirectory(of: executablePath)
-        let data = LiteRtLibrary.parentDirectory(of: binFolder) + "/share/plantleaf"
+        let data = ExecutableLocation.path("share/plantleaf", in: ExecutableLocation.installPrefix(executablePath: executablePath))
         let installed = ModelAndLabels(modelPath: data + "/plantvillage_int8.tflite", labelsPath: data + "/labels.txt")
-        let projects = projectRoots(executablePath: executablePath).map {
-            ModelAndLabels(modelPath: $0 + "/" + defaultModel, labelsPath: $0 + "/" + defaultLabels)
+        let projects = ExecutableLocation.projectRootCandidates(executablePath: executablePath).map {
+            ModelAndLabels(modelPath: ExecutableLocation.path(defaultModel, in: $0), labelsPath: ExecutableLocation.path(defaultLabels, in: $0))
         }
         return [installed] + projects
-    }
-
-    /// The executable's ancestors up to .build/<config>/'s parent, nearest first.
-    static func projectRoots(executablePath: String?) -> [String] {
-        guard let executablePath else { return [] }
-        var roots: [String] = []
-        var directory = LiteRtLibrary.parentDirectory(of: executablePath)
-        for _ in 0..<3 where directory != "/" {
-            directory = LiteRtLibrary.parentDirectory(of: directory)
-            roots.append(directory)
-        }
-        return roots
     }
 
     private static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -1,3 +1,4 @@
+import Glibc
 import PlantLeafKit
 import PlantLeafTestSupport
 import Testing
@@ -53,20 +54,61 @@ import Testing
 
     @Test func validatesTheSharedModelsAndRefusesATruncatedCopy() throws {
         for path in [TestPaths.defaultModel, TestPaths.floatModel, TestPaths.imagenetModel] {
-            try ModelFile.validate(path: path)
+            _ = try ModelFile(path: path)
         }
         let bytes = try FileReader.readAll(path: TestPaths.defaultModel)
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let truncated = folder + "/truncated.tflite"
         TestImages.write(Array(bytes.prefix(bytes.count - 4096)), to: truncated)
-        #expect(throws: RuntimeError.self) { try ModelFile.validate(path: truncated) }
+        #expect(throws: RuntimeError.self) { try ModelFile(path: truncated) }
         do {
-            try ModelFile.validate(path: truncated)
+            _ = try ModelFile(path: truncated)
         } catch {
             #expect(error.message == "model \(truncated) is damaged")
             #expect(error.description.hasPrefix("model \(truncated) is damaged: "))
             #expect(error.details?.isEmpty == false)
         }
+    }
+
+    /// LiteRT compiles the bytes that were checked, never the path again: a damaged file moved
+    /// into the model's place after the check does not reach it, and the interpreter keeps the
+    /// checked bytes mapped for as long as it needs them.
+    @Test func interpreterCompilesTheCheckedBytesNotWhatThePathHoldsLater() throws {
+        let folder = TestPaths.temporaryDirectory()
+        let path = folder + "/model.tflite"
+        let original = try FileReader.readAll(path: TestPaths.defaultModel)
+        TestImages.write(original, to: path)
+        var checked: ModelFile? = try ModelFile(path: path)
+
+        let damaged = folder + "/damaged.tflite"
+        TestImages.write(Array(original.prefix(original.count / 2)), to: damaged)
+        #expect(rename(damaged, path) == 0)
+        #expect(throws: RuntimeError.self) { try ModelFile(path: path) }
+
+        var fromCheckedBytes: Interpreter? = try Interpreter(model: checked!)
+        checked = nil
+        #expect(try isMapped(path), "the interpreter let go of the model bytes LiteRT reads")
+        let reference = try Interpreter(modelPath: TestPaths.defaultModel)
+        let leaf = try ImageDecoder().decode(FileReader.readAll(path: TestPaths.plantVillageImages()[0]))
+        let scores = try outputBytes(of: fromCheckedBytes!, for: leaf)
+        #expect(scores == (try outputBytes(of: reference, for: leaf)))
+        #expect(Set(scores).count > 1, "the model gave every class the same score")
+        fromCheckedBytes = nil
+        #expect(try !isMapped(path), "the model bytes outlived their interpreter")
+    }
+
+    /// Whether this process maps the file that was at `path` (also once another took its place).
+    private func isMapped(_ path: String) throws -> Bool {
+        String(decoding: try FileReader.readAll(path: "/proc/self/maps"), as: UTF8.self).contains(path)
+    }
+
+    private func outputBytes(of interpreter: Interpreter, for image: RGBImage) throws -> [UInt8] {
+        let size = interpreter.inputSize
+        let pixels = Resampler.resize(image, width: size.width, height: size.height).pixels
+        let quantizer = InputQuantizer(tensor: interpreter.input)
+        try interpreter.writeInput { tensor in pixels.withUnsafeBufferPointer { quantizer.write($0, into: tensor) } }
+        try interpreter.invoke()
+        return try interpreter.readOutput { Array($0) }
     }
 }

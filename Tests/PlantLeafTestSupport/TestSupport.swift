@@ -1,5 +1,5 @@
 import CJPEG
-import CPNG
+import CPNGEncoder
 import Foundation
 import PlantLeafKit
 
@@ -87,11 +87,9 @@ public enum TestImages {
                            interlaced: Bool = false, palette: [UInt8] = [], transparency: [UInt8] = []) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
-        var message = [CChar](repeating: 0, count: 256)
         let status = pl_png_encode(rows, UInt32(width), UInt32(height), Int32(colorType), Int32(bitDepth), interlaced ? 1 : 0,
-                                   palette, Int32(palette.count / 3), transparency, Int32(transparency.count),
-                                   &output, &size, &message, message.count)
-        precondition(status == Int32(PL_PNG_OK), "PNG encoding failed: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+                                   palette, Int32(palette.count / 3), transparency, Int32(transparency.count), &output, &size)
+        precondition(status == Int32(PL_PNG_ENCODED), "PNG encoding failed: libpng's reason is on stderr")
         defer { free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
     }

@@ -1,7 +1,9 @@
-// The project's own declarations of the LiteRT C API it uses (libLiteRt.so from the
-// ai-edge-litert 2.3.0 wheel ships no headers). Every layout here was measured on that
-// library; see ../shared/docs/litert-runtime.md. The library is opened at run time with
-// dlopen, so building PlantLeaf never needs it.
+// The project's own declarations of the part of LiteRT's C API it calls. libLiteRt.so, taken
+// from the ai-edge-litert 2.3.0 wheel (the one official build of LiteRT with a C API), ships no
+// headers, so the names, signatures and struct layouts below were taken from LiteRT's C API and
+// checked against that library: every out-struct was filled with a marker pattern before the
+// call, and the library wrote exactly the sizes asserted below. The library is opened at run
+// time with dlopen, so building PlantLeaf never needs it.
 #ifndef PLANTLEAF_CLITERT_H
 #define PLANTLEAF_CLITERT_H
 
@@ -10,31 +12,27 @@
 #include <stdio.h>
 #include <stdint.h>
 
-// Every LiteRT enum is a 4-byte int; plain typedefs import into Swift as Int32.
+// Every LiteRT enum is a 4-byte int; plain typedefs import into Swift as Int32 (C enums import
+// awkwardly). The element type numbers live in Swift's ElementType. Failed calls return other
+// statuses, which RuntimeError names: the library does not export LiteRtGetStatusString.
 typedef int32_t LiteRtStatus;
 typedef int32_t LiteRtElementType;
 typedef size_t LiteRtParamIndex;
 
 enum {
     kPLStatusOk = 0,
-    kPLElementTypeFloat32 = 1,
-    kPLElementTypeInt32 = 2,
-    kPLElementTypeUInt8 = 3,
-    kPLElementTypeInt64 = 4,
-    kPLElementTypeBool = 6,
-    kPLElementTypeInt16 = 7,
-    kPLElementTypeInt8 = 9,
-    kPLElementTypeFloat16 = 10,
-    kPLTensorTypeRanked = 0,
-    kPLQuantizationNone = 0,
-    kPLQuantizationPerTensor = 1,
-    kPLAcceleratorCPU = 1,
+    kPLTensorTypeRanked = 0,           // not 1, unranked
+    kPLQuantizationPerTensor = 1,      // one scale and zero point for the whole tensor
+    kPLAcceleratorCPU = 1,             // a bitmask: 2 GPU, 4 NPU
     kPLTensorBufferTypeHostMemory = 1,
     kPLLockModeRead = 0,
     kPLLockModeWrite = 1,
+    // Environment option tags. 24: the accelerators to register at start-up (a bitmask; CPU
+    // alone stops the library probing for four GPU libraries). 25: the least severe log
+    // message printed (-1 debug ... 3 error, 4 silent).
     kPLEnvOptionAutoRegisterAccelerators = 24,
     kPLEnvOptionMinLogSeverity = 25,
-    kPLAnyTypeInt = 2,
+    kPLAnyTypeInt = 2,                 // LiteRtAny's tag for int_value
     kPLLogSeverityError = 3,
 };
 
@@ -46,12 +44,11 @@ typedef struct LiteRtOptionsT *LiteRtOptions;
 typedef struct LiteRtOpaqueOptionsT *LiteRtOpaqueOptions;
 typedef struct LiteRtCompiledModelT *LiteRtCompiledModel;
 typedef struct LiteRtTensorBufferT *LiteRtTensorBuffer;
-typedef struct LiteRtTensorBufferRequirementsT *LiteRtTensorBufferRequirements;
 
 // 68 bytes: bits 0-6 of the first word are the rank, bit 7 says strides are present.
 typedef struct {
     uint32_t rank_and_flags;
-    int32_t dimensions[8];   // negative = dynamic
+    int32_t dimensions[8];   // negative = left open by the model (a -1 batch); compiling resolves it
     uint32_t strides[8];
 } LiteRtLayout;
 
@@ -87,21 +84,19 @@ _Static_assert(sizeof(LiteRtQuantizationPerTensor) == 16, "per-tensor quantizati
 _Static_assert(sizeof(LiteRtAny) == 16 && sizeof(LiteRtEnvOption) == 24, "LiteRtEnvOption is 24 bytes");
 
 static inline uint32_t pl_layout_rank(const LiteRtLayout *layout) { return layout->rank_and_flags & 0x7f; }
-static inline void pl_layout_set_rank(LiteRtLayout *layout, uint32_t rank) {
-    layout->rank_and_flags = (layout->rank_and_flags & ~0x7fu) | (rank & 0x7f);
-}
 
-// X-macro list of every entry point PlantLeaf uses: return type, name, parameters, arguments.
+// X-macro list of every entry point PlantLeaf calls: return type, name, parameters, arguments.
 // It generates the function-pointer table, the dlsym loop and the pl_* call-through wrappers.
+// Every name is required when the library is loaded, so only names that are called belong here.
+// Ownership: LiteRtCreateModelFromBuffer does not copy the buffer, which must outlive the model;
+// LiteRtAddOpaqueOptions takes the opaque options over; the destroy order that ran clean under
+// valgrind is buffers, compiled model, options, model, environment.
 #define PL_LITERT_FUNCTIONS(X) \
     X(LiteRtStatus, LiteRtCreateEnvironment, (int count, const LiteRtEnvOption *options, LiteRtEnvironment *env), (count, options, env)) \
     X(void, LiteRtDestroyEnvironment, (LiteRtEnvironment env), (env)) \
-    X(LiteRtStatus, LiteRtCreateModelFromFile, (LiteRtEnvironment env, const char *path, LiteRtModel *model), (env, path, model)) \
     X(LiteRtStatus, LiteRtCreateModelFromBuffer, (LiteRtEnvironment env, const void *data, size_t size, LiteRtModel *model), (env, data, size, model)) \
     X(void, LiteRtDestroyModel, (LiteRtModel model), (model)) \
-    X(LiteRtStatus, LiteRtGetNumModelSignatures, (LiteRtModel model, LiteRtParamIndex *count), (model, count)) \
     X(LiteRtStatus, LiteRtGetModelSignature, (LiteRtModel model, LiteRtParamIndex index, LiteRtSignature *signature), (model, index, signature)) \
-    X(LiteRtStatus, LiteRtGetSignatureKey, (LiteRtSignature signature, const char **key), (signature, key)) \
     X(LiteRtStatus, LiteRtGetNumSignatureInputs, (LiteRtSignature signature, LiteRtParamIndex *count), (signature, count)) \
     X(LiteRtStatus, LiteRtGetNumSignatureOutputs, (LiteRtSignature signature, LiteRtParamIndex *count), (signature, count)) \
     X(LiteRtStatus, LiteRtGetSignatureInputTensorByIndex, (LiteRtSignature signature, LiteRtParamIndex index, LiteRtTensor *tensor), (signature, index, tensor)) \
@@ -124,7 +119,6 @@ static inline void pl_layout_set_rank(LiteRtLayout *layout, uint32_t rank) {
     X(LiteRtStatus, LiteRtCreateManagedTensorBuffer, (LiteRtEnvironment env, int32_t buffer_type, const LiteRtRankedTensorType *type, size_t size, LiteRtTensorBuffer *buffer), (env, buffer_type, type, size, buffer)) \
     X(LiteRtStatus, LiteRtLockTensorBuffer, (LiteRtTensorBuffer buffer, void **host_memory, int32_t mode), (buffer, host_memory, mode)) \
     X(LiteRtStatus, LiteRtUnlockTensorBuffer, (LiteRtTensorBuffer buffer), (buffer)) \
-    X(LiteRtStatus, LiteRtGetTensorBufferSize, (LiteRtTensorBuffer buffer, size_t *size), (buffer, size)) \
     X(void, LiteRtDestroyTensorBuffer, (LiteRtTensorBuffer buffer), (buffer))
 
 typedef struct {

@@ -50,13 +50,4 @@ typedef struct {
 int pl_png_decode(const uint8_t *data, size_t size, const PLPNGLimits *limits, const PLPNGRowSink *sink,
                   PLPNGResult *result);
 
-// Encodes rows already laid out as the PNG stores them (rows packed, 16-bit samples big-endian).
-// Used by the tests and the fuzz seed generator to make every variant the decoder must read.
-// color_type is libpng's (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA). Returns PL_PNG_OK and a
-// malloc'd buffer in *out (release with free) or an error status with the reason in message.
-int pl_png_encode(const uint8_t *rows, uint32_t width, uint32_t height, int color_type, int bit_depth,
-                  int interlaced, const uint8_t *palette_rgb, int palette_entries,
-                  const uint8_t *transparency, int transparency_entries,
-                  uint8_t **out, size_t *out_size, char *message, size_t message_size);
-
 #endif

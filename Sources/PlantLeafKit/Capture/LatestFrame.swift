@@ -43,9 +43,7 @@ enum CaptureEnd {
 /// it with every new frame, inference takes the newest and waits when there is none. Old frames
 /// are never queued, so a slow model never sees a stale picture or a growing backlog.
 final class LatestFrame: @unchecked Sendable {
-    // pthread objects must not move in memory: allocated once, freed in deinit.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let lock = Lock()
     private var pending = CapturedFrame()
     private var hasPending = false
     private var end: CaptureEnd?
@@ -55,28 +53,10 @@ final class LatestFrame: @unchecked Sendable {
     /// One-line reports from the capture thread (damaged stream frames), for the caller to show.
     private var notices: [String] = []
 
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        condition.deallocate()
-    }
-
-    private func locked<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
-
     /// Records a dequeued buffer: counts sequence gaps, and unless the driver flagged it, copies
     /// its bytes in place of any frame not yet taken.
     func put(_ frame: DequeuedFrame) {
-        locked {
+        lock.withLock {
             if let lastSequence, frame.sequence > lastSequence &+ 1 { counts.dropped += Int(frame.sequence - lastSequence - 1) }
             lastSequence = frame.sequence
             if frame.flaggedError {
@@ -95,13 +75,13 @@ final class LatestFrame: @unchecked Sendable {
             if let first = recentTimestamps.first, let last = recentTimestamps.last, last > first {
                 counts.framesPerSecond = Double(recentTimestamps.count - 1) * 1e9 / Double(last - first)
             }
-            pthread_cond_signal(condition)
+            lock.signal()
         }
     }
 
     /// Drops the frame waiting, if any, so the next `take` gets one captured after this call.
     func discardPending() {
-        locked {
+        lock.withLock {
             if hasPending { counts.superseded += 1 }
             hasPending = false
         }
@@ -109,36 +89,36 @@ final class LatestFrame: @unchecked Sendable {
 
     /// Counts a stream frame the parser dropped, with the line that says why.
     func reject(oversized: Bool, notice: String) {
-        locked {
+        lock.withLock {
             if oversized { counts.oversized += 1 } else { counts.broken += 1 }
             notices.append(notice)
         }
     }
 
     func setSkippedBytes(_ count: Int) {
-        locked { counts.skippedBytes = count }
+        lock.withLock { counts.skippedBytes = count }
     }
 
     /// The capture thread's reports since the last call.
     func takeNotices() -> [String] {
-        locked {
+        lock.withLock {
             defer { notices.removeAll() }
             return notices
         }
     }
 
     func finish(_ reason: CaptureEnd) {
-        locked {
+        lock.withLock {
             if end == nil { end = reason }
-            pthread_cond_signal(condition)
+            lock.signal()
         }
     }
 
     /// Waits for a frame newer than the last one taken and swaps it into `frame` (whose old
     /// storage is reused for the next capture). Returns the end instead once capture has ended.
     func take(into frame: inout CapturedFrame) -> CaptureEnd? {
-        locked {
-            while !hasPending && end == nil { pthread_cond_wait(condition, mutex) }
+        lock.withLock {
+            while !hasPending && end == nil { lock.wait() }
             if let end {
                 guard case .endOfStream = end, hasPending else { return end }
             }
@@ -148,7 +128,7 @@ final class LatestFrame: @unchecked Sendable {
         }
     }
 
-    var snapshot: CaptureCounts { locked { counts } }
+    var snapshot: CaptureCounts { lock.withLock { counts } }
 }
 
 extension WorkerThread {

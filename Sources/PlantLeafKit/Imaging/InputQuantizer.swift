@@ -99,18 +99,4 @@ public struct InputQuantizer: Sendable {
             }
         }
     }
-
-    /// The values `write` produces for `pixels`, as Doubles in tensor order.
-    public func values(for pixels: [UInt8]) -> [Double] {
-        func run<Element>(_ zero: Element, _ convert: (Element) -> Double) -> [Double] {
-            var output = [Element](repeating: zero, count: pixels.count)
-            output.withUnsafeMutableBytes { raw in pixels.withUnsafeBufferPointer { write($0, into: raw) } }
-            return output.map(convert)
-        }
-        switch encoding {
-        case .int8Centered, .int8Table: return run(Int8(0)) { Double($0) }
-        case .uint8Table: return run(UInt8(0)) { Double($0) }
-        case .float32Table: return run(Float(0)) { Double($0) }
-        }
-    }
 }

@@ -106,7 +106,7 @@ private final class UncheckedBox<Value>: @unchecked Sendable {
 
 /// The shared queue position and the in-order delivery of outcomes, behind one lock.
 private final class BatchState: @unchecked Sendable {
-    private var lock = pthread_mutex_t()
+    private let lock = Lock()
     private var nextToClaim = 0
     private var nextToDeliver = 0
     private var finished: [Int: BatchOutcome] = [:]
@@ -117,30 +117,27 @@ private final class BatchState: @unchecked Sendable {
     init(count: Int, deliver: @escaping @Sendable (BatchOutcome) -> Bool) {
         self.count = count
         self.deliver = deliver
-        pthread_mutex_init(&lock, nil)
     }
 
-    deinit { pthread_mutex_destroy(&lock) }
-
     func claimNext() -> Int? {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        guard nextToClaim < count, !stopped else { return nil }
-        nextToClaim += 1
-        return nextToClaim - 1
+        lock.withLock {
+            guard nextToClaim < count, !stopped else { return nil }
+            nextToClaim += 1
+            return nextToClaim - 1
+        }
     }
 
     /// Records an outcome and delivers every outcome that is now next in line.
     func complete(_ index: Int, _ outcome: BatchOutcome) {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        guard !stopped else { return }
-        finished[index] = outcome
-        while let ready = finished.removeValue(forKey: nextToDeliver) {
-            nextToDeliver += 1
-            guard deliver(ready) else {
-                stopped = true
-                return
+        lock.withLock {
+            guard !stopped else { return }
+            finished[index] = outcome
+            while let ready = finished.removeValue(forKey: nextToDeliver) {
+                nextToDeliver += 1
+                guard deliver(ready) else {
+                    stopped = true
+                    return
+                }
             }
         }
     }

@@ -9,7 +9,7 @@ import Glibc
 /// PUBACK: libmosquitto would otherwise queue every QoS 1 message without limit while the broker
 /// is away or slow.
 ///
-/// The mutex is never held across a libmosquitto call: the network thread holds libmosquitto's
+/// The lock is never held across a libmosquitto call: the network thread holds libmosquitto's
 /// own locks while it calls back into this class, so taking them the other way round could deadlock.
 final class MQTTConnection: @unchecked Sendable {
     /// What the broker answered to the first connection attempt that got that far.
@@ -35,10 +35,8 @@ final class MQTTConnection: @unchecked Sendable {
     /// Published retained each time a connection is accepted: `online`, then the discovery configs.
     private let retainedOnConnect: [HomeAssistantDiscovery.Message]
 
-    // pthread objects must not move in memory: allocated once, freed in deinit.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    // Guarded by `mutex`:
+    private let lock = Lock()
+    // Guarded by `lock`:
     private var connected = false
     private var newestResult: String?
     private var unacknowledged = 0
@@ -62,14 +60,6 @@ final class MQTTConnection: @unchecked Sendable {
         self.client = client
         self.settings = settings
         self.retainedOnConnect = retainedOnConnect
-        mutex = .allocate(capacity: 1)
-        condition = .allocate(capacity: 1)
-        var clock = pthread_condattr_t()
-        pthread_condattr_init(&clock)
-        pthread_condattr_setclock(&clock, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &clock)
-        pthread_condattr_destroy(&clock)
-        pthread_mutex_init(mutex, nil)
 
         pl_mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
         try check(pl_mosquitto_will_set(client, settings.availabilityTopic, Int32(MQTTPublisher.offlinePayload.utf8.count),
@@ -112,10 +102,6 @@ final class MQTTConnection: @unchecked Sendable {
     deinit {
         stop(timeout: 0)
         pl_mosquitto_destroy(client)
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Starts the network thread and connecting. A host that does not resolve and a TLS handshake
@@ -128,7 +114,7 @@ final class MQTTConnection: @unchecked Sendable {
         guard started == kPLMosquittoSuccess else {
             throw .setupFailed(step: "starting the network thread", reason: MQTTConnection.reason(started))
         }
-        locked { networkThreadRunning = true }
+        lock.withLock { networkThreadRunning = true }
         // Resolves the host here, on the calling thread; the TCP connection completes on the
         // network thread, which reports a refusal through connectionEnded.
         let status = pl_mosquitto_connect_async(client, settings.host, Int32(settings.port), MQTTConnection.keepAlive)
@@ -143,13 +129,13 @@ final class MQTTConnection: @unchecked Sendable {
         // The handshake may fail within the call (the TCP connection to a local broker is
         // immediate); loggedError has the reason.
         case kPLMosquittoTLS:
-            let reason: String = locked {
+            let reason: String = lock.withLock {
                 if case .tlsFailed(let reason)? = firstAnswer { return reason }
                 return MQTTConnection.reason(status)
             }
             throw .tlsFailed(broker: settings.broker, reason: reason)
         case kPLMosquittoLookup, kPLMosquittoErrno:
-            locked {
+            lock.withLock {
                 let event = "cannot connect to \(settings.broker): \(MQTTConnection.reason(status, systemError: systemError)); \(MQTTConnection.retrying)"
                 record(event)
                 lastFailure = event
@@ -162,15 +148,15 @@ final class MQTTConnection: @unchecked Sendable {
     /// Waits up to `timeout` seconds for the broker's first answer; nil if none came by then.
     func waitForFirstAnswer(timeout: Double) -> FirstAnswer? {
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
-        return locked {
-            while firstAnswer == nil && wait(until: deadline) {}
+        return lock.withLock {
+            while firstAnswer == nil && lock.wait(until: deadline) {}
             return firstAnswer
         }
     }
 
     /// Keeps `result` as the newest and hands it over at once if the link allows; never waits.
     func publish(_ result: String) {
-        let ready: String? = locked {
+        let ready: String? = lock.withLock {
             guard !closing else { return nil }
             newestResult = result
             return takeNewestResultIfSendable()
@@ -178,10 +164,10 @@ final class MQTTConnection: @unchecked Sendable {
         if let ready { send(ready, to: settings.resultTopic, retain: false) }
     }
 
-    var isConnected: Bool { locked { connected } }
+    var isConnected: Bool { lock.withLock { connected } }
 
     func takeEvents() -> [String] {
-        locked {
+        lock.withLock {
             defer { events.removeAll() }
             return events
         }
@@ -191,7 +177,7 @@ final class MQTTConnection: @unchecked Sendable {
     /// to acknowledge everything sent, then disconnects and ends the network thread. A clean
     /// disconnect means the broker does not send the last will; the `offline` sent here stands.
     func stop(timeout: Double) {
-        let (running, wasConnected): (Bool, Bool) = locked {
+        let (running, wasConnected): (Bool, Bool) = lock.withLock {
             guard networkThreadRunning, !closing else { return (false, false) }
             closing = true
             if connected { unacknowledged += 1 }
@@ -201,14 +187,14 @@ final class MQTTConnection: @unchecked Sendable {
         if wasConnected {
             send(MQTTPublisher.offlinePayload, to: settings.availabilityTopic, retain: true)
             let deadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
-            locked {
-                while connected && unacknowledged > 0 && wait(until: deadline) {}
+            lock.withLock {
+                while connected && unacknowledged > 0 && lock.wait(until: deadline) {}
             }
         }
         // Also wakes the network thread from a back-off sleep; loop_stop then waits for it to end.
         _ = pl_mosquitto_disconnect(client)
         _ = pl_mosquitto_loop_stop(client, false)
-        locked {
+        lock.withLock {
             networkThreadRunning = false
             connected = false
         }
@@ -219,16 +205,16 @@ final class MQTTConnection: @unchecked Sendable {
     private func connectionAnswered(_ code: Int32) {
         guard code == kPLConnackAccepted else {
             let reason = MQTTConnection.connackReason(code)
-            locked {
+            lock.withLock {
                 if firstAnswer == nil { firstAnswer = .refused(reason: reason) }
                 let event = "\(settings.broker) refused the connection: \(reason); \(MQTTConnection.retrying)"
                 if event != lastFailure { record(event) }
                 lastFailure = event
-                pthread_cond_broadcast(condition)
+                lock.broadcast()
             }
             return
         }
-        let result: String? = locked {
+        let result: String? = lock.withLock {
             connected = true
             lastFailure = nil
             tlsFailureReported = false
@@ -238,7 +224,7 @@ final class MQTTConnection: @unchecked Sendable {
             // acknowledgements too; counting afresh means a PUBACK lost with the old connection
             // can never hold results back for good (the count goes at most one bound over).
             unacknowledged = retainedOnConnect.count
-            pthread_cond_broadcast(condition)
+            lock.broadcast()
             return takeNewestResultIfSendable()
         }
         for message in retainedOnConnect { send(message.payload, to: message.topic, retain: true) }
@@ -246,10 +232,10 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     private func connectionEnded(_ code: Int32, systemError: Int32) {
-        locked {
+        lock.withLock {
             let wasConnected = connected
             connected = false
-            pthread_cond_broadcast(condition)
+            lock.broadcast()
             // 0: our own mosquitto_disconnect; a refusal: connectionAnswered reported it.
             guard code != kPLMosquittoSuccess, code != kPLMosquittoConnectionRefused else { return }
             let reason = MQTTConnection.reason(code, systemError: systemError)
@@ -266,9 +252,9 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     private func messageAcknowledged() {
-        let result: String? = locked {
+        let result: String? = lock.withLock {
             unacknowledged = max(unacknowledged - 1, 0)
-            pthread_cond_broadcast(condition)
+            lock.broadcast()
             return takeNewestResultIfSendable()
         }
         if let result { send(result, to: settings.resultTopic, retain: false) }
@@ -278,22 +264,22 @@ final class MQTTConnection: @unchecked Sendable {
     /// without a disconnect callback, so the log is where TLS failures are noticed.
     private func loggedError(_ line: String) {
         guard settings.usesTLS, line.hasPrefix("OpenSSL Error") else { return }
-        locked { tlsFailed(reason: MQTTConnection.openSSLReason(line)) }
+        lock.withLock { tlsFailed(reason: MQTTConnection.openSSLReason(line)) }
     }
 
-    /// With the mutex held. A failed handshake (MOSQ_ERR_TLS, or errno EPROTO) ends libmosquitto's
+    /// With the lock held. A failed handshake (MOSQ_ERR_TLS, or errno EPROTO) ends libmosquitto's
     /// thread: nothing retries after it.
     private func tlsFailed(reason: String) {
         guard !tlsFailureReported else { return }
         tlsFailureReported = true
         if firstAnswer == nil { firstAnswer = .tlsFailed(reason: reason) }
         record("TLS with \(settings.broker) failed: \(reason); not retrying (check the CA file and the broker's host name)")
-        pthread_cond_broadcast(condition)
+        lock.broadcast()
     }
 
     // MARK: Helpers
 
-    /// With the mutex held: the newest result if it may go now, counted as unacknowledged.
+    /// With the lock held: the newest result if it may go now, counted as unacknowledged.
     private func takeNewestResultIfSendable() -> String? {
         guard connected, !closing, unacknowledged < MQTTConnection.maximumUnacknowledged, let result = newestResult else { return nil }
         newestResult = nil
@@ -304,7 +290,7 @@ final class MQTTConnection: @unchecked Sendable {
     /// Publishes with QoS 1; the caller has already counted the message as unacknowledged.
     private func send(_ payload: String, to topic: String, retain: Bool) {
         guard let length = Int32(exactly: payload.utf8.count) else {
-            locked {
+            lock.withLock {
                 unacknowledged = max(unacknowledged - 1, 0)
                 record("not published to \(topic): \(payload.utf8.count) bytes is too large for MQTT")
             }
@@ -313,13 +299,13 @@ final class MQTTConnection: @unchecked Sendable {
         let status = payload.withCString { pl_mosquitto_publish(client, nil, topic, length, $0, 1, retain) }
         guard status != kPLMosquittoSuccess else { return }
         let systemError = errno
-        locked {
+        lock.withLock {
             unacknowledged = max(unacknowledged - 1, 0)
             record("not published to \(topic): \(MQTTConnection.reason(status, systemError: systemError))")
         }
     }
 
-    /// With the mutex held.
+    /// With the lock held.
     private func record(_ event: String) {
         if events.count == MQTTConnection.maximumEvents { events.removeFirst() }
         events.append(event)
@@ -327,22 +313,6 @@ final class MQTTConnection: @unchecked Sendable {
 
     private func check(_ status: Int32, step: String) throws(MQTTError) {
         guard status == kPLMosquittoSuccess else { throw .setupFailed(step: step, reason: MQTTConnection.reason(status)) }
-    }
-
-    private func locked<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
-
-    /// With the mutex held: waits for a broadcast until `deadline` (CLOCK_MONOTONIC nanoseconds);
-    /// false once the deadline has passed.
-    private func wait(until deadline: UInt64) -> Bool {
-        let now = MonotonicClock.nanoseconds()
-        guard now < deadline else { return false }
-        var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        pthread_cond_timedwait(condition, mutex, &time)
-        return true
     }
 
     private static let retrying = "retrying every \(firstReconnectDelay) s, backing off to \(lastReconnectDelay) s"

@@ -1,8 +1,7 @@
 import CLiteRt
 
 /// One model compiled for the CPU by LiteRT, with a host-memory buffer for its single input and
-/// its first output. Owns every LiteRT handle and releases them in the order LiteRT needs
-/// (buffers, compiled model, options, model, environment) when it is deinitialised.
+/// its first output. LiteRT reads the model from the bytes its `ModelFile` mapped and checked.
 ///
 /// Not safe for concurrent use: LiteRT runs on one compiled model were not tested from several
 /// threads at once, so callers serialise `invoke()`.
@@ -11,24 +10,35 @@ public final class Interpreter {
     public let input: TensorInfo
     public let output: TensorInfo
     public let threads: Int
+    private let handles: Handles
 
-    private var environment: LiteRtEnvironment?
-    private var model: LiteRtModel?
-    private var options: LiteRtOptions?
-    private var compiledModel: LiteRtCompiledModel?
-    private var inputBuffer: LiteRtTensorBuffer?
-    private var outputBuffer: LiteRtTensorBuffer?
+    /// Maps and checks the model at `modelPath`, then compiles it.
+    public convenience init(modelPath: String, threads: Int = 1) throws(RuntimeError) {
+        // The thread count and the library before the model: with several things wrong, the
+        // first reported is the one to fix first.
+        try Interpreter.checkPrerequisites(threads: threads)
+        try self.init(compiling: ModelFile(path: modelPath), threads: threads)
+    }
 
-    public init(modelPath: String, threads: Int = 1) throws(RuntimeError) {
+    /// Compiles a model already mapped and checked; several interpreters may share one.
+    public convenience init(model: ModelFile, threads: Int = 1) throws(RuntimeError) {
+        try Interpreter.checkPrerequisites(threads: threads)
+        try self.init(compiling: model, threads: threads)
+    }
+
+    private static func checkPrerequisites(threads: Int) throws(RuntimeError) {
         guard threads >= 1 else { throw .invalidThreadCount(threads) }
         try LiteRtLibrary.load()
-        try ModelFile.validate(path: modelPath)
+    }
+
+    private init(compiling modelFile: ModelFile, threads: Int) throws(RuntimeError) {
+        let modelPath = modelFile.path
         self.modelPath = modelPath
         self.threads = threads
 
-        // Build everything into locals first: a throw part-way leaves `self` uninitialised, so
-        // a guard object releases what was created so far.
-        let handles = Handles()
+        // Build everything into an object of its own first: a throw part-way leaves `self`
+        // uninitialised, and that object releases what was created so far.
+        let handles = Handles(modelFile: modelFile)
         var environmentOptions = [
             // CPU only: stops the library probing for GPU libraries at start-up.
             LiteRtEnvOption(tag: Int32(kPLEnvOptionAutoRegisterAccelerators),
@@ -38,8 +48,8 @@ public final class Interpreter {
         ]
         try check(pl_LiteRtCreateEnvironment(Int32(environmentOptions.count), &environmentOptions, &handles.environment),
                   "LiteRtCreateEnvironment", modelPath)
-        try check(pl_LiteRtCreateModelFromFile(handles.environment, modelPath, &handles.model),
-                  "LiteRtCreateModelFromFile", modelPath)
+        try check(pl_LiteRtCreateModelFromBuffer(handles.environment, modelFile.bytes.baseAddress, modelFile.bytes.count, &handles.model),
+                  "LiteRtCreateModelFromBuffer", modelPath)
 
         var signature: LiteRtSignature?
         try check(pl_LiteRtGetModelSignature(handles.model, 0, &signature), "LiteRtGetModelSignature", modelPath)
@@ -96,14 +106,7 @@ public final class Interpreter {
 
         self.input = input
         self.output = output
-        (environment, model, options, compiledModel, inputBuffer, outputBuffer) =
-            (handles.environment, handles.model, handles.options, handles.compiledModel, handles.inputBuffer, handles.outputBuffer)
-        handles.release = false
-    }
-
-    deinit {
-        Interpreter.destroy(environment: environment, model: model, options: options,
-                            compiledModel: compiledModel, inputBuffer: inputBuffer, outputBuffer: outputBuffer)
+        self.handles = handles
     }
 
     /// The input's height and width (the model's input is [1, H, W, 3]).
@@ -112,55 +115,50 @@ public final class Interpreter {
     /// Gives `body` the input tensor's memory to fill (input.byteCount bytes).
     public func writeInput<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) throws(RuntimeError) -> Result {
         var memory: UnsafeMutableRawPointer?
-        try check(pl_LiteRtLockTensorBuffer(inputBuffer, &memory, Int32(kPLLockModeWrite)), "LiteRtLockTensorBuffer", modelPath)
-        defer { _ = pl_LiteRtUnlockTensorBuffer(inputBuffer) }
+        try check(pl_LiteRtLockTensorBuffer(handles.inputBuffer, &memory, Int32(kPLLockModeWrite)), "LiteRtLockTensorBuffer", modelPath)
+        defer { _ = pl_LiteRtUnlockTensorBuffer(handles.inputBuffer) }
         return body(UnsafeMutableRawBufferPointer(start: memory, count: input.byteCount))
     }
 
     /// Runs the model on what the input buffer holds.
     public func invoke() throws(RuntimeError) {
-        var inputs: [LiteRtTensorBuffer?] = [inputBuffer]
-        var outputs: [LiteRtTensorBuffer?] = [outputBuffer]
-        try check(pl_LiteRtRunCompiledModel(compiledModel, 0, 1, &inputs, 1, &outputs), "LiteRtRunCompiledModel", modelPath)
+        var inputs: [LiteRtTensorBuffer?] = [handles.inputBuffer]
+        var outputs: [LiteRtTensorBuffer?] = [handles.outputBuffer]
+        try check(pl_LiteRtRunCompiledModel(handles.compiledModel, 0, 1, &inputs, 1, &outputs), "LiteRtRunCompiledModel", modelPath)
     }
 
     /// Gives `body` the output tensor's memory (output.byteCount bytes) to read.
     public func readOutput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(RuntimeError) -> Result {
         var memory: UnsafeMutableRawPointer?
-        try check(pl_LiteRtLockTensorBuffer(outputBuffer, &memory, Int32(kPLLockModeRead)), "LiteRtLockTensorBuffer", modelPath)
-        defer { _ = pl_LiteRtUnlockTensorBuffer(outputBuffer) }
+        try check(pl_LiteRtLockTensorBuffer(handles.outputBuffer, &memory, Int32(kPLLockModeRead)), "LiteRtLockTensorBuffer", modelPath)
+        defer { _ = pl_LiteRtUnlockTensorBuffer(handles.outputBuffer) }
         return body(UnsafeRawBufferPointer(start: memory, count: output.byteCount))
     }
 
     // MARK: - Construction helpers
 
-    /// Releases handles created before an initialiser failure; disarmed once `self` owns them.
+    /// Every LiteRT handle of one interpreter, and the model bytes they read. Released in the
+    /// order LiteRT needs (buffers, compiled model, options, model, environment); the bytes go
+    /// after all of them, since a stored property outlives its object's deinit.
     private final class Handles {
+        let modelFile: ModelFile
         var environment: LiteRtEnvironment?
         var model: LiteRtModel?
         var options: LiteRtOptions?
         var compiledModel: LiteRtCompiledModel?
         var inputBuffer: LiteRtTensorBuffer?
         var outputBuffer: LiteRtTensorBuffer?
-        var release = true
+
+        init(modelFile: ModelFile) { self.modelFile = modelFile }
 
         deinit {
-            if release {
-                Interpreter.destroy(environment: environment, model: model, options: options,
-                                    compiledModel: compiledModel, inputBuffer: inputBuffer, outputBuffer: outputBuffer)
-            }
+            if let inputBuffer { pl_LiteRtDestroyTensorBuffer(inputBuffer) }
+            if let outputBuffer { pl_LiteRtDestroyTensorBuffer(outputBuffer) }
+            if let compiledModel { pl_LiteRtDestroyCompiledModel(compiledModel) }
+            if let options { pl_LiteRtDestroyOptions(options) }
+            if let model { pl_LiteRtDestroyModel(model) }
+            if let environment { pl_LiteRtDestroyEnvironment(environment) }
         }
-    }
-
-    private static func destroy(environment: LiteRtEnvironment?, model: LiteRtModel?, options: LiteRtOptions?,
-                                compiledModel: LiteRtCompiledModel?, inputBuffer: LiteRtTensorBuffer?,
-                                outputBuffer: LiteRtTensorBuffer?) {
-        if let inputBuffer { pl_LiteRtDestroyTensorBuffer(inputBuffer) }
-        if let outputBuffer { pl_LiteRtDestroyTensorBuffer(outputBuffer) }
-        if let compiledModel { pl_LiteRtDestroyCompiledModel(compiledModel) }
-        if let options { pl_LiteRtDestroyOptions(options) }
-        if let model { pl_LiteRtDestroyModel(model) }
-        if let environment { pl_LiteRtDestroyEnvironment(environment) }
     }
 
     /// The tensor's name, type and quantisation from the model; its shape from `resolvedLayout`

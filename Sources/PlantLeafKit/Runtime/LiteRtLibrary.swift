@@ -17,17 +17,15 @@ public enum LiteRtLibrary {
     /// was built in (walking up from .build/<config>/). Never the working directory: running
     /// plantleaf in a folder must not load a shared library that folder happens to hold.
     public static func candidatePaths(environment: [String: String] = currentEnvironment(),
-                                      executablePath: String? = currentExecutablePath()) -> [String] {
+                                      executablePath: String? = ExecutableLocation.currentPath()) -> [String] {
         if let explicit = environment[pathVariable], !explicit.isEmpty { return [explicit] }
         guard let executablePath else { return [] }
-        var directory = parentDirectory(of: executablePath)
-        let prefix = parentDirectory(of: directory)
-        var candidates = [directory + "/libLiteRt.so", (prefix == "/" ? "" : prefix) + "/" + installedRelativePath]
-        for _ in 0..<3 where directory != "/" {
-            directory = parentDirectory(of: directory)
-            candidates.append((directory == "/" ? "" : directory) + "/" + projectRelativePath)
+        let besideExecutable = ExecutableLocation.path("libLiteRt.so", in: ExecutableLocation.parentDirectory(of: executablePath))
+        let installed = ExecutableLocation.path(installedRelativePath, in: ExecutableLocation.installPrefix(executablePath: executablePath))
+        let projects = ExecutableLocation.projectRootCandidates(executablePath: executablePath).map {
+            ExecutableLocation.path(projectRelativePath, in: $0)
         }
-        return candidates
+        return [besideExecutable, installed] + projects
     }
 
     /// Loads the first candidate that exists. Safe to call repeatedly: the process keeps the
@@ -52,25 +50,5 @@ public enum LiteRtLibrary {
             if let value = getenv(key) { result[key] = String(cString: value) }
         }
         return result
-    }
-
-    public static func currentExecutablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        buffer[length] = 0
-        return stringFromCBuffer(buffer)
-    }
-
-    public static func currentWorkingDirectory() -> String? {
-        guard let cwd = getcwd(nil, 0) else { return nil }
-        defer { free(cwd) }
-        return String(cString: cwd)
-    }
-
-    public static func parentDirectory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let parent = String(path[..<slash])
-        return parent.isEmpty ? "/" : parent
     }
 }

@@ -1,21 +1,34 @@
 import Glibc
 
-/// Checks a model file before LiteRT sees it: LiteRT trusts the flatbuffer it is given, so a
-/// file that is not one, or a damaged one, is refused here with a clear reason rather than
-/// handed to code that would read outside it.
-public enum ModelFile {
+/// A model file mapped into memory and checked before LiteRT sees it: LiteRT trusts the
+/// flatbuffer it is given, so a file that is not one, or a damaged one, is refused here with a
+/// clear reason rather than handed to code that would read outside it.
+///
+/// LiteRT is then given these same checked bytes (LiteRtCreateModelFromBuffer), never the path
+/// again, so another file renamed into the path's place after the check is not what it loads.
+/// LiteRT reads the bytes for as long as its model lives, so an interpreter holds on to its
+/// ModelFile until its LiteRT objects are destroyed. (The mapped file itself must still not be
+/// rewritten in place meanwhile: a mapping shows such writes, and a truncation faults.)
+public final class ModelFile {
     /// Bytes 4..<8 of every TensorFlow Lite flatbuffer.
     static let identifier: [UInt8] = Array("TFL3".utf8)
     /// The smallest flatbuffer that can hold a model's root table and its identifier.
     static let minimumSize = 32
 
-    public static func validate(path: String) throws(RuntimeError) {
+    public let path: String
+    /// The whole file, mapped read-only; unmapped in deinit.
+    let bytes: UnsafeRawBufferPointer
+
+    /// Maps and checks the file at `path`. Throws `RuntimeError.modelNotFound`,
+    /// `.modelUnreadable` (not a regular file, or not readable), `.notAModel` or `.damagedModel`.
+    public init(path: String) throws(RuntimeError) {
         // O_NONBLOCK: a FIFO given as the model must not hang the open; it is refused below.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .modelNotFound(path: path) }
             throw .modelUnreadable(path: path, reason: SystemError(errno).reason)
         }
+        // The mapping stays valid after the descriptor is closed.
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
@@ -25,13 +38,25 @@ public enum ModelFile {
             throw .modelUnreadable(path: path, reason: FileReader.typeProblem(status.st_mode) ?? "not a regular file")
         }
         let size = Int(status.st_size)
-        guard size >= minimumSize else { throw .notAModel(path: path, reason: "only \(size) bytes") }
-        // Mapped rather than read: the check touches only the tables, not the weights.
+        guard size >= ModelFile.minimumSize else { throw .notAModel(path: path, reason: "only \(size) bytes") }
+        // Mapped rather than read: the pages stay the page cache's, one copy for every
+        // interpreter and process running this model.
         guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
             throw .modelUnreadable(path: path, reason: SystemError(errno).reason)
         }
-        defer { munmap(mapping, size) }
-        try check(contents: UnsafeRawBufferPointer(start: mapping, count: size), path: path)
+        let bytes = UnsafeRawBufferPointer(start: mapping, count: size)
+        do {
+            try ModelFile.check(contents: bytes, path: path)
+        } catch {
+            munmap(mapping, size)
+            throw error
+        }
+        self.path = path
+        self.bytes = bytes
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
     }
 
     /// Checks a model's bytes: size, identifier, and the flatbuffer structure LiteRT will follow.

@@ -56,36 +56,22 @@ extension WorkerThread {
         if let failure { throw failure }
     }
 
-    /// Closed until `open`: `pass` waits until then. (The lock lives at a fixed address, as
-    /// pthreads needs; a stored property's address is not guaranteed to be stable.)
+    /// Closed until `open`: `pass` waits until then.
     private final class Gate {
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        private let lock = Lock()
         private var isOpen = false
 
-        init() {
-            pthread_mutex_init(mutex, nil)
-            pthread_cond_init(condition, nil)
-        }
-
-        deinit {
-            pthread_cond_destroy(condition)
-            pthread_mutex_destroy(mutex)
-            condition.deallocate()
-            mutex.deallocate()
-        }
-
         func pass() {
-            pthread_mutex_lock(mutex)
-            while !isOpen { pthread_cond_wait(condition, mutex) }
-            pthread_mutex_unlock(mutex)
+            lock.withLock {
+                while !isOpen { lock.wait() }
+            }
         }
 
         func open() {
-            pthread_mutex_lock(mutex)
-            isOpen = true
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            lock.withLock {
+                isOpen = true
+                lock.broadcast()
+            }
         }
     }
 }
