@@ -13,6 +13,9 @@ public final class Interpreter {
     private let handles: Handles
 
     /// Maps and checks the model at `modelPath`, then compiles it.
+    ///
+    /// - Throws: `RuntimeError`: an invalid thread count, a runtime library missing or unusable,
+    ///   a model missing, unreadable, damaged or unsupported, or a LiteRT call that fails.
     public convenience init(modelPath: String, threads: Int = 1) throws(RuntimeError) {
         // The thread count and the library before the model: with several things wrong, the
         // first reported is the one to fix first.
@@ -21,6 +24,8 @@ public final class Interpreter {
     }
 
     /// Compiles a model already mapped and checked; several interpreters may share one.
+    ///
+    /// - Throws: `RuntimeError`, as `init(modelPath:threads:)` does after the model check.
     public convenience init(model: ModelFile, threads: Int = 1) throws(RuntimeError) {
         try Interpreter.checkPrerequisites(threads: threads)
         try self.init(compiling: model, threads: threads)
@@ -113,6 +118,8 @@ public final class Interpreter {
     public var inputSize: (width: Int, height: Int) { (input.shape[2], input.shape[1]) }
 
     /// Gives `body` the input tensor's memory to fill (input.byteCount bytes).
+    ///
+    /// - Throws: `RuntimeError.callFailed` when the input buffer cannot be locked.
     public func writeInput<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) throws(RuntimeError) -> Result {
         var memory: UnsafeMutableRawPointer?
         try check(pl_LiteRtLockTensorBuffer(handles.inputBuffer, &memory, Int32(kPLLockModeWrite)), "LiteRtLockTensorBuffer", modelPath)
@@ -121,6 +128,8 @@ public final class Interpreter {
     }
 
     /// Runs the model on what the input buffer holds.
+    ///
+    /// - Throws: `RuntimeError.callFailed` with LiteRT's status.
     public func invoke() throws(RuntimeError) {
         var inputs: [LiteRtTensorBuffer?] = [handles.inputBuffer]
         var outputs: [LiteRtTensorBuffer?] = [handles.outputBuffer]
@@ -128,6 +137,8 @@ public final class Interpreter {
     }
 
     /// Gives `body` the output tensor's memory (output.byteCount bytes) to read.
+    ///
+    /// - Throws: `RuntimeError.callFailed` when the output buffer cannot be locked.
     public func readOutput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(RuntimeError) -> Result {
         var memory: UnsafeMutableRawPointer?
         try check(pl_LiteRtLockTensorBuffer(handles.outputBuffer, &memory, Int32(kPLLockModeRead)), "LiteRtLockTensorBuffer", modelPath)

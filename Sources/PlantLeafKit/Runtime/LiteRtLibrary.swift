@@ -30,6 +30,9 @@ public enum LiteRtLibrary {
 
     /// Loads the first candidate that exists. Safe to call repeatedly: the process keeps the
     /// first library it opened. Returns the path that was loaded.
+    ///
+    /// - Throws: `RuntimeError.libraryPathNotAPath` for a bare name, `.libraryNotFound` when no
+    ///   candidate exists, `.libraryUnusable` when the loader or the symbol check refuses it.
     @discardableResult
     public static func load(candidates: [String] = candidatePaths()) throws(RuntimeError) -> String {
         // dlopen would search the loader's path for a bare name, and fail in its own words.
@@ -44,6 +47,7 @@ public enum LiteRtLibrary {
         return path
     }
 
+    /// The variables that steer the search, as this process has them.
     public static func currentEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         for key in [pathVariable] {

@@ -21,6 +21,8 @@ public final class ModelFile {
 
     /// Maps and checks the file at `path`. Throws `RuntimeError.modelNotFound`,
     /// `.modelUnreadable` (not a regular file, or not readable), `.notAModel` or `.damagedModel`.
+    ///
+    /// - Throws: `RuntimeError.modelNotFound`, `.modelUnreadable`, `.notAModel` or `.damagedModel`.
     public init(path: String) throws(RuntimeError) {
         // O_NONBLOCK: a FIFO given as the model must not hang the open; it is refused below.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -60,6 +62,9 @@ public final class ModelFile {
     }
 
     /// Checks a model's bytes: size, identifier, and the flatbuffer structure LiteRT will follow.
+    ///
+    /// - Throws: `RuntimeError.notAModel` (too short, wrong identifier) or `.damagedModel` naming
+    ///   the first structure that does not hold.
     public static func check(contents bytes: UnsafeRawBufferPointer, path: String) throws(RuntimeError) {
         guard bytes.count >= minimumSize else { throw .notAModel(path: path, reason: "only \(bytes.count) bytes") }
         guard Array(bytes[4..<8]) == identifier else {

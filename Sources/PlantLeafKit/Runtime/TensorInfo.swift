@@ -39,6 +39,7 @@ public struct Quantization: Sendable, Equatable {
     public var scale: Float
     public var zeroPoint: Int
 
+    /// real = scale x (q - zeroPoint).
     public init(scale: Float, zeroPoint: Int) {
         self.scale = scale
         self.zeroPoint = zeroPoint
@@ -56,6 +57,7 @@ public struct TensorInfo: Sendable {
     public var elementCount: Int { shape.reduce(1, *) }
     public var byteCount: Int { elementCount * elementType.byteWidth }
 
+    /// A tensor as LiteRT describes it (or as a test makes one up).
     public init(name: String, elementType: ElementType, shape: [Int], quantization: Quantization?) {
         self.name = name
         self.elementType = elementType

@@ -17,6 +17,8 @@ public final class AppendLog {
 
     /// Opens (creating with mode 644) `path` for appending, and takes over SIGHUP. One log at a
     /// time per process.
+    ///
+    /// - Throws: `FileWriteError` with the system's reason when the file cannot be opened.
     public init(path: String) throws(FileWriteError) {
         self.path = path
         descriptor = try AppendLog.open(path)
@@ -59,6 +61,8 @@ public final class AppendLog {
 
     /// Appends `line` and a newline, and returns once they are on disk. Reopens the path first
     /// if SIGHUP came since the last record.
+    ///
+    /// - Throws: `FileWriteError` when the write, the fsync or a reopen fails.
     public func append(_ line: String) throws(FileWriteError) {
         var byte: UInt8 = 0
         var hungUp = false

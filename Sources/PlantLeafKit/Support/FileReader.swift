@@ -15,6 +15,9 @@ public enum FileReader {
     /// The path that stands for standard input (a file named `-` is still `./-`).
     public static let standardInput = "-"
 
+    /// The whole file at `path` (`-`: standard input to its end).
+    /// - Throws: `FileReadError`: the system's reason, a file that is not a regular one, or one
+    ///   larger than `maximumSize`.
     public static func readAll(path: String, maximumSize: Int = FileReader.maximumSize) throws(FileReadError) -> [UInt8] {
         if path == standardInput { return try readStandardInput(maximumSize: maximumSize) }
         // Checked before opening, so no device is ever opened (opening some has effects), and

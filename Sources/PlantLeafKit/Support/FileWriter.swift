@@ -11,6 +11,8 @@ public enum FileWriter {
     /// Whether `write` could create or replace `path`, checked before a long job whose output
     /// would otherwise be lost at the end: the folder must exist and take new files, an existing
     /// file must be writable and not a folder.
+    ///
+    /// - Throws: `FileWriteError` saying why `path` could not be written.
     public static func checkWritable(_ path: String) throws(FileWriteError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         guard access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
@@ -30,11 +32,15 @@ public enum FileWriter {
     }
 
     /// Creates or truncates `path` and writes `text` to it.
+    ///
+    /// - Throws: `FileWriteError` with the system's reason.
     public static func write(_ text: String, to path: String) throws(FileWriteError) {
         try write(Array(text.utf8), to: path)
     }
 
     /// Creates or truncates `path` and writes `bytes` to it.
+    ///
+    /// - Throws: `FileWriteError` with the system's reason (also a delayed error reported by close).
     public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
@@ -49,6 +55,8 @@ public enum FileWriter {
     }
 
     /// Makes `path` (one level) unless it is already a folder.
+    ///
+    /// - Throws: `FileWriteError` when `path` exists and is not a folder, or cannot be made.
     public static func makeDirectory(_ path: String) throws(FileWriteError) {
         var status = stat()
         if stat(path, &status) == 0 {

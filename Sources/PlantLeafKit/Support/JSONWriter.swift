@@ -3,11 +3,14 @@
 public struct JSONObject {
     private var members: [String] = []
 
+    /// An empty object.
     public init() {}
 
+    /// Adds a member; members keep the order they were added in.
     public mutating func add(_ key: String, _ value: String) { append(key, JSONObject.quote(value)) }
     public mutating func add(_ key: String, _ value: Int) { append(key, String(value)) }
     public mutating func add(_ key: String, _ value: Bool) { append(key, value ? "true" : "false") }
+    /// A number with at most `decimals` decimals (null when not finite).
     public mutating func add(_ key: String, _ value: Double, decimals: Int = 6) { append(key, JSONObject.number(value, decimals: decimals)) }
     public mutating func add(_ key: String, _ value: JSONObject) { append(key, value.text) }
     public mutating func add(_ key: String, objects: [JSONObject]) {
@@ -29,6 +32,7 @@ public struct JSONObject {
         DecimalText.shortest(value, decimals: decimals) ?? "null"
     }
 
+    /// `text` as a JSON string, quoted, with quotes, backslashes and control characters escaped.
     public static func quote(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {

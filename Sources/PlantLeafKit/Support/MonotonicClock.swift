@@ -2,6 +2,7 @@ import Glibc
 
 /// Nanoseconds from CLOCK_MONOTONIC: unaffected by wall-clock changes, for latency measurement.
 public enum MonotonicClock {
+    /// CLOCK_MONOTONIC now, in nanoseconds: for durations, unaffected by changes of the wall clock.
     public static func nanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

@@ -6,8 +6,10 @@ import Glibc
 public struct PathName: Hashable, Sendable {
     public var bytes: [UInt8]
 
+    /// A name made of exactly these bytes.
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// The name `text` spells in UTF-8.
     public init(_ text: String) { bytes = Array(text.utf8) }
 
     /// The name as text when it is UTF-8, as nearly every name is; nil when it is not.

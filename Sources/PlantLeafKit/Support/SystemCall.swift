@@ -20,6 +20,8 @@ public enum SystemCall {
 
     /// Writes every byte of `bytes` to `descriptor`, however many calls that takes. A write that
     /// takes nothing is reported as EIO rather than tried forever.
+    ///
+    /// - Throws: `SystemError` with write's errno (EIO for a write that takes nothing).
     public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
