@@ -12,7 +12,7 @@ set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: package.sh ARCH BINARY" >&2; exit 2; }
 arch=$1 binary=$2
 project=$(cd "$(dirname "$0")/../.." && pwd)
-version=$(sed -n 's/.*static let version = "\(.*\)"/\1/p' "$project/Sources/PlantLeafKit/Support/ProjectPaths.swift")
+version=$(sed -n 's/.*static let version = "\(.*\)"/\1/p' "$project/Sources/PlantLeafCommandLine/ProjectPaths.swift")
 [ -n "$version" ] || { echo "package: no version in ProjectPaths.swift" >&2; exit 1; }
 name=plantleaf-$version-linux-$arch
 
