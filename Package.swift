@@ -5,7 +5,9 @@ import PackageDescription
 let package = Package(
     name: "PlantLeaf",
     products: [
-        .library(name: "PlantLeafKit", targets: ["PlantLeafKit"]),
+        // The library others import: PlantLeafCore alone classifies files; the camera and report
+        // modules add frame sources and the MQTT and bench outputs on top of it.
+        .library(name: "PlantLeafKit", targets: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport"]),
         .executable(name: "plantleaf", targets: ["plantleaf"]),
     ],
     targets: [
@@ -20,23 +22,31 @@ let package = Package(
         .target(name: "CFuzzer"),
         .target(name: "CV4L2"),
         .target(name: "CAllocator"),
-        .target(name: "PlantLeafKit", dependencies: ["CLiteRt", "CMosquitto", "CPNG", "CJPEG", "CV4L2", "CAllocator"]),
-        // The command-line front end: options, help texts, what to type when something fails.
-        .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafKit"]),
+        // Dependencies run one way: core <- camera, core <- report, and the command line over all three.
+        // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
+        // machine-readable result every front end writes.
+        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CAllocator"]),
+        // Frame sources (V4L2 devices, motion-JPEG streams), the latest-frame mailbox, the session.
+        .target(name: "PlantLeafCamera", dependencies: ["PlantLeafCore", "CV4L2"]),
+        // Where results go besides the terminal: MQTT and Home Assistant, bench runs and reports.
+        .target(name: "PlantLeafReport", dependencies: ["PlantLeafCore", "CMosquitto"]),
+        // The command-line front end: options, help texts, terminal presentation, what to type
+        // when something fails.
+        .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafCommandLine"]),
         // Encodes the PNG variants the decoder must read: for the tests and fuzz seeds only.
         .target(name: "CPNGEncoder", path: "Tests/CPNGEncoder", linkerSettings: [.linkedLibrary("png16")]),
         // Helpers shared by the test targets: running the built binary, making test images.
-        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafKit", "PlantLeafCommandLine", "CPNGEncoder", "CJPEG"],
+        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafCommandLine", "CPNGEncoder", "CJPEG"],
                 path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
-        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
+        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
         // Expected/ holds the recorded whole outputs HelpTextTests compares with.
-        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafKit", "PlantLeafCommandLine", "PlantLeafTestSupport"],
+        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafCommandLine", "PlantLeafTestSupport"],
                     exclude: ["Expected"]),
         // Camera runs through real V4L2 drivers in a VM (../shared/tools/camera-fixture).
-        .testTarget(name: "PlantLeafCameraTests", dependencies: ["PlantLeafKit", "PlantLeafTestSupport"]),
+        .testTarget(name: "PlantLeafCameraTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafCommandLine", "PlantLeafTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 /// A command-line mistake: reported with the command's name and exit code 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible {

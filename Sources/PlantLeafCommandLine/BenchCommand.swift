@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 /// `plantleaf bench`: per-stage latency of the classify pipeline on this machine, with the
 /// machine's state recorded; `plantleaf bench compare` lines up saved reports.
@@ -56,9 +58,8 @@ enum BenchCommand {
             return ExitCode.success
         }
         if let reports = options.comparedReports { return compare(reports) }
-        let defaults = ProjectPaths.defaultModelAndLabels()
-        let settings = BenchSettings(modelPath: options.modelPath ?? defaults.modelPath,
-                                     labelsPath: options.labelsPath ?? defaults.labelsPath,
+        let settings = BenchSettings(classifier: ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
+                                                                                threads: options.threadCounts[0]),
                                      imagePath: options.synthetic ? nil : options.imagePath ?? defaultImage(),
                                      runs: options.runs, warmup: options.warmup, threadCounts: options.threadCounts,
                                      minimumSeconds: options.minimumSeconds, softwareVersion: ProjectPaths.version)

@@ -1,5 +1,7 @@
 import Glibc
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 /// `plantleaf camera`: live classification of a V4L2 webcam's frames.
 enum CameraCommand {
@@ -73,10 +75,8 @@ enum CameraCommand {
 
         let classifier: Classifier
         do {
-            let defaults = ProjectPaths.defaultModelAndLabels()
-            classifier = try Classifier(modelPath: parsed.modelPath ?? defaults.modelPath,
-                                        labelsPath: parsed.labelsPath ?? defaults.labelsPath,
-                                        threads: parsed.threads)
+            classifier = try Classifier(options: ProjectPaths.classifierOptions(modelPath: parsed.modelPath, labelsPath: parsed.labelsPath,
+                                                                                threads: parsed.threads))
         } catch {
             Console.error("plantleaf camera: \(Remedy.line(error))")
             return ExitCode.setupFailure

@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 /// `plantleaf classify`: the top classes for every image file given or found in given folders.
 enum ClassifyCommand {
@@ -41,9 +43,8 @@ enum ClassifyCommand {
         }
         let (format, topK, threads) = (options.format, options.topK, options.threads)
         let normalization = options.normalization
-        let defaults = ProjectPaths.defaultModelAndLabels()
-        let modelPath = options.modelPath ?? defaults.modelPath
-        let labelsPath = options.labelsPath ?? defaults.labelsPath
+        let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
+                                                               threads: threads, normalization: normalization)
         let entries = ImageFiles.expand(options.inputIndices.map { PathName(bytes: bytes[$0]) })
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
         let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)
@@ -51,8 +52,7 @@ enum ClassifyCommand {
         do {
             try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
-                                        try Classifier(modelPath: modelPath, labelsPath: labelsPath, threads: threads,
-                                                       normalization: normalization)
+                                        try Classifier(options: classifierOptions)
                                     },
                                     shortOfWorkers: { short in
                                         Console.error("plantleaf classify: warning: \(short.running) of \(short.asked) jobs running "

@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 /// What each subcommand's arguments say, parsed and range-checked without doing anything, so
 /// the command-line fuzz target drives exactly what `plantleaf` runs. Defaults that depend on

@@ -1,5 +1,7 @@
 import Glibc
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import Synchronization
 
 /// Writes whole lines straight to the file descriptors, so stdout and stderr lines come out in

@@ -1,5 +1,7 @@
 import Glibc
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 /// The `plantleaf` program: process set-up, the subcommand dispatch and the exit status. The
 /// executable's main.swift only calls `main()`.

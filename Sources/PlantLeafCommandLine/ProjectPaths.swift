@@ -1,5 +1,5 @@
 import Glibc
-import PlantLeafKit
+import PlantLeafCore
 
 /// Where the default model, its labels and the sample folder are, decided by where the running
 /// executable is, never by the working directory: a `labels.txt` in whatever folder the user
@@ -10,21 +10,21 @@ import PlantLeafKit
 ///   `share/plantleaf/plantvillage_int8.tflite` and `share/plantleaf/labels.txt`;
 /// - a project checkout: `.build/<config>/plantleaf` below a folder holding
 ///   `Models/plantvillage_int8.tflite` and `labels.txt`.
-public enum ProjectPaths {
-    public static let defaultModel = "Models/plantvillage_int8.tflite"
-    public static let defaultLabels = "labels.txt"
-    public static let sampleFolder = "samples/plantvillage"
-    public static let version = "0.1.0"
+package enum ProjectPaths {
+    package static let defaultModel = "Models/plantvillage_int8.tflite"
+    package static let defaultLabels = "labels.txt"
+    package static let sampleFolder = "samples/plantvillage"
+    package static let version = "0.1.0"
 
     /// A model and the label file that goes with it, always from the same layout.
-    public struct ModelAndLabels: Equatable, Sendable {
-        public var modelPath: String
-        public var labelsPath: String
+    package struct ModelAndLabels: Equatable, Sendable {
+        package var modelPath: String
+        package var labelsPath: String
     }
 
     /// The first layout around `executablePath` that holds both the model and its labels. When
     /// none does, the installed layout's paths, so the error names where an install puts them.
-    public static func defaultModelAndLabels(executablePath: String? = ExecutableLocation.currentPath()) -> ModelAndLabels {
+    package static func defaultModelAndLabels(executablePath: String? = ExecutableLocation.currentPath()) -> ModelAndLabels {
         let layouts = candidateLayouts(executablePath: executablePath)
         return layouts.first { exists($0.modelPath) && exists($0.labelsPath) } ?? layouts.first
             ?? ModelAndLabels(modelPath: defaultModel, labelsPath: defaultLabels)
@@ -32,7 +32,7 @@ public enum ProjectPaths {
 
     /// The sample folder of the project the executable was built in, if there is one; otherwise
     /// the relative path, so an installed `plantleaf bench` run in a checkout still finds it.
-    public static func defaultSampleFolder(executablePath: String? = ExecutableLocation.currentPath()) -> String {
+    package static func defaultSampleFolder(executablePath: String? = ExecutableLocation.currentPath()) -> String {
         guard let executablePath else { return sampleFolder }
         return ExecutableLocation.projectRootCandidates(executablePath: executablePath)
             .map { ExecutableLocation.path(sampleFolder, in: $0) }.first(where: exists) ?? sampleFolder
@@ -46,6 +46,45 @@ public enum ProjectPaths {
             ModelAndLabels(modelPath: ExecutableLocation.path(defaultModel, in: $0), labelsPath: ExecutableLocation.path(defaultLabels, in: $0))
         }
         return [installed] + projects
+    }
+
+    /// Environment variable naming libLiteRt.so explicitly; when set, nothing else is searched.
+    package static let liteRtVariable = "PLANTLEAF_LITERT_LIB"
+    /// Where `make runtime` puts the library, relative to the project root.
+    package static let liteRtProjectPath = ".runtime/lib/libLiteRt.so"
+    /// Where `make install` and the release archives put it, relative to the prefix.
+    package static let liteRtInstalledPath = "lib/plantleaf/libLiteRt.so"
+
+    /// Where plantleaf looks for libLiteRt.so, in order: the variable alone if set; otherwise
+    /// beside the executable, PREFIX/lib/plantleaf/ for PREFIX/bin/plantleaf, and the project
+    /// folder the executable was built in (walking up from .build/<config>/). Never the working
+    /// directory: running plantleaf in a folder must not load a shared library that folder holds.
+    package static func liteRtCandidates(environment: [String: String] = currentEnvironment(),
+                                        executablePath: String? = ExecutableLocation.currentPath()) -> [String] {
+        if let explicit = environment[liteRtVariable], !explicit.isEmpty { return [explicit] }
+        guard let executablePath else { return [] }
+        let besideExecutable = ExecutableLocation.path("libLiteRt.so", in: ExecutableLocation.parentDirectory(of: executablePath))
+        let installed = ExecutableLocation.path(liteRtInstalledPath, in: ExecutableLocation.installPrefix(executablePath: executablePath))
+        let projects = ExecutableLocation.projectRootCandidates(executablePath: executablePath).map {
+            ExecutableLocation.path(liteRtProjectPath, in: $0)
+        }
+        return [besideExecutable, installed] + projects
+    }
+
+    /// The variables that steer the search, as this process has them.
+    package static func currentEnvironment() -> [String: String] {
+        guard let value = getenv(liteRtVariable) else { return [:] }
+        return [liteRtVariable: String(cString: value)]
+    }
+
+    /// The classifier a command runs: the model and labels given, or the defaults of this
+    /// layout, with the runtime found as `liteRtCandidates` says.
+    package static func classifierOptions(modelPath: String?, labelsPath: String?, threads: Int,
+                                         normalization: Normalization? = nil) -> Classifier.Options {
+        let defaults = defaultModelAndLabels()
+        return Classifier.Options(modelPath: modelPath ?? defaults.modelPath, labelsPath: labelsPath ?? defaults.labelsPath,
+                                  runtime: Interpreter.Options(runtimeLibraryCandidates: liteRtCandidates(), threads: threads),
+                                  normalization: normalization)
     }
 
     private static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 /// What to type about a library error. PlantLeafKit's errors say what failed and where; this adds
 /// the flag, variable, make target or command that fixes it, as text to append to the error's own.
@@ -31,7 +33,9 @@ enum Remedy {
         case .libraryUnusable: return " (run `make runtime`; on aarch64 it needs glibc 2.34+, e.g. Raspberry Pi OS Bookworm)"
         case .modelNotFound: return " (run `make setup` to link the default model, or pass --model)"
         case .damagedModel: return " (the file is truncated or corrupted: copy or convert it again)"
-        default: return nil
+        // Only the variable can name the library without a folder: plantleaf's own search uses paths.
+        case .libraryPathNotAPath: return " in \(ProjectPaths.liteRtVariable)"
+        case .modelUnreadable, .notAModel, .unsupportedModel, .callFailed, .invalidThreadCount, .threadsUnavailable: return nil
         }
     }
 

@@ -1,5 +1,7 @@
 import Foundation
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import PlantLeafTestSupport
 import Testing
 

@@ -52,7 +52,7 @@ import Testing
     @Test func bareLibraryNameIsRefusedInPlantLeafsWords() throws {
         let result = try runPlantLeaf(["classify", Self.leaf], environment: ["PLANTLEAF_LITERT_LIB": "libLiteRt.so"])
         #expect(result.status == 2)
-        #expect(result.stderrLines == ["plantleaf classify: PLANTLEAF_LITERT_LIB must be a path to libLiteRt.so (with a /, e.g. ./libLiteRt.so), got 'libLiteRt.so'"])
+        #expect(result.stderrLines == ["plantleaf classify: libLiteRt.so must be named by a path (with a /, e.g. ./libLiteRt.so), got 'libLiteRt.so' in PLANTLEAF_LITERT_LIB"])
     }
 
     @Test func cameraListWithoutCamerasIsExitTwo() throws {

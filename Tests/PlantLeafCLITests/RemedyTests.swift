@@ -1,5 +1,7 @@
 @testable import PlantLeafCommandLine
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import Testing
 
 /// The library's errors say what failed and where; the command line adds what to type. These

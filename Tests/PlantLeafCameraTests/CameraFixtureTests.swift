@@ -1,5 +1,7 @@
 import Foundation
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafCommandLine
 import PlantLeafTestSupport
 import Testing
 

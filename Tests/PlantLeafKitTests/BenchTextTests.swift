@@ -1,4 +1,6 @@
-@testable import PlantLeafKit
+@testable import PlantLeafCore
+@testable import PlantLeafCamera
+@testable import PlantLeafReport
 import Testing
 
 /// The bench report's fixed-decimal numbers, ratios and latency histogram rows.

@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import Testing
 
 // A picture and a pixel check shared by the camera frame suites (FrameConverterTests,

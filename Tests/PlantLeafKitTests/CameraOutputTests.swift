@@ -1,4 +1,7 @@
-@testable import PlantLeafKit
+@testable import PlantLeafCore
+@testable import PlantLeafCamera
+@testable import PlantLeafReport
+import PlantLeafCommandLine
 import Testing
 
 /// camera's records, summary and status block, whole, from results made here.

@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import Testing
 
 @Suite struct CropTests {

@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafCommandLine
 import PlantLeafTestSupport
 import Testing
 
@@ -6,7 +8,7 @@ import Testing
 /// by one walk up its folders: beside it, in the install prefix, then up to three folders above.
 @Suite struct ExecutableLocationTests {
     @Test func libraryCandidatesForAnInstalledExecutable() {
-        #expect(LiteRtLibrary.candidatePaths(environment: [:], executablePath: "/usr/local/bin/plantleaf") == [
+        #expect(ProjectPaths.liteRtCandidates(environment: [:], executablePath: "/usr/local/bin/plantleaf") == [
             "/usr/local/bin/libLiteRt.so",
             "/usr/local/lib/plantleaf/libLiteRt.so",
             "/usr/local/.runtime/lib/libLiteRt.so",
@@ -16,17 +18,17 @@ import Testing
     }
 
     @Test func theWalkStopsAtTheRootWithoutDoubledSlashes() {
-        #expect(LiteRtLibrary.candidatePaths(environment: [:], executablePath: "/plantleaf") == [
+        #expect(ProjectPaths.liteRtCandidates(environment: [:], executablePath: "/plantleaf") == [
             "/libLiteRt.so", "/lib/plantleaf/libLiteRt.so",
         ])
-        #expect(LiteRtLibrary.candidatePaths(environment: [:], executablePath: "/bin/plantleaf") == [
+        #expect(ProjectPaths.liteRtCandidates(environment: [:], executablePath: "/bin/plantleaf") == [
             "/bin/libLiteRt.so", "/lib/plantleaf/libLiteRt.so", "/.runtime/lib/libLiteRt.so",
         ])
     }
 
     @Test func theVariableAloneIsSearchedWhenSet() {
-        let environment = [LiteRtLibrary.pathVariable: "/opt/litert/libLiteRt.so"]
-        #expect(LiteRtLibrary.candidatePaths(environment: environment, executablePath: "/usr/bin/plantleaf") == ["/opt/litert/libLiteRt.so"])
+        let environment = [ProjectPaths.liteRtVariable: "/opt/litert/libLiteRt.so"]
+        #expect(ProjectPaths.liteRtCandidates(environment: environment, executablePath: "/usr/bin/plantleaf") == ["/opt/litert/libLiteRt.so"])
     }
 
     /// From either build folder layout the walk reaches the checkout the executable was built in,
@@ -35,8 +37,8 @@ import Testing
         for build in ["/.build/debug/plantleaf", "/.build/x86_64-unknown-linux-gnu/release/plantleaf"] {
             let roots = ExecutableLocation.projectRootCandidates(executablePath: TestPaths.root + build)
             #expect(roots.contains(TestPaths.root))
-            #expect(LiteRtLibrary.candidatePaths(environment: [:], executablePath: TestPaths.root + build)
-                .contains(ExecutableLocation.path(LiteRtLibrary.projectRelativePath, in: TestPaths.root)))
+            #expect(ProjectPaths.liteRtCandidates(environment: [:], executablePath: TestPaths.root + build)
+                .contains(ExecutableLocation.path(ProjectPaths.liteRtProjectPath, in: TestPaths.root)))
         }
         #expect(ExecutableLocation.installPrefix(executablePath: "/opt/plantleaf/bin/plantleaf") == "/opt/plantleaf")
     }

@@ -1,5 +1,7 @@
 import Foundation
-@testable import PlantLeafKit
+@testable import PlantLeafCore
+@testable import PlantLeafCamera
+@testable import PlantLeafReport
 import PlantLeafTestSupport
 
 /// Builds /proc and /sys look-alikes in a temporary folder for MachineInfoReader. A test removes

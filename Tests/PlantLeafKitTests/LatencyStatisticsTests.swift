@@ -1,4 +1,6 @@
-@testable import PlantLeafKit
+@testable import PlantLeafCore
+@testable import PlantLeafCamera
+@testable import PlantLeafReport
 import Testing
 
 /// Statistics against values worked out by hand (type-7 percentiles: rank p/100 x (n - 1)).

@@ -1,4 +1,6 @@
-@testable import PlantLeafKit
+@testable import PlantLeafCore
+@testable import PlantLeafCamera
+@testable import PlantLeafReport
 import PlantLeafTestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Glibc
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import PlantLeafTestSupport
 import Testing
 
@@ -86,10 +88,10 @@ import Testing
         #expect(rename(damaged, path) == 0)
         #expect(throws: RuntimeError.self) { try ModelFile(path: path) }
 
-        var fromCheckedBytes: Interpreter? = try Interpreter(model: checked!)
+        var fromCheckedBytes: Interpreter? = try Interpreter(model: checked!, options: TestPaths.runtime)
         checked = nil
         #expect(try isMapped(path), "the interpreter let go of the model bytes LiteRT reads")
-        let reference = try Interpreter(modelPath: TestPaths.defaultModel)
+        let reference = try Interpreter(modelPath: TestPaths.defaultModel, options: TestPaths.runtime)
         let leaf = try ImageDecoder().decode(FileReader.readAll(path: TestPaths.plantVillageImages()[0]))
         let scores = try outputBytes(of: fromCheckedBytes!, for: leaf)
         // Computed outside #expect: Swift 6.0's macro cannot hold a throwing call.

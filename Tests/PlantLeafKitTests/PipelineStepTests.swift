@@ -1,5 +1,7 @@
 import Foundation
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import PlantLeafTestSupport
 import Testing
 
@@ -20,7 +22,7 @@ import Testing
 
     /// A frame that does not convert is an error from the step, never a stale or empty input.
     @Test func frameThatDoesNotConvertIsAnError() throws {
-        let classifier = try Classifier(modelPath: TestPaths.defaultModel, labelsPath: TestPaths.labels)
+        let classifier = try Classifier(options: TestPaths.classifierOptions())
         let size = FrameSize(width: 640, height: 480)
         let mjpeg = classifier.frameConverter(for: StreamFormat(format: .mjpeg, size: size, bytesPerLine: 0), crop: .center)
         let yuyv = classifier.frameConverter(for: StreamFormat(format: .yuyv, size: size, bytesPerLine: 1280), crop: .center)

@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import Testing
 
 /// The streaming resampler (rows in as a decoder gives them, stored orientation, fixed point,

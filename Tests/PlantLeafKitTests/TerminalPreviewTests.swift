@@ -1,4 +1,7 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
+import PlantLeafCommandLine
 import Testing
 
 /// `camera --preview`'s picture: area averaging, the escapes of each colour mode, and the mode

@@ -1,5 +1,7 @@
 import Glibc
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import Testing
 
 /// Calendar times in camera records: ISO 8601, milliseconds, the local offset.

@@ -1,5 +1,7 @@
 import PlantLeafCommandLine
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 /// One entry point that untrusted bytes reach, as the fuzzer drives it: `run` must return for
 /// any input (a trap, a sanitizer report or a failed invariant is a bug), and `seeds` are the

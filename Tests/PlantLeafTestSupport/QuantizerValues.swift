@@ -1,4 +1,6 @@
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 extension InputQuantizer {
     /// The values `write` puts into a tensor of `elementType` (the one the quantizer was made

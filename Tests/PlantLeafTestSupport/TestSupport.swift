@@ -1,7 +1,9 @@
 import CJPEG
 import CPNGEncoder
 import Foundation
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 
 /// Paths the tests use: the package root, the built binary, and the shared data beside the repo.
 public enum TestPaths {
@@ -29,6 +31,16 @@ public enum TestPaths {
     public static let floatModel = models + "/plantvillage_float.tflite"
     public static let imagenetModel = models + "/mobilenet_v2_1.0_224_quant.tflite"
     public static let labels = root + "/labels.txt"
+    /// Where `make setup` puts the runtime in this checkout; the tests pass it as any other user
+    /// of the library would.
+    public static let runtimeLibrary = root + "/.runtime/lib/libLiteRt.so"
+    public static let runtime = Interpreter.Options(runtimeLibraryPath: runtimeLibrary)
+
+    /// The default model and labels (or those given) with this checkout's runtime.
+    public static func classifierOptions(model: String = defaultModel, labels: String = TestPaths.labels,
+                                         threads: Int = 1) -> Classifier.Options {
+        Classifier.Options(modelPath: model, labelsPath: labels, runtime: Interpreter.Options(runtimeLibraryPath: runtimeLibrary, threads: threads))
+    }
     /// The sample leaves most tests classify, one of each of two classes.
     public static let appleScabLeaf = plantVillage + "/Apple___Apple_scab/00075aa8-d81a-4184-8541-b692b78d398a___FREC_Scab 3335.JPG"
     public static let healthyTomatoLeaf = plantVillage + "/Tomato___healthy/000146ff-92a4-4db6-90ad-8fce2ae4fddd___GH_HL Leaf 259.1.JPG"

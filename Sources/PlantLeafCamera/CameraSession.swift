@@ -1,0 +1,427 @@
+import PlantLeafCore
+import Glibc
+
+/// What a camera session reads, how it crops, and when it stops.
+public struct CameraOptions: Sendable {
+    public var devicePath: String
+    public var request: CaptureRequest
+    public var crop: CropMode
+    public var topK: Int
+    /// Stop after this many classified frames.
+    public var frameLimit: Int?
+    /// Stop after this many seconds of streaming.
+    public var duration: Double?
+    /// Seconds without a frame before giving up.
+    public var frameTimeout: Double
+    /// Write every classified frame (the model's input) here as JPEG.
+    public var saveFramesDirectory: String?
+    /// Read a motion-JPEG stream from this file or pipe ("-": standard input) instead of a
+    /// V4L2 device.
+    public var inputPath: String?
+    /// Frames a stream input may carry: far above any camera's JPEG, small enough to hold.
+    public var maxStreamFrameBytes = 16 << 20
+    /// Classify one fresh frame every this many seconds instead of continuously. A device is
+    /// opened for each and closed between them, and one that fails is waited for.
+    public var interval: Double?
+    /// With an interval: frames thrown away after the device starts streaming, while the
+    /// camera's automatic exposure settles.
+    public var settleFrames = 3
+
+    /// Hand each result the model's input image (`CameraResult.modelInput`), for a preview. Off
+    /// by default: a caller that keeps its results would otherwise keep 150 KB of pixels with each.
+    public var keepModelInput: Bool
+
+    /// Options for a session; each parameter is the property of the same name.
+    public init(devicePath: String = "/dev/video0", request: CaptureRequest = CaptureRequest(), crop: CropMode = .center,
+                topK: Int = 3, frameLimit: Int? = nil, duration: Double? = nil, frameTimeout: Double = 5,
+                saveFramesDirectory: String? = nil, inputPath: String? = nil, interval: Double? = nil, keepModelInput: Bool = false) {
+        self.devicePath = devicePath
+        self.request = request
+        self.crop = crop
+        self.topK = topK
+        self.frameLimit = frameLimit
+        self.duration = duration
+        self.frameTimeout = frameTimeout
+        self.saveFramesDirectory = saveFramesDirectory
+        self.inputPath = inputPath
+        self.interval = interval
+        self.keepModelInput = keepModelInput
+    }
+}
+
+/// What the camera session settled on, reported before the first frame (and, with an
+/// interval, again whenever a device that failed is back).
+public enum CameraSetup: Sendable {
+    case device(DeviceSetup)
+    /// A motion-JPEG stream from a file or pipe.
+    case stream(name: String, maxFrameBytes: Int)
+}
+
+/// The device, format and buffers a V4L2 capture uses.
+public struct DeviceSetup: Sendable {
+    public var device: DeviceDescription
+    public var plan: CapturePlan
+    public var stream: StreamFormat
+    public var bufferCount: Int
+}
+
+/// One classified frame.
+public struct CameraResult: Sendable {
+    public var sequence: UInt32
+    /// When the frame was captured, on the wall clock: ISO 8601 local time with its offset.
+    public var time: String
+    public var top: [ScoredClass]
+    /// From the driver's capture timestamp to the scores being ready.
+    public var ageMilliseconds: Double
+    /// Frame to model input (conversion and quantisation), and the model run.
+    public var prepareMilliseconds: Double
+    public var invokeMilliseconds: Double
+    public var inferenceFramesPerSecond: Double
+    public var counts: CaptureCounts
+    /// Where the frame was saved, when `CameraOptions.saveFramesDirectory` is set.
+    public var savedPath: String?
+    /// The image the model classified (cropped and resized to its input size); only with
+    /// `CameraOptions.keepModelInput`.
+    public var modelInput: RGBImage?
+}
+
+/// How a session went, for its last report: counts, frame ages, and why it ended.
+public struct CameraSummary: Sendable {
+    public var counts: CaptureCounts
+    public var classified: Int
+    /// Frames the converter refused (damaged MJPEG, short buffers).
+    public var corrupt: Int
+    public var lastCorruptReason: String?
+    public var ages: [Double]
+    /// The signal that ended the run (SIGINT, SIGTERM), if one did.
+    public var signal: Int32?
+    /// Set when the run ended on a fault (camera unplugged, no frames).
+    public var failure: CameraError?
+    /// A stream input ended (end of file, or the writer closed the pipe).
+    public var streamEnded = false
+    /// With an interval: captures that failed and were retried.
+    public var failedAttempts = 0
+
+    /// The frame ages' median and 99th percentile (as `LatencyStatistics` defines them); nil
+    /// before any frame was classified.
+    public var medianAge: Double? { LatencyStatistics(ages)?.median }
+    public var p99Age: Double? { LatencyStatistics(ages)?.p99 }
+}
+
+/// Live classification from a V4L2 camera or a motion-JPEG stream: a capture thread keeps the
+/// newest frame, the calling thread (the only one touching LiteRT) classifies it, again and
+/// again — or, with an interval, once per interval.
+public final class CameraSession {
+    public let classifier: Classifier
+    public let options: CameraOptions
+    /// Reused while frames keep their format, so resize plans are made once per size.
+    private var converter: FrameConverter?
+    private var recentResults: [UInt64] = []
+
+    /// A session that classifies with `classifier`; nothing is opened until `run`.
+    public init(classifier: Classifier, options: CameraOptions) {
+        self.classifier = classifier
+        self.options = options
+    }
+
+    /// Opens the camera or stream, then calls `onSetup` once (with an interval, also whenever a
+    /// failed device is back), `onResult` for each classified frame (returning false ends the
+    /// run, as a stop would) and `onNotice` for one-line
+    /// reports (damaged stream frames, a camera gone and retried), until the frame limit, the
+    /// duration, the end of the stream, a signal or a fault. Setup faults are thrown; a fault
+    /// mid-stream ends the run and is in the summary (with an interval a device fault is retried).
+    ///
+    /// - Throws: `CameraError` when the device or stream cannot be opened or set up, or the
+    ///   folder for saved frames cannot be made.
+    public func run(onSetup: (CameraSetup) -> Void, onResult: (CameraResult) -> Bool,
+                    onNotice: (String) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
+        if let directory = options.saveFramesDirectory {
+            do {
+                try FileWriter.makeDirectory(directory)
+            } catch {
+                throw .cannotOpen(path: directory, reason: "cannot make the folder for saved frames: \(error.reason)")
+            }
+        }
+        // First, so a Ctrl-C during set-up also ends the run through the normal path.
+        let stop = try StopSignal()
+        var summary: CameraSummary
+        if let inputPath = options.inputPath {
+            let reader = try MJPEGStreamReader(path: inputPath, maxFrameBytes: options.maxStreamFrameBytes)
+            onSetup(.stream(name: reader.displayName, maxFrameBytes: options.maxStreamFrameBytes))
+            let stream = StreamFormat(format: .mjpeg, size: FrameSize(width: 0, height: 0), bytesPerLine: 0)
+            let mailbox = LatestFrame()
+            let deadline = options.duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
+            let thread = try WorkerThread.capture {
+                reader.run(into: mailbox, stopDescriptor: stop.readEnd, timeout: self.options.frameTimeout, deadline: deadline)
+            }
+            summary = classify(from: mailbox, stream: stream, source: reader.displayName, stop: stop, onResult: onResult, onNotice: onNotice)
+            stop.trigger()
+            thread.join()
+            mailbox.takeNotices().forEach(onNotice)
+            summary.counts = mailbox.snapshot
+        } else if options.interval != nil {
+            summary = try captureAtIntervals(stop: stop, onSetup: onSetup, onResult: onResult, onNotice: onNotice)
+        } else {
+            summary = try captureContinuously(stop: stop, onSetup: onSetup, onResult: onResult, onNotice: onNotice)
+        }
+        summary.signal = stop.receivedSignal()
+        return summary
+    }
+
+    // MARK: V4L2, continuously
+
+    private func captureContinuously(stop: StopSignal, onSetup: (CameraSetup) -> Void, onResult: (CameraResult) -> Bool,
+                                     onNotice: (String) -> Void) throws(CameraError) -> CameraSummary {
+        let (device, setup) = try openDevice()
+        let capture = try CaptureStream(device: device)
+        defer { capture.stop() }
+        onSetup(.device(DeviceSetup(device: setup.device, plan: setup.plan, stream: setup.stream, bufferCount: capture.bufferCount)))
+        try capture.start()
+        let mailbox = LatestFrame()
+        let loop = CaptureLoop(capture: capture, mailbox: mailbox, stopDescriptor: stop.readEnd,
+                               frameTimeout: options.frameTimeout, duration: options.duration)
+        let thread = try WorkerThread.capture { loop.run() }
+        var summary = classify(from: mailbox, stream: setup.stream, source: options.devicePath, stop: stop,
+                               onResult: onResult, onNotice: onNotice)
+        stop.trigger()
+        thread.join()
+        capture.stop()
+        summary.counts = mailbox.snapshot
+        return summary
+    }
+
+    /// Opens the device and sets its format; the description and plan say what was chosen.
+    private func openDevice() throws(CameraError) -> (V4L2Device, (device: DeviceDescription, plan: CapturePlan, stream: StreamFormat)) {
+        let device = try V4L2Device(path: options.devicePath)
+        let description = device.describe(probing: options.request.size)
+        let plan = try FormatNegotiation.choose(options.request, from: description)
+        let stream = try device.configure(plan)
+        return (device, (description, plan, stream))
+    }
+
+    private func classify(from mailbox: LatestFrame, stream: StreamFormat, source: String, stop: StopSignal,
+                          onResult: (CameraResult) -> Bool, onNotice: (String) -> Void) -> CameraSummary {
+        var summary = CameraSummary(counts: CaptureCounts(), classified: 0, corrupt: 0, ages: [])
+        var frame = CapturedFrame()
+        let deadline = options.duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
+        var nextTick = MonotonicClock.nanoseconds()
+        while options.frameLimit.map({ summary.classified < $0 }) ?? true {
+            if let interval = options.interval {
+                // One frame per interval: wait for the tick, then take the newest frame after it.
+                if !wait(until: nextTick, deadline: deadline, stop: stop) { break }
+                nextTick += UInt64(interval * 1e9)
+                mailbox.discardPending()
+            }
+            let end = mailbox.take(into: &frame)
+            mailbox.takeNotices().forEach(onNotice)
+            if let end {
+                switch end {
+                case .failed(let error): summary.failure = error
+                case .endOfStream: summary.streamEnded = true
+                case .stopped, .durationReached: break
+                }
+                break
+            }
+            if !classifyFrame(frame, stream: stream, source: source, counts: mailbox.snapshot, into: &summary, onResult: onResult) { break }
+        }
+        return summary
+    }
+
+    // MARK: V4L2, one frame per interval
+
+    /// Opens the device for each interval, takes one settled frame and closes it again, so the
+    /// camera idles in between; a device that fails (unplugged, busy, gone) is reported and
+    /// retried with growing pauses until it is back.
+    private func captureAtIntervals(stop: StopSignal, onSetup: (CameraSetup) -> Void, onResult: (CameraResult) -> Bool,
+                                    onNotice: (String) -> Void) throws(CameraError) -> CameraSummary {
+        var summary = CameraSummary(counts: CaptureCounts(), classified: 0, corrupt: 0, ages: [])
+        let interval = options.interval ?? 1
+        let deadline = options.duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
+        var nextTick = MonotonicClock.nanoseconds()
+        var retryPause = 1.0
+        var announced = false
+        var frame = CapturedFrame()
+        while options.frameLimit.map({ summary.classified < $0 }) ?? true {
+            if !wait(until: nextTick, deadline: deadline, stop: stop) { break }
+            let stream: StreamFormat
+            do throws(CameraError) {
+                // Said once at the start, and again when a device that failed is back.
+                guard let captured = try captureOneFrame(stop: stop, into: &frame, announce: !announced || retryPause > 1,
+                                                         onSetup: onSetup) else { break }
+                stream = captured
+            } catch {
+                // A device that never worked is a set-up error, as without an interval; one
+                // that did is waited for.
+                guard announced else { throw error }
+                summary.failedAttempts += 1
+                let pause = min(retryPause, 60)
+                onNotice("\(error.description); trying again in \(JSONObject.number(pause, decimals: 0)) s")
+                retryPause *= 2
+                nextTick = MonotonicClock.nanoseconds() + UInt64(pause * 1e9)
+                continue
+            }
+            if retryPause > 1 {
+                onNotice("\(options.devicePath): camera back after \(summary.failedAttempts) failed attempts")
+                retryPause = 1
+            }
+            announced = true
+            nextTick = max(nextTick + UInt64(interval * 1e9), MonotonicClock.nanoseconds())
+            summary.counts.captured += 1
+            if !classifyFrame(frame, stream: stream, source: options.devicePath, counts: summary.counts, into: &summary,
+                              onResult: onResult) { break }
+        }
+        return summary
+    }
+
+    /// Opens, configures and starts the device, copies the first frame after `settleFrames`
+    /// into `frame`, and closes the device again. Returns nil when stopped.
+    private func captureOneFrame(stop: StopSignal, into frame: inout CapturedFrame, announce: Bool,
+                                 onSetup: (CameraSetup) -> Void) throws(CameraError) -> StreamFormat? {
+        let (device, setup) = try openDevice()
+        let capture = try CaptureStream(device: device)
+        defer { capture.stop() }
+        if announce { onSetup(.device(DeviceSetup(device: setup.device, plan: setup.plan, stream: setup.stream, bufferCount: capture.bufferCount))) }
+        try capture.start()
+        var seen = 0
+        while true {
+            switch try capture.next(timeout: options.frameTimeout, wakeDescriptor: stop.readEnd) {
+            case .frame(let dequeued):
+                defer { seen += 1 }
+                guard dequeued.flaggedError || seen < options.settleFrames else {
+                    frame.bytes = Array(dequeued.bytes)
+                    frame.sequence = dequeued.sequence
+                    frame.timestamp = dequeued.timestamp
+                    return setup.stream
+                }
+                try capture.requeue(dequeued.index)
+            case .woken:
+                return nil
+            case nil:
+                throw .noFrame(path: options.devicePath, timeout: options.frameTimeout)
+            }
+        }
+    }
+
+    /// Sleeps until `instant` (monotonic); false when a stop came or the deadline passed first.
+    private func wait(until instant: UInt64, deadline: UInt64?, stop: StopSignal) -> Bool {
+        while true {
+            let now = MonotonicClock.nanoseconds()
+            if let deadline, now >= deadline { return false }
+            guard now < instant else { return true }
+            let end = min(instant, deadline ?? instant)
+            var descriptor = pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min((end - now) / 1_000_000 + 1, 1_000_000)))
+            if ready > 0 { return false }
+        }
+    }
+
+    // MARK: one frame
+
+    /// Classifies one frame and reports it; false when the run must end (a failure is then in
+    /// the summary, or `onResult` asked to stop).
+    private func classifyFrame(_ frame: CapturedFrame, stream: StreamFormat, source: String, counts: CaptureCounts,
+                               into summary: inout CameraSummary, onResult: (CameraResult) -> Bool) -> Bool {
+        if converter?.stream != stream { converter = classifier.frameConverter(for: stream, crop: options.crop) }
+        guard let converter else { return false }
+        let prepared: (image: RGBImage, input: PreparedInput)
+        do throws(InputError<FrameError>) {
+            prepared = try classifier.prepareInput(frame: frame.bytes, with: converter)
+        } catch .unusable(let error) {
+            summary.corrupt += 1
+            summary.lastCorruptReason = error.description
+            return true
+        } catch {
+            summary.failure = .streamFailed(path: source, reason: "inference: \(error)")
+            return false
+        }
+        let classification: Classification
+        do {
+            classification = try classifier.run(topK: options.topK, timings: prepared.input.timings)
+        } catch {
+            summary.failure = .streamFailed(path: source, reason: "inference: \(error)")
+            return false
+        }
+        let now = MonotonicClock.nanoseconds()
+        let age = Double(now &- frame.timestamp) / 1e6
+        recentResults.append(now)
+        if recentResults.count > 11 { recentResults.removeFirst() }
+        let inferenceRate = recentResults.count > 1
+            ? Double(recentResults.count - 1) * 1e9 / Double(recentResults.last! - recentResults.first!) : 0
+        var result = CameraResult(sequence: frame.sequence, time: WallClock.localISO8601(nanoseconds: WallClock.nanoseconds(ofMonotonic: frame.timestamp)),
+                                  top: classification.top, ageMilliseconds: age,
+                                  prepareMilliseconds: classification.timings.prepare,
+                                  invokeMilliseconds: classification.timings.invoke,
+                                  inferenceFramesPerSecond: inferenceRate, counts: counts,
+                                  modelInput: options.keepModelInput ? prepared.image : nil)
+        summary.classified += 1
+        summary.ages.append(age)
+        if let directory = options.saveFramesDirectory {
+            do {
+                result.savedPath = try save(prepared.image, sequence: frame.sequence,
+                                            label: classification.top.first?.label ?? "unknown", in: directory)
+            } catch {
+                summary.failure = error
+                return false
+            }
+        }
+        return onResult(result)
+    }
+
+    /// frame-000042-Tomato___Early_blight.jpg: the sequence number sorts them, the label says
+    /// what the model made of it.
+    private func save(_ image: RGBImage, sequence: UInt32, label: String, in directory: String) throws(CameraError) -> String {
+        let safeLabel = String(label.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" })
+        let digits = String(sequence)
+        let path = directory + "/frame-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + "-" + safeLabel + ".jpg"
+        do {
+            try FileWriter.write(try JPEGEncoder.encode(image), to: path)
+        } catch let error as FileWriteError {
+            throw .cannotOpen(path: path, reason: "cannot save frame: \(error.reason)")
+        } catch {
+            throw .cannotOpen(path: path, reason: "cannot encode frame: \(error)")
+        }
+        return path
+    }
+}
+/// The capture thread's work: dequeue, hand the frame to the mailbox, requeue at once.
+private final class CaptureLoop: @unchecked Sendable {
+    // Touched only by the capture thread while it runs; the session stops the stream after join.
+    let capture: CaptureStream
+    let mailbox: LatestFrame
+    let stopDescriptor: Int32
+    let frameTimeout: Double
+    let deadline: UInt64?
+
+    init(capture: CaptureStream, mailbox: LatestFrame, stopDescriptor: Int32, frameTimeout: Double, duration: Double?) {
+        self.capture = capture
+        self.mailbox = mailbox
+        self.stopDescriptor = stopDescriptor
+        self.frameTimeout = frameTimeout
+        deadline = duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
+    }
+
+    func run() {
+        do {
+            while true {
+                var timeout = frameTimeout
+                if let deadline {
+                    let now = MonotonicClock.nanoseconds()
+                    if now >= deadline { return mailbox.finish(.durationReached) }
+                    timeout = min(timeout, Double(deadline - now) / 1e9)
+                }
+                switch try capture.next(timeout: timeout, wakeDescriptor: stopDescriptor) {
+                case .frame(let frame):
+                    mailbox.put(frame)
+                    try capture.requeue(frame.index)
+                case .woken:
+                    return mailbox.finish(.stopped)
+                case nil:
+                    if let deadline, MonotonicClock.nanoseconds() >= deadline { return mailbox.finish(.durationReached) }
+                    return mailbox.finish(.failed(.noFrame(path: capture.device.path, timeout: frameTimeout)))
+                }
+            }
+        } catch {
+            mailbox.finish(.failed(error))
+        }
+    }
+}

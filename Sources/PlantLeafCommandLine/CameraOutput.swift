@@ -1,0 +1,150 @@
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
+import Glibc
+
+/// What `plantleaf camera` writes, and its schema. Each classified frame is one JSON object on a
+/// line (`frameRecord`): "frame" (the driver's sequence number), "time" (capture time, ISO 8601
+/// local time with offset), "top" (as classify's), "age_ms" (capture to scores), "prepare_ms" and
+/// "invoke_ms" (the stages as `StageTimings` names them), "capture_fps", "inference_fps",
+/// "dropped", and "saved" when the frame was saved. The run ends with {"summary": {...}}
+/// (`summaryRecord`). On a terminal the same results are drawn as a status block (`statusLines`).
+public enum CameraOutput {
+    /// One classified frame's JSON line (schema above).
+    public static func frameRecord(_ result: CameraResult) -> String {
+        var object = JSONObject()
+        object.add("frame", Int(result.sequence))
+        object.add("time", result.time)
+        object.add("top", objects: result.top.map(\.json))
+        object.add("age_ms", result.ageMilliseconds, decimals: 2)
+        object.add("prepare_ms", result.prepareMilliseconds, decimals: 3)
+        object.add("invoke_ms", result.invokeMilliseconds, decimals: 3)
+        object.add("capture_fps", result.counts.framesPerSecond, decimals: 2)
+        object.add("inference_fps", result.inferenceFramesPerSecond, decimals: 2)
+        object.add("dropped", result.counts.dropped)
+        if let path = result.savedPath { object.add("saved", path) }
+        return object.text
+    }
+
+    /// The line that says what is being read, printed once before the first frame.
+    public static func setupLine(_ setup: CameraSetup, crop: CropMode) -> String {
+        switch setup {
+        case .device(let setup):
+            let rate = setup.stream.framesPerSecond.map { " at \(JSONObject.number($0, decimals: 2)) fps" } ?? ""
+            return "\(setup.device.path) (\(setup.device.card), \(setup.device.driver)): \(setup.stream.format.displayName) "
+                + "\(setup.stream.size)\(rate), crop \(crop.rawValue), \(setup.bufferCount) buffers [\(setup.plan.reason)]"
+        case .stream(let name, let maxFrameBytes):
+            return "\(name): motion-JPEG stream, crop \(crop.rawValue), frames up to \(maxFrameBytes >> 20) MiB"
+        }
+    }
+
+    /// The status block's lines for one result: `header`, the preview's rows when there is one,
+    /// the frame's numbers, then a bar per class.
+    public static func statusLines(_ result: CameraResult, header: String, preview: TerminalPreview?) -> [String] {
+        var lines = [header]
+        if let preview, let image = result.modelInput { lines += preview.render(image) }
+        let counts = result.counts
+        lines.append("\(result.time)   frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "
+            + "capture \(JSONObject.number(counts.framesPerSecond, decimals: 1)) fps   "
+            + "inference \(JSONObject.number(result.inferenceFramesPerSecond, decimals: 1)) fps   dropped \(counts.dropped)")
+        for entry in result.top {
+            let filled = max(0, min(20, Int((entry.score * 20).rounded())))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled)
+            let percent = DecimalText.fixed(entry.score * 100, decimals: 1)
+            lines.append(String(repeating: " ", count: max(0, 6 - percent.count)) + percent + "% " + bar + " " + Labels.displayName(entry.label))
+        }
+        return lines
+    }
+
+    /// The run's summary line for stderr. `fromStream`: the input was a motion-JPEG stream;
+    /// `retriesDevice`: a device read at intervals, whose failed attempts are counted.
+    public static func summaryLine(_ summary: CameraSummary, fromStream: Bool, retriesDevice: Bool) -> String {
+        let counts = summary.counts
+        let median = summary.medianAge.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
+        let p99 = summary.p99Age.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
+        var text: String
+        if fromStream {
+            text = "\(counts.captured) frames read, \(summary.classified) classified, \(counts.superseded) superseded, "
+                + "\(counts.broken) broken, \(counts.oversized) over the size limit, \(summary.corrupt) corrupt, "
+                + "\(counts.skippedBytes) bytes skipped between frames"
+        } else {
+            text = "\(counts.captured) frames captured, \(summary.classified) classified, \(counts.dropped) dropped by the driver, "
+                + "\(counts.flaggedError) flagged bad, \(summary.corrupt) corrupt"
+        }
+        text += "; frame age median \(median), p99 \(p99)"
+        if retriesDevice { text += "; \(summary.failedAttempts) failed attempts" }
+        if summary.streamEnded { text += "; the stream ended" }
+        if let signal = summary.signal { text += "; stopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM")" }
+        if let reason = summary.lastCorruptReason { text += "; last corrupt frame: \(reason)" }
+        return text
+    }
+
+    /// The run's summary as the last JSON line: {"summary": {...}}, stamped with `time`.
+    public static func summaryRecord(_ summary: CameraSummary, fromStream: Bool, retriesDevice: Bool, time: String) -> String {
+        let counts = summary.counts
+        var object = JSONObject()
+        object.add("time", time)
+        object.add("captured", counts.captured)
+        object.add("classified", summary.classified)
+        object.add("dropped", counts.dropped)
+        object.add("flagged_error", counts.flaggedError)
+        object.add("superseded", counts.superseded)
+        object.add("corrupt", summary.corrupt)
+        if fromStream {
+            object.add("broken", counts.broken)
+            object.add("oversized", counts.oversized)
+            object.add("skipped_bytes", counts.skippedBytes)
+            object.add("stream_ended", summary.streamEnded)
+        }
+        if retriesDevice { object.add("failed_attempts", summary.failedAttempts) }
+        if let value = summary.medianAge { object.add("age_median_ms", value, decimals: 2) } else { object.addNull("age_median_ms") }
+        if let value = summary.p99Age { object.add("age_p99_ms", value, decimals: 2) } else { object.addNull("age_p99_ms") }
+        if let failure = summary.failure { object.add("error", failure.description) }
+        var wrapper = JSONObject()
+        wrapper.add("summary", object)
+        return wrapper.text
+    }
+
+    /// One device's entry in the camera listing: its name and driver, then each format with its
+    /// sizes and rates.
+    public static func deviceListing(path: String, _ description: DeviceDescription) -> String {
+        var lines = ["\(path): \(description.card) (driver \(description.driver), \(description.busInfo))"]
+        for format in description.formats {
+            let readable = format.pixelFormat == nil ? ", not readable by PlantLeaf" : ""
+            lines.append("  \(FourCC.text(format.fourCC)) \(format.name)\(format.compressed ? " (compressed)" : "")\(readable)")
+            switch format.sizes {
+            case .discrete(let options):
+                for option in options {
+                    let rates = option.intervals.map { JSONObject.number($0.framesPerSecond, decimals: 3) }
+                    lines.append("    \(option.size)" + (rates.isEmpty ? "" : ": " + rates.joined(separator: ", ") + " fps"))
+                }
+            case .stepwise(let minimum, let maximum, let step, _):
+                lines.append("    \(minimum) to \(maximum), step \(step)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The frame benchmark's report: median and p99 (`LatencyStatistics`) of each path against
+    /// invoke, and MJPEG against libjpeg-turbo alone.
+    public static func frameBenchmarkReport(_ result: FrameBenchmark.Result, imageName: String, crop: CropMode, iterations: Int) -> String {
+        func statistics(_ values: [Double]) -> LatencyStatistics {
+            LatencyStatistics(values) ?? LatencyStatistics(count: 0, min: .nan, median: .nan, mean: .nan, standardDeviation: .nan,
+                                                           p90: .nan, p99: .nan, max: .nan)
+        }
+        func milliseconds(_ value: Double) -> String { DecimalText.fixed(value, decimals: 3) }
+        let invoke = statistics(result.invoke).median
+        let (yuyv, mjpeg, floor) = (statistics(result.yuyv).median, statistics(result.mjpeg).median, statistics(result.mjpegDecoder).median)
+        var lines = ["frame -> model input, \(result.frameSize) frames from \(imageName), crop \(crop.rawValue), \(iterations) iterations"]
+        for (name, times) in [("YUYV", result.yuyv), ("MJPEG (\(result.mjpegBytes) bytes, no DHT)", result.mjpeg), ("invoke", result.invoke)] {
+            let summary = statistics(times)
+            let ratio = name == "invoke" ? "" : "  = \(DecimalText.fixed(summary.median / invoke * 100, decimals: 1))% of invoke"
+            lines.append("  \(name): median \(milliseconds(summary.median)) ms, p99 \(milliseconds(summary.p99)) ms\(ratio)")
+        }
+        lines.append("  libjpeg-turbo alone on the MJPEG frame (the floor): median \(milliseconds(floor)) ms; "
+            + "MJPEG frame -> model input = \(DecimalText.fixed(mjpeg / floor, decimals: 2))x the floor")
+        lines.append("  frame-to-result (median): YUYV \(milliseconds(yuyv + invoke)) ms, MJPEG \(milliseconds(mjpeg + invoke)) ms "
+            + "= invoke + \(milliseconds(yuyv)) / \(milliseconds(mjpeg)) ms")
+        return lines.joined(separator: "\n")
+    }
+}

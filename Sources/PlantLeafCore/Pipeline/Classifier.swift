@@ -1,0 +1,326 @@
+/// Milliseconds spent in each pipeline stage for one image or frame. The same names are used in
+/// every output (classify's JSON and CSV, camera records, bench reports).
+public struct StageTimings: Sendable, Equatable {
+    /// Reading the file (0 for bytes already in memory and for camera frames).
+    public var read: Double = 0
+    /// From the encoded bytes or the frame to a filled input tensor: decoding, with the rows
+    /// resized and quantised into the tensor as they come.
+    public var prepare: Double = 0
+    public var invoke: Double = 0
+    /// Dequantising the output and picking the top classes.
+    public var postprocess: Double = 0
+
+    /// Timings of the stages given; the others are 0.
+    public init(read: Double = 0, prepare: Double = 0, invoke: Double = 0, postprocess: Double = 0) {
+        self.read = read
+        self.prepare = prepare
+        self.invoke = invoke
+        self.postprocess = postprocess
+    }
+
+    public var total: Double { read + prepare + invoke + postprocess }
+}
+
+/// The top classes for one image or frame, best first, and what each stage took.
+public struct Classification: Sendable {
+    public var top: [ScoredClass]
+    public var timings: StageTimings
+
+    /// A result as `run(topK:timings:)` makes it (also for tests and other front ends' renderers).
+    public init(top: [ScoredClass], timings: StageTimings) {
+        self.top = top
+        self.timings = timings
+    }
+}
+
+/// Why the classifier could not be set up: the runtime/model, or the label file.
+public enum ClassifierSetupError: PlantLeafError {
+    case runtime(RuntimeError)
+    case labels(LabelError)
+
+    public var message: String {
+        switch self {
+        case .runtime(let error): return error.message
+        case .labels(let error): return error.message
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .runtime(let error): return error.details
+        case .labels(let error): return error.details
+        }
+    }
+}
+
+/// Why one file could not be classified; says which file.
+public enum ClassifyError: PlantLeafError {
+    case unreadable(path: String, reason: String)
+    case undecodable(path: String, ImageError)
+    case runtime(path: String, RuntimeError)
+
+    public var path: String {
+        switch self {
+        case .unreadable(let path, _), .undecodable(let path, _), .runtime(let path, _): return path
+        }
+    }
+
+    /// The reason without the path, for output formats that carry the path separately.
+    public var reason: String {
+        switch self {
+        case .unreadable(_, let reason): return "cannot read file: \(reason)"
+        case .undecodable(_, let error): return error.description
+        case .runtime(_, let error): return error.description
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .unreadable(let path, _): return "\(path): cannot read file"
+        case .undecodable(let path, let error): return "\(path): \(error.message)"
+        case .runtime(let path, let error): return "\(path): \(error.message)"
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .unreadable(_, let reason): return reason
+        case .undecodable(_, let error): return error.details
+        case .runtime(_, let error): return error.details
+        }
+    }
+}
+
+/// What one image or frame put into the model's input tensor.
+public struct PreparedInput: Sendable {
+    /// The image as the decoder (or frame) delivered it, before the resize.
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+    public var timings: StageTimings
+}
+
+/// Why an image (`Cause` is `ImageError`) or camera frame (`FrameError`) could not become model
+/// input: the input itself, or the runtime.
+public enum InputError<Cause: PlantLeafError>: PlantLeafError {
+    case unusable(Cause)
+    case runtime(RuntimeError)
+
+    public var message: String {
+        switch self {
+        case .unusable(let error): return error.message
+        case .runtime(let error): return error.message
+        }
+    }
+
+    public var details: String? {
+        switch self {
+        case .unusable(let error): return error.details
+        case .runtime(let error): return error.details
+        }
+    }
+}
+
+/// The whole classify path: file → RGB rows → resize → model input → LiteRT → top-k classes.
+/// Every caller (batch, bench, camera, frame benchmark) goes through these steps; none reaches
+/// into the interpreter, quantiser or decoder.
+public final class Classifier {
+    private let interpreter: Interpreter
+    public let labels: Labels
+    private let quantizer: InputQuantizer
+    private let decoder: ImageDecoder
+    /// Decoded rows stream into it; it keeps its resize plan while a batch keeps one photo size.
+    private let resizer: RowResizer
+
+    /// What a classifier is built from: the model, its labels, the runtime's options and how
+    /// pixels become input values.
+    public struct Options: Sendable {
+        public var modelPath: String
+        public var labelsPath: String
+        /// Where the runtime is and how it runs (threads).
+        public var runtime: Interpreter.Options
+        /// The real value fed for a pixel byte; nil takes what the input tensor implies.
+        public var normalization: Normalization?
+
+        /// Options for the model at `modelPath` with the labels at `labelsPath`.
+        public init(modelPath: String, labelsPath: String, runtime: Interpreter.Options, normalization: Normalization? = nil) {
+            self.modelPath = modelPath
+            self.labelsPath = labelsPath
+            self.runtime = runtime
+            self.normalization = normalization
+        }
+    }
+
+    public let options: Options
+
+    /// Loads LiteRT and the model, checks the labels against the model's output, and
+    /// prepares the quantiser, decoder and resizer for the model's input.
+    /// - Throws: `ClassifierSetupError.runtime` when LiteRT or the model cannot be used,
+    ///   `.labels` when the label file cannot be read or does not match the model.
+    public init(options: Options) throws(ClassifierSetupError) {
+        self.options = options
+        do {
+            interpreter = try Interpreter(modelPath: options.modelPath, options: options.runtime)
+        } catch {
+            throw .runtime(error)
+        }
+        do {
+            labels = try Labels.load(path: options.labelsPath)
+            try labels.check(againstClassCount: interpreter.output.elementCount, path: options.labelsPath)
+        } catch {
+            throw .labels(error)
+        }
+        quantizer = InputQuantizer(tensor: interpreter.input, normalization: options.normalization)
+        let size = interpreter.inputSize
+        decoder = ImageDecoder(minimumSize: (size.width, size.height))
+        resizer = RowResizer(width: size.width, height: size.height)
+    }
+
+    /// The model's input image size.
+    public var inputSize: (width: Int, height: Int) { interpreter.inputSize }
+    public var inputTensor: TensorInfo { interpreter.input }
+
+    /// Reads, decodes and classifies one image file (PNG or JPEG).
+    /// - Throws: `ClassifyError`, naming the file: unreadable, undecodable, or a runtime failure.
+    public func classify(path: String, topK: Int) throws(ClassifyError) -> Classification {
+        let start = MonotonicClock.nanoseconds()
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.readAll(path: path)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        let readTime = MonotonicClock.milliseconds(since: start)
+        do {
+            var result = try classify(bytes: bytes, topK: topK)
+            result.timings.read = readTime
+            return result
+        } catch {
+            switch error {
+            case .unusable(let error): throw .undecodable(path: path, error)
+            case .runtime(let error): throw .runtime(path: path, error)
+            }
+        }
+    }
+
+    /// Classifies an encoded PNG or JPEG.
+    ///
+    /// - Throws: `InputError.unusable` when the bytes are not an image it can decode,
+    ///   `.runtime` when LiteRT fails.
+    public func classify(bytes: [UInt8], topK: Int) throws(InputError<ImageError>) -> Classification {
+        let prepared = try prepareInput(bytes: bytes)
+        do {
+            return try run(topK: topK, timings: prepared.timings)
+        } catch {
+            throw .runtime(error)
+        }
+    }
+
+    /// Decodes an encoded PNG or JPEG into the input tensor: rows go from the decoder through
+    /// the resizer and are quantised into the tensor as they come, so no full-size image, and no
+    /// model-size copy either, is ever held.
+    ///
+    /// - Throws: `InputError.unusable` with the decoder's `ImageError`, `.runtime` when the
+    ///   input tensor cannot be written.
+    public func prepareInput(bytes: [UInt8]) throws(InputError<ImageError>) -> PreparedInput {
+        let start = MonotonicClock.nanoseconds()
+        let failure: ImageError?
+        do {
+            failure = try interpreter.writeInput { tensor in
+                resizer.writing(into: tensor, with: quantizer) { () -> ImageError? in
+                    do throws(ImageError) {
+                        try decoder.decode(bytes, into: resizer)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+        } catch {
+            throw .runtime(error)
+        }
+        if let failure { throw .unusable(failure) }
+        let plan = resizer.plan!
+        return PreparedInput(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
+                             timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
+    }
+
+    /// Classifies a decoded image of any size (resized to the model's input here).
+    ///
+    /// - Throws: `RuntimeError` when LiteRT fails.
+    public func classify(image: RGBImage, topK: Int) throws(RuntimeError) -> Classification {
+        try run(topK: topK, timings: prepareInput(image: image).timings)
+    }
+
+    /// Resizes a decoded image into the input tensor, with a plan kept per source size.
+    ///
+    /// - Throws: `RuntimeError` when the input tensor cannot be written.
+    public func prepareInput(image: RGBImage) throws(RuntimeError) -> PreparedInput {
+        let start = MonotonicClock.nanoseconds()
+        try interpreter.writeInput { tensor in
+            resizer.writing(into: tensor, with: quantizer) {
+                _ = resizer.begin(width: image.width, height: image.height, orientation: .upright)
+                image.pixels.withUnsafeBufferPointer { pixels in
+                    for y in 0..<image.height { resizer.row(pixels.baseAddress! + y * image.width * 3, y: y) }
+                }
+            }
+        }
+        return PreparedInput(sourceWidth: image.width, sourceHeight: image.height,
+                             timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
+    }
+
+    /// A converter for camera frames of `stream` to this model's input.
+    public func frameConverter(for stream: StreamFormat, crop: CropMode) -> FrameConverter {
+        let size = inputSize
+        return FrameConverter(stream: stream, crop: crop, outputSize: FrameSize(width: size.width, height: size.height))
+    }
+
+    /// Converts one camera frame into the input tensor; returns the model-size image it wrote
+    /// (for saving frames). A frame that does not convert is an error, never an empty input.
+    ///
+    /// - Throws: `InputError.unusable` with the converter's `FrameError`, `.runtime` when the
+    ///   input tensor cannot be written.
+    public func prepareInput(frame: [UInt8], with converter: FrameConverter) throws(InputError<FrameError>) -> (image: RGBImage, input: PreparedInput) {
+        let start = MonotonicClock.nanoseconds()
+        let image: RGBImage
+        do {
+            image = try converter.convert(frame)
+        } catch {
+            throw .unusable(error)
+        }
+        do {
+            try writeInput(image)
+        } catch {
+            throw .runtime(error)
+        }
+        let stream = converter.stream.size
+        return (image, PreparedInput(sourceWidth: stream.width, sourceHeight: stream.height,
+                                     timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start))))
+    }
+
+    /// Quantises an image already at the model's input size into the input tensor.
+    private func writeInput(_ image: RGBImage) throws(RuntimeError) {
+        // The pixel buffer is opened inside the tensor's closure, not around it: Swift 6.0's
+        // withUnsafeBufferPointer only rethrows untyped errors, so no typed throw may cross it.
+        try interpreter.writeInput { tensor in
+            image.pixels.withUnsafeBufferPointer { quantizer.write($0, into: tensor) }
+        }
+    }
+
+    /// Runs the model on what the last prepareInput put in the input tensor and scores the
+    /// result; `timings` carries the stages already spent on this input.
+    ///
+    /// - Throws: `RuntimeError` when LiteRT's invoke or output read fails.
+    public func run(topK: Int, timings: StageTimings = StageTimings()) throws(RuntimeError) -> Classification {
+        let invokeStart = MonotonicClock.nanoseconds()
+        try interpreter.invoke()
+        let invoke = MonotonicClock.milliseconds(since: invokeStart)
+        let postStart = MonotonicClock.nanoseconds()
+        let output = interpreter.output
+        let scores = try interpreter.readOutput { Scores.dequantize($0, tensor: output) }
+        let top = Scores.topK(scores, k: topK, labels: labels)
+        var timings = timings
+        timings.invoke = invoke
+        timings.postprocess = MonotonicClock.milliseconds(since: postStart)
+        return Classification(top: top, timings: timings)
+    }
+}

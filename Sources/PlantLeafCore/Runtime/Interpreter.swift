@@ -1,0 +1,274 @@
+import CLiteRt
+
+/// One model compiled for the CPU by LiteRT, with a host-memory buffer for its single input and
+/// its first output. LiteRT reads the model from the bytes its `ModelFile` mapped and checked.
+///
+/// Not safe for concurrent use: LiteRT runs on one compiled model were not tested from several
+/// threads at once, so callers serialise `invoke()`.
+public final class Interpreter {
+    /// How an interpreter is set up: where the runtime is, how it runs. Every runtime setting is
+    /// here, so a new one is added to this value and read where the interpreter is built.
+    public struct Options: Sendable, Equatable {
+        /// Where libLiteRt.so is: paths tried in order, the first that exists is loaded (each
+        /// must hold a `/`: a bare name would make the system loader search its own path). The
+        /// process keeps the first library it loads.
+        public var runtimeLibraryCandidates: [String]
+        /// CPU threads for each inference.
+        public var threads: Int
+
+        /// Options with the runtime at one of `runtimeLibraryCandidates`.
+        public init(runtimeLibraryCandidates: [String], threads: Int = 1) {
+            self.runtimeLibraryCandidates = runtimeLibraryCandidates
+            self.threads = threads
+        }
+
+        /// Options with the runtime at `runtimeLibraryPath`.
+        public init(runtimeLibraryPath: String, threads: Int = 1) {
+            self.init(runtimeLibraryCandidates: [runtimeLibraryPath], threads: threads)
+        }
+    }
+
+    public let modelPath: String
+    public let input: TensorInfo
+    public let output: TensorInfo
+    public let options: Options
+    public var threads: Int { options.threads }
+    private let handles: Handles
+
+    /// Maps and checks the model at `modelPath`, then compiles it.
+    ///
+    /// - Throws: `RuntimeError`: an invalid thread count, a runtime library missing or unusable,
+    ///   a model missing, unreadable, damaged or unsupported, or a LiteRT call that fails.
+    public convenience init(modelPath: String, options: Options) throws(RuntimeError) {
+        // The thread count and the library before the model: with several things wrong, the
+        // first reported is the one to fix first.
+        try Interpreter.checkPrerequisites(options)
+        try self.init(compiling: ModelFile(path: modelPath), options: options)
+    }
+
+    /// Compiles a model already mapped and checked; several interpreters may share one.
+    ///
+    /// - Throws: `RuntimeError`, as `init(modelPath:options:)` does after the model check.
+    public convenience init(model: ModelFile, options: Options) throws(RuntimeError) {
+        try Interpreter.checkPrerequisites(options)
+        try self.init(compiling: model, options: options)
+    }
+
+    private static func checkPrerequisites(_ options: Options) throws(RuntimeError) {
+        guard options.threads >= 1 else { throw .invalidThreadCount(options.threads) }
+        try LiteRtLibrary.load(candidates: options.runtimeLibraryCandidates)
+    }
+
+    private init(compiling modelFile: ModelFile, options: Options) throws(RuntimeError) {
+        let modelPath = modelFile.path
+        let threads = options.threads
+        self.modelPath = modelPath
+        self.options = options
+
+        // Build everything into an object of its own first: a throw part-way leaves `self`
+        // uninitialised, and that object releases what was created so far.
+        let handles = Handles(modelFile: modelFile)
+        // CPU only, said once for the environment and the compilation: registering only the CPU
+        // stops the library probing for GPU libraries at start-up, which boards do not use.
+        let accelerator = Int32(kPLAcceleratorCPU)
+        var environmentOptions = [
+            LiteRtEnvOption(tag: Int32(kPLEnvOptionAutoRegisterAccelerators),
+                            value: LiteRtAny(type: Int32(kPLAnyTypeInt), .init(int_value: Int64(accelerator)))),
+            LiteRtEnvOption(tag: Int32(kPLEnvOptionMinLogSeverity),
+                            value: LiteRtAny(type: Int32(kPLAnyTypeInt), .init(int_value: Int64(kPLLogSeverityError)))),
+        ]
+        try check(pl_LiteRtCreateEnvironment(Int32(environmentOptions.count), &environmentOptions, &handles.environment),
+                  "LiteRtCreateEnvironment", modelPath)
+        try check(pl_LiteRtCreateModelFromBuffer(handles.environment, modelFile.bytes.baseAddress, modelFile.bytes.count, &handles.model),
+                  "LiteRtCreateModelFromBuffer", modelPath)
+
+        var signature: LiteRtSignature?
+        try check(pl_LiteRtGetModelSignature(handles.model, 0, &signature), "LiteRtGetModelSignature", modelPath)
+        var inputCount = 0, outputCount = 0
+        try check(pl_LiteRtGetNumSignatureInputs(signature, &inputCount), "LiteRtGetNumSignatureInputs", modelPath)
+        try check(pl_LiteRtGetNumSignatureOutputs(signature, &outputCount), "LiteRtGetNumSignatureOutputs", modelPath)
+        guard inputCount == 1, outputCount >= 1 else {
+            throw .unsupportedModel(path: modelPath, reason: "expected 1 input and at least 1 output, found \(inputCount) and \(outputCount)")
+        }
+        var inputTensor: LiteRtTensor?, outputTensor: LiteRtTensor?
+        try check(pl_LiteRtGetSignatureInputTensorByIndex(signature, 0, &inputTensor), "LiteRtGetSignatureInputTensorByIndex", modelPath)
+        try check(pl_LiteRtGetSignatureOutputTensorByIndex(signature, 0, &outputTensor), "LiteRtGetSignatureOutputTensorByIndex", modelPath)
+
+        // Refuse a model PlantLeaf cannot feed before compiling it: its own declared shapes
+        // (a -1 batch is allowed here; the compiled layouts below resolve it).
+        try Interpreter.checkSupported(input: try Interpreter.describe(inputTensor, modelPath: modelPath),
+                                       output: try Interpreter.describe(outputTensor, modelPath: modelPath),
+                                       modelPath: modelPath)
+
+        try check(pl_LiteRtCreateOptions(&handles.options), "LiteRtCreateOptions", modelPath)
+        try check(pl_LiteRtSetOptionsHardwareAccelerators(handles.options, accelerator),
+                  "LiteRtSetOptionsHardwareAccelerators", modelPath)
+        try check(pl_litert_set_num_threads(handles.options, Int32(threads)), "LiteRtAddOpaqueOptions(xnnpack)", modelPath)
+        // Compiling creates the XNNPACK delegate, which announces itself on stderr. Callers
+        // create interpreters while no other thread of theirs writes to stderr (BatchClassifier
+        // sets all its workers up before starting them): the capture redirects the process's fd 2.
+        // XNNPACK's pool does not report threads it failed to start: it then scores garbage
+        // and crashes when destroyed. Refuse up front instead.
+        do {
+            try WorkerThread.checkStartable(threads - 1)
+        } catch {
+            throw .threadsUnavailable(threads: threads, reason: error.reason)
+        }
+        var capture = PLStderrCapture()
+        pl_stderr_capture_begin(&capture)
+        let compileStatus = pl_LiteRtCreateCompiledModel(handles.environment, handles.model, handles.options, &handles.compiledModel)
+        pl_stderr_capture_end(&capture)
+        try check(compileStatus, "LiteRtCreateCompiledModel", modelPath)
+
+        // The compiled model's layouts have dynamic dimensions (a -1 batch) resolved.
+        var inputLayout = LiteRtLayout()
+        try check(pl_LiteRtGetCompiledModelInputTensorLayout(handles.compiledModel, 0, 0, &inputLayout),
+                  "LiteRtGetCompiledModelInputTensorLayout", modelPath)
+        var outputLayouts = [LiteRtLayout](repeating: LiteRtLayout(), count: outputCount)
+        try check(pl_LiteRtGetCompiledModelOutputTensorLayouts(handles.compiledModel, 0, outputCount, &outputLayouts, false),
+                  "LiteRtGetCompiledModelOutputTensorLayouts", modelPath)
+
+        let input = try Interpreter.describe(inputTensor, resolvedLayout: inputLayout, modelPath: modelPath)
+        let output = try Interpreter.describe(outputTensor, resolvedLayout: outputLayouts[0], modelPath: modelPath)
+        try Interpreter.checkSupported(input: input, output: output, modelPath: modelPath)
+
+        handles.inputBuffer = try Interpreter.makeBuffer(for: input, layout: inputLayout, environment: handles.environment, modelPath: modelPath)
+        handles.outputBuffer = try Interpreter.makeBuffer(for: output, layout: outputLayouts[0], environment: handles.environment, modelPath: modelPath)
+
+        self.input = input
+        self.output = output
+        self.handles = handles
+    }
+
+    /// The input's height and width (the model's input is [1, H, W, 3]).
+    public var inputSize: (width: Int, height: Int) { (input.shape[2], input.shape[1]) }
+
+    /// Gives `body` the input tensor's memory to fill (input.byteCount bytes).
+    ///
+    /// - Throws: `RuntimeError.callFailed` when the input buffer cannot be locked.
+    public func writeInput<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) throws(RuntimeError) -> Result {
+        var memory: UnsafeMutableRawPointer?
+        try check(pl_LiteRtLockTensorBuffer(handles.inputBuffer, &memory, Int32(kPLLockModeWrite)), "LiteRtLockTensorBuffer", modelPath)
+        defer { _ = pl_LiteRtUnlockTensorBuffer(handles.inputBuffer) }
+        return body(UnsafeMutableRawBufferPointer(start: memory, count: input.byteCount))
+    }
+
+    /// Runs the model on what the input buffer holds.
+    ///
+    /// - Throws: `RuntimeError.callFailed` with LiteRT's status.
+    public func invoke() throws(RuntimeError) {
+        var inputs: [LiteRtTensorBuffer?] = [handles.inputBuffer]
+        var outputs: [LiteRtTensorBuffer?] = [handles.outputBuffer]
+        try check(pl_LiteRtRunCompiledModel(handles.compiledModel, 0, 1, &inputs, 1, &outputs), "LiteRtRunCompiledModel", modelPath)
+    }
+
+    /// Gives `body` the output tensor's memory (output.byteCount bytes) to read.
+    ///
+    /// - Throws: `RuntimeError.callFailed` when the output buffer cannot be locked.
+    public func readOutput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(RuntimeError) -> Result {
+        var memory: UnsafeMutableRawPointer?
+        try check(pl_LiteRtLockTensorBuffer(handles.outputBuffer, &memory, Int32(kPLLockModeRead)), "LiteRtLockTensorBuffer", modelPath)
+        defer { _ = pl_LiteRtUnlockTensorBuffer(handles.outputBuffer) }
+        return body(UnsafeRawBufferPointer(start: memory, count: output.byteCount))
+    }
+
+    // MARK: - Construction helpers
+
+    /// Every LiteRT handle of one interpreter, and the model bytes they read. Released in the
+    /// order LiteRT needs (buffers, compiled model, options, model, environment); the bytes go
+    /// after all of them, since a stored property outlives its object's deinit.
+    private final class Handles {
+        let modelFile: ModelFile
+        var environment: LiteRtEnvironment?
+        var model: LiteRtModel?
+        var options: LiteRtOptions?
+        var compiledModel: LiteRtCompiledModel?
+        var inputBuffer: LiteRtTensorBuffer?
+        var outputBuffer: LiteRtTensorBuffer?
+
+        init(modelFile: ModelFile) { self.modelFile = modelFile }
+
+        deinit {
+            if let inputBuffer { pl_LiteRtDestroyTensorBuffer(inputBuffer) }
+            if let outputBuffer { pl_LiteRtDestroyTensorBuffer(outputBuffer) }
+            if let compiledModel { pl_LiteRtDestroyCompiledModel(compiledModel) }
+            if let options { pl_LiteRtDestroyOptions(options) }
+            if let model { pl_LiteRtDestroyModel(model) }
+            if let environment { pl_LiteRtDestroyEnvironment(environment) }
+        }
+    }
+
+    /// The tensor's name, type and quantisation from the model; its shape from `resolvedLayout`
+    /// when given, else as the model declares it.
+    private static func describe(_ tensor: LiteRtTensor?, resolvedLayout: LiteRtLayout? = nil,
+                                 modelPath: String) throws(RuntimeError) -> TensorInfo {
+        var namePointer: UnsafePointer<CChar>?
+        try check(pl_LiteRtGetTensorName(tensor, &namePointer), "LiteRtGetTensorName", modelPath)
+        let name = namePointer.map { String(cString: $0) } ?? ""
+        var typeId: Int32 = 0
+        try check(pl_LiteRtGetTensorTypeId(tensor, &typeId), "LiteRtGetTensorTypeId", modelPath)
+        guard typeId == Int32(kPLTensorTypeRanked) else {
+            throw .unsupportedModel(path: modelPath, reason: "tensor \(name) has no fixed rank")
+        }
+        var rankedType = LiteRtRankedTensorType()
+        try check(pl_LiteRtGetRankedTensorType(tensor, &rankedType), "LiteRtGetRankedTensorType", modelPath)
+        guard let elementType = ElementType(rawValue: rankedType.element_type) else {
+            throw .unsupportedModel(path: modelPath, reason: "tensor \(name) has element type \(rankedType.element_type)")
+        }
+        var quantizationType: Int32 = 0
+        try check(pl_LiteRtGetQuantizationTypeId(tensor, &quantizationType), "LiteRtGetQuantizationTypeId", modelPath)
+        var quantization: Quantization?
+        if quantizationType == Int32(kPLQuantizationPerTensor) {
+            var parameters = LiteRtQuantizationPerTensor()
+            try check(pl_LiteRtGetPerTensorQuantization(tensor, &parameters), "LiteRtGetPerTensorQuantization", modelPath)
+            quantization = Quantization(scale: parameters.scale, zeroPoint: Int(parameters.zero_point))
+        }
+        return TensorInfo(name: name, elementType: elementType, shape: dimensions(of: resolvedLayout ?? rankedType.layout),
+                          quantization: quantization)
+    }
+
+    private static func dimensions(of layout: LiteRtLayout) -> [Int] {
+        var copy = layout
+        let rank = Int(pl_layout_rank(&copy))
+        return withUnsafeBytes(of: layout.dimensions) { raw in
+            (0..<min(rank, 8)).map { Int(raw.load(fromByteOffset: $0 * 4, as: Int32.self)) }
+        }
+    }
+
+    private static func checkSupported(input: TensorInfo, output: TensorInfo, modelPath: String) throws(RuntimeError) {
+        let shape = input.shape
+        guard shape.count == 4, shape[0] == 1 || shape[0] == -1, shape[1] > 0, shape[2] > 0, shape[3] == 3 else {
+            throw .unsupportedModel(path: modelPath, reason: "input \(input.name) is \(shape), expected [1, H, W, 3] (one RGB image)")
+        }
+        let feedable: [ElementType] = [.int8, .uint8, .float32]
+        guard feedable.contains(input.elementType) else {
+            throw .unsupportedModel(path: modelPath, reason: "input \(input.name) is \(input.elementType); int8, uint8 or float32 expected")
+        }
+        guard feedable.contains(output.elementType) else {
+            throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.elementType); int8, uint8 or float32 expected")
+        }
+        // [1, classes] or [classes]; a -1 batch is resolved to 1 when compiled.
+        guard let classes = output.shape.last, classes > 0, output.shape.dropLast().allSatisfy({ $0 == 1 || $0 == -1 }) else {
+            throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.shape), expected [1, classes]")
+        }
+        if input.elementType != .float32, input.quantization == nil {
+            throw .unsupportedModel(path: modelPath, reason: "input \(input.name) is \(input.elementType) without per-tensor quantisation")
+        }
+        if output.elementType != .float32, output.quantization == nil {
+            throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.elementType) without per-tensor quantisation")
+        }
+    }
+
+    private static func makeBuffer(for tensor: TensorInfo, layout: LiteRtLayout, environment: LiteRtEnvironment?,
+                                   modelPath: String) throws(RuntimeError) -> LiteRtTensorBuffer? {
+        var type = LiteRtRankedTensorType(element_type: tensor.elementType.rawValue, layout: layout)
+        var buffer: LiteRtTensorBuffer?
+        try check(pl_LiteRtCreateManagedTensorBuffer(environment, Int32(kPLTensorBufferTypeHostMemory), &type, tensor.byteCount, &buffer),
+                  "LiteRtCreateManagedTensorBuffer", modelPath)
+        return buffer
+    }
+}
+
+private func check(_ status: LiteRtStatus, _ function: String, _ modelPath: String) throws(RuntimeError) {
+    if status != LiteRtStatus(kPLStatusOk) { throw .callFailed(function: function, status: status, context: modelPath) }
+}

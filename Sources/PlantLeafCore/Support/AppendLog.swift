@@ -1,0 +1,87 @@
+import Glibc
+
+/// The write end of the hang-up pipe, for the signal handler (which can reach only globals).
+nonisolated(unsafe) private var hangupPipeWriteEnd: Int32 = -1
+
+/// A file that records are appended to, one line each, for weeks of unattended running: each
+/// line is written whole with O_APPEND and fsync'd before `append` returns, so a power cut or a
+/// SIGKILL leaves only complete lines behind; after SIGHUP the path is opened again, so
+/// logrotate can move the file away and a new one starts.
+package final class AppendLog {
+    package let path: String
+    private var descriptor: Int32
+    /// SIGHUP turns into a byte here; `append` looks before each write.
+    private let hangupReadEnd: Int32
+    private let hangupWriteEnd: Int32
+    private let previousHandler: sighandler_t?
+
+    /// Opens (creating with mode 644) `path` for appending, and takes over SIGHUP. One log at a
+    /// time per process.
+    ///
+    /// - Throws: `FileWriteError` with the system's reason when the file cannot be opened.
+    package init(path: String) throws(FileWriteError) {
+        self.path = path
+        descriptor = try AppendLog.open(path)
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            let reason = SystemError(errno).reason
+            close(descriptor)
+            throw FileWriteError(reason: "cannot create the hang-up pipe: \(reason)")
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        (hangupReadEnd, hangupWriteEnd) = (ends[0], ends[1])
+        hangupPipeWriteEnd = hangupWriteEnd
+        previousHandler = SignalHandler.install(SIGHUP) { _ in
+            var byte: UInt8 = 1
+            _ = write(hangupPipeWriteEnd, &byte, 1)
+        }
+    }
+
+    deinit {
+        signal(SIGHUP, previousHandler)
+        hangupPipeWriteEnd = -1
+        close(hangupReadEnd)
+        close(hangupWriteEnd)
+        close(descriptor)
+    }
+
+    private static func open(_ path: String) throws(FileWriteError) -> Int32 {
+        let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw FileWriteError(reason: "not a regular file")
+        }
+        return descriptor
+    }
+
+    /// Appends `line` and a newline, and returns once they are on disk. Reopens the path first
+    /// if SIGHUP came since the last record.
+    ///
+    /// - Throws: `FileWriteError` when the write, the fsync or a reopen fails.
+    package func append(_ line: String) throws(FileWriteError) {
+        var byte: UInt8 = 0
+        var hungUp = false
+        while read(hangupReadEnd, &byte, 1) == 1 { hungUp = true }
+        if hungUp {
+            let reopened = try AppendLog.open(path)
+            close(descriptor)
+            descriptor = reopened
+        }
+        // One write call for the whole line: with O_APPEND it lands at the end in one piece.
+        do {
+            try SystemCall.writeAll(Array((line + "\n").utf8), to: descriptor)
+        } catch {
+            throw FileWriteError(reason: error.reason)
+        }
+        do {
+            try SystemCall.retryingInterrupts { fsync(descriptor) }
+        } catch {
+            throw FileWriteError(reason: "fsync: \(error.reason)")
+        }
+    }
+}

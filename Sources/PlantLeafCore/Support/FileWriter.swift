@@ -1,0 +1,68 @@
+import Glibc
+
+/// Why a file could not be written, in the system's words (the caller knows which file).
+package struct FileWriteError: PlantLeafError {
+    package var reason: String
+    package var message: String { reason }
+}
+
+/// Writes whole files with plain POSIX calls, so an error carries the system's own reason.
+package enum FileWriter {
+    /// Whether `write` could create or replace `path`, checked before a long job whose output
+    /// would otherwise be lost at the end: the folder must exist and take new files, an existing
+    /// file must be writable and not a folder.
+    ///
+    /// - Throws: `FileWriteError` saying why `path` could not be written.
+    package static func checkWritable(_ path: String) throws(FileWriteError) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        guard access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        if (status.st_mode & S_IFMT) == S_IFDIR { throw FileWriteError(reason: "is a directory") }
+        if access(path, W_OK) != 0 { throw FileWriteError(reason: SystemError(errno).reason) }
+    }
+
+    /// Whether two output paths would write the same file: the same text, or existing files
+    /// with the same device and inode (a link, "./x" and "x").
+    package static func sameFile(_ first: String, _ second: String) -> Bool {
+        if first == second { return true }
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    /// Creates or truncates `path` and writes `text` to it.
+    ///
+    /// - Throws: `FileWriteError` with the system's reason.
+    package static func write(_ text: String, to path: String) throws(FileWriteError) {
+        try write(Array(text.utf8), to: path)
+    }
+
+    /// Creates or truncates `path` and writes `bytes` to it.
+    ///
+    /// - Throws: `FileWriteError` with the system's reason (also a delayed error reported by close).
+    package static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+        do {
+            try SystemCall.writeAll(bytes, to: descriptor)
+        } catch {
+            close(descriptor)
+            throw FileWriteError(reason: error.reason)
+        }
+        // close can report a delayed write error (NFS, full disk).
+        guard close(descriptor) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+    }
+
+    /// Makes `path` (one level) unless it is already a folder.
+    ///
+    /// - Throws: `FileWriteError` when `path` exists and is not a folder, or cannot be made.
+    package static func makeDirectory(_ path: String) throws(FileWriteError) {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & S_IFMT) == S_IFDIR else { throw FileWriteError(reason: "exists and is not a folder") }
+            return
+        }
+        guard mkdir(path, 0o755) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+    }
+}

@@ -1,0 +1,25 @@
+import Glibc
+
+/// Nanoseconds from CLOCK_MONOTONIC: unaffected by wall-clock changes, for latency measurement.
+package enum MonotonicClock {
+    /// CLOCK_MONOTONIC now, in nanoseconds: for durations, unaffected by changes of the wall clock.
+    package static func nanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Milliseconds elapsed since `start` (a value from `nanoseconds()`).
+    package static func milliseconds(since start: UInt64) -> Double {
+        Double(nanoseconds() &- start) / 1_000_000
+    }
+
+    /// poll's timeout for waiting until `deadline` (a value from `nanoseconds()`): whole
+    /// milliseconds rounded up, so the wait never ends just short of it; at most 1000 s; 0 once
+    /// the deadline has passed.
+    package static func pollTimeout(until deadline: UInt64) -> Int32 {
+        let now = nanoseconds()
+        guard now < deadline else { return 0 }
+        return Int32(min((deadline - now) / 1_000_000 + 1, 1_000_000))
+    }
+}

@@ -1,0 +1,77 @@
+import Glibc
+
+/// Why a thread could not be started (pthread_create's error: EAGAIN when the process or user
+/// thread limit, `ulimit -u`, is reached).
+package struct ThreadStartError: PlantLeafError {
+    package var code: Int32
+    package var reason: String { SystemError(code).reason }
+    package var message: String { "cannot start a thread" }
+    package var details: String? { reason }
+}
+
+/// A POSIX thread running one closure; `join` waits for it. Own threads rather than Dispatch's
+/// pool, so a thread that cannot be started is an error the caller sees.
+package final class WorkerThread {
+    private var thread = pthread_t()
+
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    package init(_ run: @escaping () -> Void) throws(ThreadStartError) {
+        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+        let status = pthread_create(&thread, nil, { context in
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, body)
+        guard status == 0 else {
+            Unmanaged<Body>.fromOpaque(body).release()
+            throw ThreadStartError(code: status)
+        }
+    }
+
+    package func join() { pthread_join(thread, nil) }
+}
+
+package extension WorkerThread {
+    /// Whether `count` more threads can run at once now: starts them, all held until the last
+    /// one started, then lets them end. For thread pools (XNNPACK's) that do not report a
+    /// thread they failed to start and break later instead.
+    package static func checkStartable(_ count: Int) throws(ThreadStartError) {
+        let gate = Gate()
+        var threads: [WorkerThread] = []
+        var failure: ThreadStartError?
+        for _ in 0..<count {
+            do {
+                threads.append(try WorkerThread { gate.pass() })
+            } catch {
+                failure = error
+                break
+            }
+        }
+        gate.open()
+        for thread in threads { thread.join() }
+        if let failure { throw failure }
+    }
+
+    /// Closed until `open`: `pass` waits until then.
+    private final class Gate {
+        private let lock = Lock()
+        private var isOpen = false
+
+        func pass() {
+            lock.withLock {
+                while !isOpen { lock.wait() }
+            }
+        }
+
+        func open() {
+            lock.withLock {
+                isOpen = true
+                lock.broadcast()
+            }
+        }
+    }
+}

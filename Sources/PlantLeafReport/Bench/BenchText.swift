@@ -1,0 +1,28 @@
+import PlantLeafCore
+/// Small text-layout helpers shared by the benchmark report and the comparison.
+enum BenchText {
+    /// Milliseconds with microsecond resolution.
+    static func milliseconds(_ value: Double) -> String { DecimalText.fixed(value, decimals: 3) }
+
+    /// Lines of columns padded to a common width: the first `leftAligned` columns aligned left
+    /// (names, text), the rest right (numbers).
+    static func table(_ rows: [[String]], leftAligned: Int = 1, indent: String = "  ") -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        return rows.map { row in
+            let cells = row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column < leftAligned ? cell + padding : padding + cell
+            }
+            var line = indent + cells.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// "1.69x"
+    static func ratio(_ value: Double) -> String { DecimalText.fixed(value, decimals: 2) + "x" }
+}

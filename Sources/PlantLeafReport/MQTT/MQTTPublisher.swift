@@ -1,0 +1,108 @@
+import PlantLeafCore
+import CMosquitto
+
+/// Publishes classification results to an MQTT broker, for Home Assistant, Node-RED and the like.
+///
+/// Topics, under the settings' base topic:
+/// - `<base>/result`: each result, exactly the JSON text given to ``publish(_:)``, QoS 1, not retained;
+/// - `<base>/availability`: `online` (retained) once connected, `offline` (retained) after
+///   ``close(timeout:)``, and `offline` as the last will the broker publishes if the connection dies;
+/// - Home Assistant discovery configs (retained), sent again on every connection: see
+///   ``HomeAssistantDiscovery``.
+///
+/// Nothing here waits on the network after ``init(settings:softwareVersion:connectTimeout:)``:
+/// libmosquitto's own thread connects and reconnects (back-off from 1 s to 60 s), and
+/// ``publish(_:)`` returns at once. While the broker is away only the newest result is kept, and
+/// it is published as soon as the connection is back; older ones are dropped, never queued.
+///
+/// ```swift
+/// let settings = try MQTTSettings(url: "mqtt://camera@broker.local/greenhouse/bench1")
+/// let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1.4.0")
+/// publisher.publish(#"{"time": "2026-12-02T10:00:00+01:00", "top": [{"label": "Tomato___Early_blight", "score": 0.93}]}"#)
+/// for event in publisher.takeEvents() { print(event) }   // "connected to broker.local:1883"
+/// publisher.close()
+/// ```
+public final class MQTTPublisher: Sendable {
+    /// The library opened with dlopen (Debian package libmosquitto1).
+    public static let librarySoname = PL_MOSQUITTO_SONAME
+    public static let onlinePayload = "online"
+    public static let offlinePayload = "offline"
+
+    public let settings: MQTTSettings
+    public let discovery: HomeAssistantDiscovery
+    private let connection: MQTTConnection
+
+    /// Loads libmosquitto, starts connecting on its network thread, and waits up to
+    /// `connectTimeout` seconds for the broker's answer, so that mistakes in the settings show at
+    /// start-up. A broker that does not answer in that time is not an error: the publisher keeps
+    /// trying in the background and ``takeEvents()`` reports how it goes.
+    ///
+    /// - Parameters:
+    ///   - softwareVersion: PlantLeaf's version, shown by Home Assistant as the device's firmware.
+    ///   - connectTimeout: seconds to wait for the first answer; 0 returns at once.
+    /// - Throws: ``MQTTError/libraryMissing(reason:)`` or ``MQTTError/libraryUnusable(reason:)``;
+    ///   ``MQTTError/unknownHost(host:reason:)`` when the host name does not resolve;
+    ///   ``MQTTError/refused(broker:reason:)`` when the broker refuses (wrong user name or
+    ///   password, not authorised); ``MQTTError/tlsFailed(broker:reason:)``; or
+    ///   ``MQTTError/setupFailed(step:reason:)``.
+    public init(settings: MQTTSettings, softwareVersion: String, connectTimeout: Double = 5) throws(MQTTError) {
+        try MQTTPublisher.loadLibrary()
+        self.settings = settings
+        discovery = HomeAssistantDiscovery(settings: settings, softwareVersion: softwareVersion)
+        let online = HomeAssistantDiscovery.Message(topic: settings.availabilityTopic, payload: MQTTPublisher.onlinePayload)
+        connection = try MQTTConnection(settings: settings, retainedOnConnect: [online] + discovery.messages)
+        try connection.start()
+        switch connection.waitForFirstAnswer(timeout: connectTimeout) {
+        case .refused(let reason)?:
+            connection.stop(timeout: 0)
+            throw .refused(broker: settings.broker, reason: reason)
+        case .tlsFailed(let reason)?:
+            connection.stop(timeout: 0)
+            throw .tlsFailed(broker: settings.broker, reason: reason)
+        case .accepted?, nil:
+            break
+        }
+    }
+
+    deinit {
+        connection.stop(timeout: 0)
+    }
+
+    /// Opens libmosquitto.so.1 if it is not open yet. ``init(settings:softwareVersion:connectTimeout:)``
+    /// calls it; call it alone to check the library is there before anything else starts.
+    ///
+    /// - Throws: `MQTTError.libraryMissing` when libmosquitto.so.1 cannot be opened,
+    ///   `.libraryUnusable` when it lacks an entry point or fails to initialise.
+    public static func loadLibrary() throws(MQTTError) {
+        var message = [CChar](repeating: 0, count: 512)
+        switch pl_mosquitto_load(&message, message.count) {
+        case 0: return
+        case -1: throw .libraryMissing(reason: stringFromCBuffer(message))
+        default: throw .libraryUnusable(reason: stringFromCBuffer(message))
+        }
+    }
+
+    /// Publishes one result (a JSON object as text) to `<base>/result`, or keeps it as the newest
+    /// if it cannot go now (not connected, or the broker is behind with acknowledgements), in place
+    /// of any older one waiting. Returns at once. Ignored after ``close(timeout:)``.
+    public func publish(_ resultJSON: String) {
+        connection.publish(resultJSON)
+    }
+
+    /// Whether the broker has accepted the connection and it has not been lost since.
+    public var isConnected: Bool { connection.isConnected }
+
+    /// The connection changes since the last call, oldest first, each one line such as
+    /// "connected to broker.local:1883" or "connection to broker.local:1883 lost: …; retrying …".
+    /// Only the latest 64 are kept between calls.
+    public func takeEvents() -> [String] {
+        connection.takeEvents()
+    }
+
+    /// Publishes `offline` to the availability topic, waits up to `timeout` seconds for the broker
+    /// to acknowledge it and any result still on its way, then disconnects. Later calls do nothing.
+    /// A publisher released without it closes the same way without waiting.
+    public func close(timeout: Double = 2) {
+        connection.stop(timeout: timeout)
+    }
+}

@@ -1,0 +1,214 @@
+import PlantLeafCore
+import Glibc
+
+/// Where and how to publish: the broker, the credentials and the base topic, read from a URL
+/// `mqtt://[user@]host[:port]/base/topic` (or `mqtts://` for TLS) and validated once, up front.
+///
+/// The password never comes from the URL: it is read from the first line of a password file
+/// when one is given, else from the environment variable ``passwordVariable``, and only when the
+/// URL names a user (MQTT 3.1.1 sends a password only with a user name).
+public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
+    /// Environment variable holding the broker password when no password file is given.
+    public static let passwordVariable = "PLANTLEAF_MQTT_PASSWORD"
+    public static let defaultPort = 1883
+    public static let defaultTLSPort = 8883
+    /// Where TLS looks for trusted CA certificates when no CA file is given (Debian's ca-certificates).
+    public static let systemCertificateDirectory = "/etc/ssl/certs"
+
+    /// The broker's host name or IP address (an IPv6 address without its URL brackets).
+    public var host: String
+    public var port: Int
+    public var usesTLS: Bool
+    public var user: String?
+    public var password: String?
+    /// The topic every PlantLeaf topic hangs under, without a trailing `/`.
+    public var baseTopic: String
+    /// PEM file of the CA certificates that may sign the broker's certificate (TLS only); nil
+    /// trusts the system's certificates.
+    public var caFile: String?
+
+    /// Each classification result, published with QoS 1 and not retained.
+    public var resultTopic: String { baseTopic + "/result" }
+    /// `online` (retained) while connected; `offline` after a clean close or, as the last will,
+    /// when the broker loses the connection.
+    public var availabilityTopic: String { baseTopic + "/availability" }
+
+    /// `host:port` for messages; an IPv6 address in brackets so the port stays readable.
+    public var broker: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+
+    /// The settings as a URL without the password, safe to log.
+    public var description: String {
+        (usesTLS ? "mqtts://" : "mqtt://") + (user.map { $0 + "@" } ?? "") + broker + "/" + baseTopic
+    }
+
+    /// Parses and checks `url`, reads the password (from `passwordFile`, else from
+    /// `environment[passwordVariable]`) and checks that `caFile` can be read.
+    public init(url: String, passwordFile: String? = nil, caFile: String? = nil,
+                environment: [String: String] = MQTTSettings.currentEnvironment()) throws(MQTTError) {
+        let shown = MQTTSettings.maskingPassword(in: url)
+        func invalid(_ reason: String) -> MQTTError { .invalidURL(url: shown, reason: reason) }
+
+        guard let schemeEnd = url.firstRange(of: "://") else { throw invalid("no mqtt:// or mqtts:// at the start") }
+        switch url[..<schemeEnd.lowerBound].lowercased() {
+        case "mqtt": usesTLS = false
+        case "mqtts": usesTLS = true
+        case let other: throw invalid("scheme '\(other)' is neither mqtt nor mqtts")
+        }
+        let rest = url[schemeEnd.upperBound...]
+        // '?' would be a query in any other URL: refusing it beats publishing to a topic holding it.
+        guard !rest.contains("?") else { throw invalid("query strings (?…) are not supported") }
+        guard let pathStart = rest.firstIndex(of: "/") else { throw invalid("no base topic after the host") }
+        var authority = rest[..<pathStart]
+
+        if let at = authority.lastIndex(of: "@") {
+            let userInfo = authority[..<at]
+            guard !userInfo.contains(":") else { throw MQTTError.passwordInURL(url: shown) }
+            guard let decoded = MQTTSettings.percentDecoded(userInfo), !decoded.isEmpty else {
+                throw invalid("the user name before '@' is empty or has a broken %-escape")
+            }
+            user = decoded
+            authority = authority[authority.index(after: at)...]
+        } else {
+            user = nil
+        }
+
+        var portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw invalid("'[' without ']' around an IPv6 address") }
+            host = String(authority[authority.index(after: authority.startIndex)..<close])
+            let afterBracket = authority[authority.index(after: close)...]
+            if !afterBracket.isEmpty {
+                guard afterBracket.hasPrefix(":") else { throw invalid("unexpected '\(afterBracket)' after the IPv6 address") }
+                portText = afterBracket.dropFirst()
+            }
+        } else if let colon = authority.firstIndex(of: ":") {
+            host = String(authority[..<colon])
+            let afterColon = authority[authority.index(after: colon)...]
+            guard !afterColon.contains(":") else { throw invalid("an IPv6 address must be in brackets: mqtt://[::1]:1883/…") }
+            portText = afterColon
+        } else {
+            host = String(authority)
+        }
+        guard !host.isEmpty else { throw invalid("no host") }
+        if let bad = host.unicodeScalars.first(where: { !MQTTSettings.isHostCharacter($0) }) {
+            throw invalid("the host contains '\(bad.escaped(asASCII: true))'")
+        }
+        if let portText {
+            // Digits only: Int() alone would also take "+1883".
+            guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portText), (1...65_535).contains(number) else {
+                throw invalid("port '\(portText)' is not a number from 1 to 65535")
+            }
+            port = number
+        } else {
+            port = usesTLS ? MQTTSettings.defaultTLSPort : MQTTSettings.defaultPort
+        }
+
+        var topic = rest[rest.index(after: pathStart)...]
+        while topic.hasSuffix("/") { topic = topic.dropLast() }
+        guard !topic.isEmpty else { throw invalid("no base topic after the host") }
+        baseTopic = String(topic)
+        try MQTTSettings.checkBaseTopic(baseTopic)
+
+        password = try MQTTSettings.readPassword(user: user, passwordFile: passwordFile, environment: environment)
+
+        if let caFile {
+            guard usesTLS else { throw MQTTError.caFileWithoutTLS(path: caFile) }
+            do {
+                _ = try FileReader.readAll(path: caFile, maximumSize: 16 * 1_048_576)
+            } catch {
+                throw MQTTError.caFileUnreadable(path: caFile, reason: error.reason)
+            }
+        }
+        self.caFile = caFile
+    }
+
+    /// The process environment's password variable, the one thing these settings read from it.
+    public static func currentEnvironment() -> [String: String] {
+        guard let value = getenv(passwordVariable) else { return [:] }
+        return [passwordVariable: String(cString: value)]
+    }
+
+    /// Refuses what would make the topics unusable: wildcards (not allowed in a published topic),
+    /// `$` (broker-reserved, e.g. `$SYS`), empty levels, control characters, too long.
+    static func checkBaseTopic(_ topic: String) throws(MQTTError) {
+        func invalid(_ reason: String) -> MQTTError { .invalidBaseTopic(topic: topic, reason: reason) }
+        if let wildcard = topic.first(where: { $0 == "+" || $0 == "#" }) {
+            throw invalid("contains the wildcard '\(wildcard)', which only subscriptions may use")
+        }
+        if topic.hasPrefix("$") { throw invalid("topics starting with '$' are reserved for the broker") }
+        if topic.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw invalid("has an empty level ('//')")
+        }
+        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            throw invalid("contains a control character")
+        }
+        // MQTT topics are at most 65535 bytes; the longest one PlantLeaf adds is "/availability".
+        let longestSuffix = "/availability".utf8.count
+        if topic.utf8.count > 65_535 - longestSuffix {
+            throw invalid("is longer than \(65_535 - longestSuffix) bytes")
+        }
+    }
+
+    /// The password for `user`: the first line of `passwordFile` (its line ending stripped), or
+    /// the environment variable. Nil when there is no user, or no password for it.
+    static func readPassword(user: String?, passwordFile: String?, environment: [String: String]) throws(MQTTError) -> String? {
+        guard let passwordFile else {
+            guard user != nil, let value = environment[passwordVariable], !value.isEmpty else { return nil }
+            return value
+        }
+        guard user != nil else { throw MQTTError.passwordWithoutUser(passwordFile: passwordFile) }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.readAll(path: passwordFile, maximumSize: 65_536)
+        } catch {
+            throw MQTTError.passwordFileUnreadable(path: passwordFile, reason: error.reason)
+        }
+        var line = bytes.prefix { $0 != UInt8(ascii: "\n") }
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        guard !line.isEmpty else { throw MQTTError.passwordFileEmpty(path: passwordFile) }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// `url` with the password of any `user:password@` replaced by `***`, for error messages.
+    static func maskingPassword(in url: String) -> String {
+        guard let schemeEnd = url.firstRange(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@"),
+              let colon = rest[..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<rest.index(after: colon)]) + "***" + String(url[at...])
+    }
+
+    /// Decodes %XX escapes (so a user name may hold '@' or ':'); nil for a broken escape.
+    static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// Host names (letters, digits, '-', '.', '_'), IPv4 and IPv6 addresses (hex, ':', and '%'
+    /// before a zone such as eth0).
+    private static func isHostCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_", ":", "%": return true
+        default: return false
+        }
+    }
+}
