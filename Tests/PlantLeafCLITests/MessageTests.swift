@@ -60,7 +60,7 @@ import Testing
         (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.contains(where: { $0.hasPrefix("video") }) == false
     }
 
-    @Test(.enabled(if: hasNoVideoDevices(), "this machine has /dev/video* devices, so --list finds cameras"))
+    @Test(.enabled(if: Self.hasNoVideoDevices(), "this machine has /dev/video* devices, so --list finds cameras"))
     func cameraListWithoutCamerasIsExitTwo() throws {
         let result = try runPlantLeaf(["camera", "--list"])
         #expect(result.status == 2)

@@ -59,7 +59,7 @@ import Testing
         return try runCommand("/usr/bin/setpriv", asNobody + ["/usr/bin/test", "-x", TestPaths.binary, "-a", "-r", TestPaths.defaultModel]).status == 0
     }
 
-    @Test(.enabled(if: try canRunAsNobody(),
+    @Test(.enabled(if: try Self.canRunAsNobody(),
                    "needs root and /usr/bin/setpriv to run plantleaf as nobody, and the build and model readable by nobody"))
     func threadLimitBelowTheThreadsAskedForIsASetupError() throws {
         let asNobody = Self.asNobody
