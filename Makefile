@@ -28,7 +28,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## install: plantleaf, the default model + labels and libLiteRt.so under PREFIX (bin/, share/plantleaf/, lib/plantleaf/), the monitor's systemd unit
+## install: plantleaf, the default model + labels and libLiteRt.so under PREFIX (bin/, share/plantleaf/, lib/plantleaf/), the monitor's systemd unit, the docs (share/doc/plantleaf/)
 PREFIX ?= /usr/local
 install: build
 	scripts/install.sh --prefix "$(PREFIX)" --destdir "$(DESTDIR)"

@@ -7,6 +7,7 @@
 #   PREFIX/share/plantleaf/plantvillage_int8.tflite, labels.txt (always installed as a pair)
 #   PREFIX/lib/systemd/system/plantleaf-monitor.service (the greenhouse monitor, see docs/camera.md),
 #   PREFIX/share/plantleaf/plantleaf-monitor.default and plantleaf-monitor.logrotate
+#   PREFIX/share/doc/plantleaf/README.md and docs/*.md (the unit's Documentation= names docs/camera.md)
 #
 #   install.sh [--prefix DIR] [--binary FILE] [--litert FILE]   install (default prefix /usr/local)
 #   install.sh --uninstall [--prefix DIR]                        remove what install put there
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
         --binary) [ $# -ge 2 ] || die "--binary needs a file"; binary=$2; shift 2 ;;
         --litert) [ $# -ge 2 ] || die "--litert needs a libLiteRt.so or its wheel"; litert=$2; shift 2 ;;
         --uninstall) uninstall=true; shift ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
 done
@@ -38,12 +39,13 @@ case "$prefix" in /*) ;; *) prefix=$(pwd)/$prefix ;; esac
 bin_file=$destdir$prefix/bin/plantleaf
 lib_dir=$destdir$prefix/lib/plantleaf
 data_dir=$destdir$prefix/share/plantleaf
+doc_dir=$destdir$prefix/share/doc/plantleaf
 unit_file=$destdir$prefix/lib/systemd/system/plantleaf-monitor.service
 
 if $uninstall; then
     rm -f "$bin_file" "$unit_file"
-    rm -rf "$lib_dir" "$data_dir"
-    rmdir --ignore-fail-on-non-empty "$(dirname "$unit_file")" "$destdir$prefix/lib/systemd" 2>/dev/null || true
+    rm -rf "$lib_dir" "$data_dir" "$doc_dir"
+    rmdir --ignore-fail-on-non-empty "$(dirname "$unit_file")" "$destdir$prefix/lib/systemd" "$(dirname "$doc_dir")" 2>/dev/null || true
     say "removed plantleaf from $destdir$prefix"
     exit 0
 fi
@@ -54,6 +56,7 @@ if [ -f "$here/bin/plantleaf" ]; then  # an unpacked release archive
     labels=$here/share/plantleaf/labels.txt
     extras=("$here/share/plantleaf/MODEL.md")
     packaging=$here/share/plantleaf
+    documents=$here/share/doc/plantleaf
     fetch=$here/fetch-litert.sh
 else                                   # a project checkout
     project=$(cd "$here/.." && pwd)
@@ -62,20 +65,24 @@ else                                   # a project checkout
     labels=$project/labels.txt
     extras=("$project/scripts/release/MODEL.md")
     packaging=$project/packaging
+    documents=$project
     fetch=$project/scripts/fetch-litert.sh
     [ -n "$litert" ] || litert=$project/.runtime/lib/libLiteRt.so
 fi
-for file in "$binary" "$model" "$labels"; do
+for file in "$binary" "$model" "$labels" "$documents/README.md" "$documents/docs/camera.md"; do
     [ -f "$file" ] || die "$file is missing (in a checkout, run 'make build' first)"
 done
 
-mkdir -p "$(dirname "$bin_file")" "$lib_dir" "$data_dir"
+mkdir -p "$(dirname "$bin_file")" "$lib_dir" "$data_dir" "$doc_dir/docs"
 install -m 755 "$binary" "$bin_file"
 install -m 644 "$model" "$labels" "${extras[@]}" "$data_dir/"
 install -m 644 "$packaging/plantleaf-monitor.default" "$packaging/plantleaf-monitor.logrotate" "$data_dir/"
+# The README and docs/ keep their layout, so the links between them hold.
+install -m 644 "$documents/README.md" "$doc_dir/"
+install -m 644 "$documents"/docs/*.md "$doc_dir/docs/"
 # The unit names the binary where it will run from: PREFIX, without the staging folder.
 mkdir -p "$(dirname "$unit_file")"
-sed -e "s|@BINDIR@|$prefix/bin|g" -e "s|@DOCDIR@|$prefix/share/plantleaf|g" "$packaging/plantleaf-monitor.service" >"$unit_file"
+sed -e "s|@BINDIR@|$prefix/bin|g" -e "s|@DOCDIR@|$prefix/share/doc/plantleaf|g" "$packaging/plantleaf-monitor.service" >"$unit_file"
 chmod 644 "$unit_file"
 if [ -n "$litert" ]; then
     "$fetch" "$lib_dir/libLiteRt.so" "$(uname -m)" --from "$litert"

@@ -5,7 +5,7 @@
 #   scripts/setup.sh deps      apt packages the build and tests need (via sudo when not root), Swift from apt if missing
 #   scripts/setup.sh runtime   libLiteRt.so from the ai-edge-litert wheel, sha256-verified
 #   scripts/setup.sh data      links the models and sample images from ../shared
-#   scripts/setup.sh all       all three
+#   scripts/setup.sh all       all three (several steps may be named: setup.sh data runtime)
 #   scripts/setup.sh reference djpeg, and .venv with the reference pipeline's Python packages (make bench only)
 #   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
 set -euo pipefail
@@ -122,12 +122,20 @@ reference() {
     "$venv/bin/python" -m pip install --quiet "${reference_packages[@]}"
 }
 
-case "${1:-all}" in
-    deps) deps ;;
-    runtime) runtime ;;
-    data) data ;;
-    reference) reference ;;
-    hardening) apt_install valgrind binutils ;;
-    all) deps; runtime; data ;;
-    *) die "unknown step '$1' (deps, runtime, data, reference, hardening or all)" ;;
-esac
+# Each step named, in order (`setup.sh data runtime`); every name is checked before any step runs.
+for step in "${@:-all}"; do
+    case "$step" in
+        deps|runtime|data|reference|hardening|all) ;;
+        *) die "unknown step '$step' (deps, runtime, data, reference, hardening or all)" ;;
+    esac
+done
+for step in "${@:-all}"; do
+    case "$step" in
+        deps) deps ;;
+        runtime) runtime ;;
+        data) data ;;
+        reference) reference ;;
+        hardening) apt_install valgrind binutils ;;
+        all) deps; runtime; data ;;
+    esac
+done

@@ -49,7 +49,7 @@ import Testing
         #expect(line?.contains(reason) == true, "\(name): \(line ?? "no error line")")
     }
 
-    // MARK: Missing image data (issue 9, item 6)
+    // MARK: Missing image data (a file that stops early must be refused, never classified as if it were whole)
 
     @Test func jpegCutShortButEndingWithAnEndMarkerIsRefused() throws {
         try Self.expectError(BadFiles.jpegCut(try Self.sample(), keeping: 1024), name: "cut-at-1k.jpg",
@@ -77,7 +77,7 @@ import Testing
                              saying: "JPEG not supported: lossless JPEG (SOF3)")
     }
 
-    // MARK: Budgets (issue 9, item 5)
+    // MARK: Budgets (a small file must not cost unbounded memory or time)
 
     @Test func pngChunkDeclaringTwoGigabytesHitsTheChunkBudget() throws {
         // 57 bytes: signature, IHDR, and a tEXt chunk whose length says 2^31 - 1.
@@ -119,7 +119,7 @@ import Testing
                              saying: "PNG over budget: interlaced 8000x8000 image needs 183 MiB at once, above the 64 MiB image budget")
     }
 
-    // MARK: Big images stream (issue 9, item 2)
+    // MARK: Big images stream (a 120-megapixel photo is decoded row by row, never held whole)
 
     /// 120 megapixels, 360 MB as RGB: classified in a fraction of that, since rows stream from
     /// the decoder through the resize and only 224-pixel-wide rows are kept.

@@ -81,7 +81,8 @@ import Testing
         #expect(result.stderr.hasPrefix("plantleaf classify: cannot read labels \(prefix)/share/plantleaf/labels.txt: "))
     }
 
-    /// The monitor's unit names the installed binary and passes systemd's own check.
+    /// The monitor's unit names the installed binary, its documentation is a file the install
+    /// put there, and it passes systemd's own check.
     @Test func systemdUnitIsInstalledAndVerifies() throws {
         let scratch = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(scratch) }
@@ -92,6 +93,12 @@ import Testing
         #expect(!text.contains("@BINDIR@") && !text.contains("@DOCDIR@"), "a placeholder was left in the unit")
         for file in ["plantleaf-monitor.default", "plantleaf-monitor.logrotate"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/share/plantleaf/" + file), "\(file) not installed")
+        }
+        let documentation = try #require(text.split(separator: "\n").first { $0.hasPrefix("Documentation=") }, "no Documentation= line")
+        for uri in documentation.dropFirst("Documentation=".count).split(separator: " ") {
+            #expect(uri.hasPrefix("file://\(prefix)/"), "\(uri) is not a file the install put there")
+            let path = String(uri.dropFirst("file://".count))
+            #expect(FileManager.default.fileExists(atPath: path), "Documentation= names \(path), which the install did not put there")
         }
         let verify = try runCommand("/usr/bin/systemd-analyze", ["verify", unit], timeLimit: 60)
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")

@@ -5,7 +5,7 @@
 #   package.sh ARCH BINARY
 #
 # The archive holds one folder, plantleaf-VERSION-linux-ARCH/, laid out as an install prefix
-# (bin/, share/plantleaf/) so it also runs in place, plus install.sh, fetch-litert.sh and a README.
+# (bin/, share/plantleaf/, share/doc/plantleaf/) so it also runs in place, plus install.sh, fetch-litert.sh and a README.
 # File order, owners and times are fixed, so the same inputs give the same bytes.
 set -euo pipefail
 
@@ -24,6 +24,9 @@ install -m 755 "$binary" "$top/bin/plantleaf"
 install -m 644 "$project/Models/plantvillage_int8.tflite" "$project/labels.txt" \
     "$project/scripts/release/MODEL.md" "$project/packaging/plantleaf-monitor.service" \
     "$project/packaging/plantleaf-monitor.default" "$project/packaging/plantleaf-monitor.logrotate" "$top/share/plantleaf/"
+mkdir -p "$top/share/doc/plantleaf/docs"
+install -m 644 "$project/README.md" "$top/share/doc/plantleaf/"
+install -m 644 "$project"/docs/*.md "$top/share/doc/plantleaf/docs/"
 install -m 755 "$project/scripts/install.sh" "$project/scripts/fetch-litert.sh" "$top/"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" "$project/scripts/release/README.txt" >"$top/README.txt"
 

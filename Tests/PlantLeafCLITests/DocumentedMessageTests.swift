@@ -1,0 +1,302 @@
+import Foundation
+@testable import PlantLeafCommandLine
+import PlantLeafKit
+import PlantLeafTestSupport
+import Testing
+
+/// The documents quote the program's own lines; a quote the program no longer prints misleads
+/// the reader who searches for it. A quote is any line of a fenced code block in README.md or
+/// docs/*.md that starts with `plantleaf <command>: `, and every one must be accounted for in
+/// `Self.quotes`, word for word:
+/// - `.printed`: the real binary prints it (on stderr) for the input the document describes;
+/// - `.remedy`: a camera fault this machine cannot provoke (it has no camera), made by the error
+///   value and the CLI's own `Remedy.line`, exactly what `plantleaf camera` prints for it;
+/// - `.heldBy`: another test that runs the program expects this very line (its source holds it);
+/// - `.example`: measured output whose numbers change from run to run, with what it came from.
+/// A `…` in a quote stands for text left out. A quote that is not in the table, or an entry no
+/// document quotes any more, fails `everyQuoteIsAccountedFor`.
+@Suite struct DocumentedMessageTests {
+    struct Quote: CustomStringConvertible {
+        var file: String
+        var line: String
+        var description: String { "\(file): \(line)" }
+    }
+
+    enum Source {
+        case printed(Recipe)
+        case remedy(any Error)
+        case heldBy(String)
+        case example(String)
+    }
+
+    /// A run of plantleaf: its arguments, with `{dir}` standing for a scratch folder that is also
+    /// its working folder and that `setUp` fills.
+    enum Recipe: String, CaseIterable {
+        case badFiles, missingModel, notAModel, grayModel, labelCount, noRuntime, damagedModel
+        case benchThreads, benchImage, benchCompare, benchInstalled, cameraNull, mqttPassword
+    }
+
+    static let quotes: [String: Source] = [
+        // docs/hardening.md, Bad input: one batch, ten bad inputs and two leaves.
+        "plantleaf classify: bad-crc.png: corrupt PNG: IDAT: CRC error": .printed(.badFiles),
+        "plantleaf classify: bomb.jpg: JPEG claims 60000x60000 pixels, above the 120-megapixel limit": .printed(.badFiles),
+        "plantleaf classify: bomb.png: PNG claims 60000x60000 pixels, above the 120-megapixel limit": .printed(.badFiles),
+        "plantleaf classify: text.jpg: not a PNG or JPEG image (starts with 74 68 69 73 20 69 73 20)": .printed(.badFiles),
+        "plantleaf classify: truncated.jpg: truncated JPEG: Premature end of JPEG file": .printed(.badFiles),
+        "plantleaf classify: truncated.png: truncated PNG: file is truncated": .printed(.badFiles),
+        "plantleaf classify: zero-bytes.jpg: empty file (0 bytes)": .printed(.badFiles),
+        "plantleaf classify: unreadable.jpg: cannot read file: permission denied": .printed(.badFiles),
+        "plantleaf classify: empty-folder: folder holds no images (.jpg, .jpeg, .png)": .printed(.badFiles),
+        "plantleaf classify: /nonexistent.jpg: no such file or directory": .printed(.badFiles),
+        "plantleaf classify: 10 of 12 inputs failed": .printed(.badFiles),
+        // docs/hardening.md: model, labels and runtime.
+        "plantleaf classify: model not found: Models/plantvillage_int8.tflite (run `make setup` to link the default model, or pass --model)":
+            .printed(.missingModel),
+        "plantleaf classify: /tmp/notes.tflite is not a TensorFlow Lite model: no TFL3 identifier at byte 4": .printed(.notAModel),
+        "plantleaf classify: model /tmp/gray.tflite is not supported: input x is [1, 224, 224, 1], expected [1, H, W, 3] (one RGB image)":
+            .printed(.grayModel),
+        "plantleaf classify: labels samples/imagenet/imagenet_labels.txt has 1001 names but the model outputs 38 classes: pass --labels with the label file made for this model":
+            .printed(.labelCount),
+        "plantleaf classify: libLiteRt.so not found (looked in …/.build/release/libLiteRt.so, …, …/.runtime/lib/libLiteRt.so): run `make runtime` in a PlantLeaf checkout or the release archive's install.sh, or set PLANTLEAF_LITERT_LIB to its path":
+            .printed(.noRuntime),
+        "plantleaf classify: model half.tflite is damaged: operator_codes points past the end of the 1519252-byte file (the file is truncated or corrupted: copy or convert it again)":
+            .printed(.damagedModel),
+        // docs/command-line.md
+        "plantleaf classify: cannot start the 63 helper threads of a 64-thread interpreter: resource temporarily unavailable (the process or user thread limit, ulimit -u, is reached)":
+            .heldBy("PlantLeafCLITests/NumericRangeTests.swift"),
+        // docs/bench.md
+        "plantleaf bench: --threads values must be from 1 to 64, got 0 (see plantleaf bench --help)": .printed(.benchThreads),
+        "plantleaf bench: cannot read benchmark image /no/such/leaf.jpg: no such file or directory (pass --image FILE, or --synthetic to need no file)":
+            .printed(.benchImage),
+        "plantleaf bench compare: old.json is not a plantleaf bench JSON report: missing field machine (write one with plantleaf bench --json FILE)":
+            .printed(.benchCompare),
+        "plantleaf bench: cannot read benchmark image samples/plantvillage: no such file or directory (pass --image FILE, or --synthetic to need no file)":
+            .printed(.benchInstalled),
+        // docs/camera.md, Faults
+        "plantleaf camera: /dev/video7: no such device; devices present: /dev/video0, /dev/video1 (see plantleaf camera --list)":
+            .remedy(CameraError.noSuchDevice(path: "/dev/video7", existing: ["/dev/video0", "/dev/video1"])),
+        "plantleaf camera: /dev/video1: not a video capture device (vivid (vivid) has no video capture); pick a capture node from plantleaf camera --list":
+            .remedy(CameraError.notCaptureDevice(path: "/dev/video1", detail: "vivid (vivid) has no video capture")),
+        "plantleaf camera: /dev/null: not a video capture device (not a V4L2 device); pick a capture node from plantleaf camera --list":
+            .printed(.cameraNull),
+        "plantleaf camera: /dev/video0: device is busy: another program is using the camera; close it (fuser /dev/video0 shows which) and retry":
+            .remedy(CameraError.busy(path: "/dev/video0")),
+        "plantleaf camera: /dev/video0: offers no MJPEG format PlantLeaf can read (it offers YUYV, UYVY, …, HSV4); try --format auto or another camera":
+            .remedy(CameraError.noSupportedFormat(path: "/dev/video0", requested: "MJPEG", offered: ["YUYV", "UYVY", "NV12", "HSV4"])),
+        "plantleaf camera: /dev/video0: camera unplugged during capture (ENODEV); reconnect it and run again":
+            .remedy(CameraError.unplugged(path: "/dev/video0")),
+        "plantleaf camera: /dev/video0: no frame within 5 s; check the camera is connected and not covered by another input (or raise --timeout)":
+            .remedy(CameraError.noFrame(path: "/dev/video0", timeout: 5)),
+        "plantleaf camera: /dev/video0: permission denied; add your user to the 'video' group (sudo usermod -aG video $USER, then log in again)":
+            .remedy(CameraError.permissionDenied(path: "/dev/video0")),
+        // docs/camera.md, --every
+        "plantleaf camera: /dev/video0: no such device; no /dev/video* devices exist; trying again in 1 s":
+            .heldBy("PlantLeafCameraTests/CameraFixtureTests.swift"),
+        "plantleaf camera: /dev/video0: no such device; no /dev/video* devices exist; trying again in 2 s":
+            .example("the second retry of the fixture's unplug run; the fixture test checks the 1 s line whole and 'trying again in 2 s'"),
+        "plantleaf camera: /dev/video0 (vivid, vivid): YUYV 256x256 at 59.94 fps, crop center, 4 buffers [auto; …]":
+            .example("the set-up line of the fixture's unplug run"),
+        "plantleaf camera: /dev/video0: camera back after 2 failed attempts":
+            .example("the fixture's unplug run; the fixture test checks '/dev/video0: camera back after '"),
+        // docs/camera.md, --mqtt
+        "plantleaf camera: --mqtt: MQTT broker 127.0.0.1:1883 refused the connection: not authorised (check the user name and password); the user is in the --mqtt URL, the password in PLANTLEAF_MQTT_PASSWORD or --mqtt-password-file":
+            .remedy(MQTTError.refused(broker: "127.0.0.1:1883", reason: "not authorised (check the user name and password)")),
+        "plantleaf camera: --mqtt: MQTT URL 'mqtt://camera:***@127.0.0.1/plants' contains a password: put it in the environment variable PLANTLEAF_MQTT_PASSWORD or in a password file instead, and give only user@host in the URL (--mqtt-password-file names a password file)":
+            .printed(.mqttPassword),
+        "plantleaf camera: mqtt: connected to 127.0.0.1:18831": .example("a CameraMQTTTests-style run with a broker on a test port"),
+        "plantleaf camera: mqtt: connection to 127.0.0.1:18831 lost: the connection was lost; retrying every 1 s, backing off to 60 s":
+            .example("the same run, the broker stopped for 2 s"),
+        // Set-up lines and summaries: measured, their numbers differ on every run.
+        "plantleaf camera: /dev/video0 (vivid, vivid): YUYV 640x480 at 59.94 fps, crop center, 4 buffers [auto; also offered: NV12 640x480 at 59.94 fps, RGB24 640x480 at 59.94 fps]":
+            .example("the camera fixture's vivid device"),
+        "plantleaf camera: 199 frames captured, 3 classified, 20 dropped by the driver, 0 flagged bad, 0 corrupt; frame age median 1110.7 ms, p99 1371 ms":
+            .example("a camera fixture run"),
+        "plantleaf camera: standard input: motion-JPEG stream, crop center, frames up to 16 MiB":
+            .heldBy("PlantLeafCLITests/CameraStreamTests.swift"),
+        "plantleaf camera: 73 frames read, 73 classified, 0 superseded, 0 broken, 0 over the size limit, 0 corrupt, 0 bytes skipped between frames; frame age median 15.5 ms, p99 62 ms":
+            .example("a leaf piped in every 100 ms for 8 s"),
+        "plantleaf camera: standard input: frame over the 16777216-byte limit: dropped": .example("the stream made for camera.md's example"),
+        "plantleaf camera: standard input: damaged frame dropped: frame cut off after 3000 bytes (a new frame started)":
+            .example("the stream made for camera.md's example"),
+        "plantleaf camera: standard input: stream ended inside a frame (1000 bytes): dropped": .example("the stream made for camera.md's example"),
+        "plantleaf camera: 42 frames read, 3 classified, 39 superseded, 2 broken, 1 over the size limit, 0 corrupt, 993004 bytes skipped between frames; frame age median 14.5 ms, p99 30 ms; the stream ended":
+            .example("the stream made for camera.md's example"),
+        "plantleaf camera: 30 frames read, 30 classified, 0 superseded, 0 broken, 0 over the size limit, 0 corrupt, 0 bytes skipped between frames; frame age median 17.5 ms, p99 30.1 ms; the stream ended":
+            .example("README.md's status block, the Early blight photo piped in for 3 s"),
+    ]
+
+    /// Every quoted line of README.md and docs/*.md, in document order.
+    static func quotedLines() throws -> [Quote] {
+        let docs = TestPaths.root + "/docs"
+        let files = ["README.md"] + (try FileManager.default.contentsOfDirectory(atPath: docs))
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        var quotes: [Quote] = []
+        for file in files {
+            let text = try String(contentsOfFile: TestPaths.root + "/" + file, encoding: .utf8)
+            var inBlock = false
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                    inBlock.toggle()
+                } else if inBlock, line.range(of: #"^plantleaf [a-z]+( compare)?: "#, options: .regularExpression) != nil {
+                    quotes.append(Quote(file: file, line: String(line)))
+                }
+            }
+        }
+        return quotes
+    }
+
+    /// Whether `actual` is `quoted`, where each `…` in `quoted` stands for any text.
+    static func matches(_ quoted: String, _ actual: String) -> Bool {
+        let pieces = quoted.components(separatedBy: "…")
+        guard pieces.count > 1 else { return quoted == actual }
+        guard actual.hasPrefix(pieces[0]), actual.hasSuffix(pieces[pieces.count - 1]),
+              actual.count >= pieces[0].count + pieces[pieces.count - 1].count else { return false }
+        var rest = actual.dropFirst(pieces[0].count).dropLast(pieces[pieces.count - 1].count)
+        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+            guard let range = rest.range(of: piece) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return true
+    }
+
+    @Test func everyQuoteIsAccountedFor() throws {
+        let quoted = try Self.quotedLines()
+        #expect(quoted.count >= 40, "found only \(quoted.count) quoted lines: has the way the documents quote changed?")
+        let unaccounted = quoted.filter { Self.quotes[$0.line] == nil }
+        #expect(unaccounted.isEmpty, """
+            lines the documents quote as plantleaf's that the program may not print (fix the quote, or add \
+            how it is produced to DocumentedMessageTests.quotes): \(unaccounted.map(\.description).joined(separator: "\n"))
+            """)
+        let stale = Set(Self.quotes.keys).subtracting(quoted.map(\.line)).sorted()
+        #expect(stale.isEmpty, "DocumentedMessageTests.quotes lists lines no document quotes any more: \(stale)")
+    }
+
+    @Test func remedyQuotesAreWhatTheCommandLinePrintsForTheError() {
+        for (line, source) in Self.quotes {
+            guard case .remedy(let error) = source else { continue }
+            let prefix = error is MQTTError ? "plantleaf camera: --mqtt: " : "plantleaf camera: "
+            let printed = prefix + Remedy.line(error)
+            #expect(Self.matches(line, printed), "quoted: \(line)\nprinted: \(printed)")
+        }
+    }
+
+    /// The other test holds the line word for word (its message without the `plantleaf
+    /// <command>: ` prefix, which it may add itself); string pieces joined with `+` count as one.
+    @Test func heldQuotesAreExpectedWholeByTheTestsThatRunTheProgram() throws {
+        for (line, source) in Self.quotes {
+            guard case .heldBy(let file) = source else { continue }
+            let text = try String(contentsOfFile: TestPaths.root + "/Tests/" + file, encoding: .utf8)
+                .replacingOccurrences(of: #""\s*\+\s*""#, with: "", options: .regularExpression)
+            let message = line.replacingOccurrences(of: #"^plantleaf [a-z]+( compare)?: "#, with: "", options: .regularExpression)
+            #expect(text.contains(message), "\(file) does not expect the quoted line: \(line)")
+        }
+    }
+
+    @Test(arguments: Recipe.allCases)
+    func printedQuotesArePrintedByTheProgram(_ recipe: Recipe) throws {
+        let lines = Self.quotes.filter { if case .printed(recipe) = $0.value { true } else { false } }.keys.sorted()
+        try #require(!lines.isEmpty, "no quote uses \(recipe)")
+        let folder = TestPaths.temporaryDirectory("docmessage-\(recipe)")
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let result = try Self.run(recipe, in: folder)
+        // The documents write /tmp/NAME for a file the test makes in its own folder.
+        let printed = result.stderrLines.map { $0.replacingOccurrences(of: folder + "/", with: "/tmp/") }
+        for line in lines {
+            #expect(printed.contains { Self.matches(line, $0) }, "quoted: \(line)\nprinted:\n\(printed.joined(separator: "\n"))")
+        }
+    }
+
+    static func run(_ recipe: Recipe, in folder: String) throws -> CommandResult {
+        func write(_ bytes: [UInt8], _ name: String) { TestImages.write(bytes, to: folder + "/" + name) }
+        let leaf = try FileReader.readAll(path: TestPaths.appleScabLeaf)
+        let model = try FileReader.readAll(path: TestPaths.defaultModel)
+        switch recipe {
+        case .badFiles:
+            let png = TestImages.png((0..<(64 * 64 * 3)).map { UInt8(truncatingIfNeeded: $0 * 7) }, width: 64, height: 64,
+                                     colorType: 2, bitDepth: 8)
+            write(BadFiles.pngWithBadCRC(png), "bad-crc.png")
+            write(BadFiles.jpegClaiming(width: 60000, height: 60000, from: leaf), "bomb.jpg")
+            write(BadFiles.pngClaiming(width: 60000, height: 60000, from: png), "bomb.png")
+            write(Array("this is not an image\n".utf8), "text.jpg")
+            write(Array(leaf.prefix(leaf.count / 2)), "truncated.jpg")
+            write(Array(png.prefix(png.count / 2)), "truncated.png")
+            write([], "zero-bytes.jpg")
+            write(leaf, "unreadable.jpg")
+            chmod(folder + "/unreadable.jpg", 0)
+            try FileManager.default.createDirectory(atPath: folder + "/empty-folder", withIntermediateDirectories: false)
+            write(leaf, "leaf-1.jpg")
+            write(leaf, "leaf-2.jpg")
+            let inputs = ["bad-crc.png", "bomb.jpg", "bomb.png", "text.jpg", "truncated.jpg", "truncated.png", "zero-bytes.jpg",
+                          "unreadable.jpg", "empty-folder", "/nonexistent.jpg", "leaf-1.jpg", "leaf-2.jpg"]
+            // As root, without the capabilities that let root read a mode-000 file.
+            if geteuid() == 0 {
+                return try runCommand("/usr/bin/setpriv", ["--bounding-set=-dac_override,-dac_read_search", TestPaths.binary, "classify"] + inputs,
+                                      currentDirectory: folder)
+            }
+            return try runPlantLeaf(["classify"] + inputs, currentDirectory: folder)
+        case .missingModel:
+            return try runPlantLeaf(["classify", "--model", "Models/plantvillage_int8.tflite", TestPaths.appleScabLeaf], currentDirectory: folder)
+        case .notAModel:
+            write(Array("Notes on the greenhouse models.\n".utf8), "notes.tflite")
+            return try runPlantLeaf(["classify", "--model", folder + "/notes.tflite", TestPaths.appleScabLeaf], currentDirectory: folder)
+        case .grayModel:
+            // The PlantVillage model with its input shape [1, 224, 224, 3] rewritten to [1, 224, 224, 1].
+            var gray = model
+            let shape: [UInt8] = [1, 0, 0, 0, 224, 0, 0, 0, 224, 0, 0, 0, 3, 0, 0, 0]
+            let offsets = (0...(gray.count - shape.count)).filter { gray[$0] == 1 && Array(gray[$0..<($0 + 16)]) == shape }
+            try #require(offsets.count == 1)
+            gray[offsets[0] + 12] = 1
+            write(gray, "gray.tflite")
+            return try runPlantLeaf(["classify", "--model", folder + "/gray.tflite", TestPaths.appleScabLeaf], currentDirectory: folder)
+        case .labelCount:
+            return try runPlantLeaf(["classify", "--labels", "samples/imagenet/imagenet_labels.txt", TestPaths.appleScabLeaf],
+                                    currentDirectory: TestPaths.root)
+        case .noRuntime:
+            // A release build's place in a checkout that has no .runtime/.
+            try FileManager.default.createDirectory(atPath: folder + "/.build/release", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: TestPaths.binary, toPath: folder + "/.build/release/plantleaf")
+            return try runCommand(folder + "/.build/release/plantleaf", ["classify", "--model", TestPaths.defaultModel, "--labels",
+                                                                         TestPaths.labels, TestPaths.appleScabLeaf],
+                                  environment: ProcessInfo.processInfo.environment.filter { $0.key != "PLANTLEAF_LITERT_LIB" },
+                                  currentDirectory: folder)
+        case .damagedModel:
+            write(Array(model.prefix(1_519_252)), "half.tflite")
+            return try runPlantLeaf(["classify", "--model", "half.tflite", TestPaths.appleScabLeaf], currentDirectory: folder)
+        case .benchThreads:
+            return try runPlantLeaf(["bench", "--threads", "0"], currentDirectory: folder)
+        case .benchImage:
+            return try runPlantLeaf(["bench", "--image", "/no/such/leaf.jpg", "--runs", "1", "--warmup", "0"], currentDirectory: folder)
+        case .benchCompare:
+            write(Array(FuzzTargets.benchReportSeed(threads: "1", median: "2.5").utf8), "new.json")
+            write(Array(#"{"schema_version": 2, "plantleaf_version": "0.1.0"}"#.utf8), "old.json")
+            return try runPlantLeaf(["bench", "compare", "old.json", "new.json"], currentDirectory: folder)
+        case .benchInstalled:
+            // An installed binary, run outside any checkout: no sample folder of its own.
+            let prefix = folder + "/prefix"
+            let install = try runCommand("/bin/bash", [TestPaths.root + "/scripts/install.sh", "--prefix", prefix, "--binary", TestPaths.binary])
+            try #require(install.status == 0, "install failed: \(install.stderr)")
+            return try runCommand(prefix + "/bin/plantleaf", ["bench", "--runs", "1", "--warmup", "0"], currentDirectory: folder)
+        case .cameraNull:
+            return try runPlantLeaf(["camera", "--device", "/dev/null", "--frames", "1"], currentDirectory: folder)
+        case .mqttPassword:
+            return try runPlantLeaf(["camera", "--input", "/dev/null", "--mqtt", "mqtt://camera:secret@127.0.0.1/plants"], currentDirectory: folder)
+        }
+    }
+
+    /// The release archive's README and docs/install.md name the same glibc for each architecture.
+    @Test func releaseReadmeAndInstallPageAgreeOnGlibc() throws {
+        let readme = try String(contentsOfFile: TestPaths.root + "/scripts/release/README.txt", encoding: .utf8)
+        let install = try String(contentsOfFile: TestPaths.root + "/docs/install.md", encoding: .utf8)
+        func version(_ text: String, after architecture: String, pattern: String) -> String? {
+            guard let start = text.range(of: architecture) else { return nil }
+            let rest = text[start.upperBound...]
+            guard let found = rest.range(of: pattern, options: .regularExpression) else { return nil }
+            return String(rest[found]).filter { $0.isNumber || $0 == "." }
+        }
+        for architecture in ["x86_64", "aarch64"] {
+            let inReadme = version(readme, after: "\(architecture):", pattern: #"glibc 2\.[0-9]+"#)
+            let inInstall = version(install, after: "**\(architecture):**", pattern: #"glibc ≥ 2\.[0-9]+"#)
+            #expect(inReadme != nil && inReadme == inInstall, "\(architecture): README.txt says \(inReadme ?? "nothing"), install.md \(inInstall ?? "nothing")")
+        }
+    }
+}
