@@ -3,7 +3,7 @@
 
 For every image: the model-size picture (PIL decode -> RGB -> bilinear resize to 224x224, as
 ../shared/tools/reference_classify.py does), its luminance mean and spread, its share of
-plant-coloured pixels, the int8 model's top-1 class and score, and the same for the picture
+green-tissue pixels (and of a broader plant colour, measured and rejected), the int8 model's top-1 class and score, and the same for the picture
 mirrored left to right. Prints one table row per image, then how candidate thresholds fare
 against the floors:
   - of the 76 sample leaves, at least 70 get `diagnosis` with the right class (the class is the
@@ -17,7 +17,7 @@ The pixel rules here are the integer formulas of PictureStatistics.swift, so bot
 Needs PIL, numpy and ai_edge_litert (`scripts/setup.sh reference` makes .venv with them) and, for
 the non-leaf photos, scikit-image in the same venv (`.venv/bin/pip install scikit-image`; its
 package ships the photos in skimage/data). Run from the project root after `scripts/setup.sh data`:
-  .venv/bin/python scripts/verdicts/measure.py [--skimage-data DIR] [--rows]
+  .venv/bin/python scripts/verdicts/measure.py [--skimage-data DIR]
 """
 import argparse
 import glob

@@ -48,8 +48,8 @@ public struct VerdictChecks: OptionSet, Sendable, Hashable, CustomStringConverti
         var checks: VerdictChecks = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             guard let entry = Self.names.first(where: { $0.name == item }) else {
-                if item == "all" || item == "none" { throw .standsAlone(item) }
-                throw .unknownCheck(item)
+                if item == "all" || item == "none" { throw VerdictChecksError.standsAlone(item) }
+                throw VerdictChecksError.unknownCheck(item)
             }
             checks.insert(entry.checks)
         }
