@@ -1,0 +1,77 @@
+/// What the verdict's picture and vegetation checks read from a picture, gathered row by row so
+/// it can run on the model-size image while its rows are quantised into the input tensor, with no
+/// second pass over the pixels. Integer sums only, so the same pixels give the same readings on
+/// every machine, and two frames can be compared exactly (see `VerdictPolicy.verdict`).
+///
+/// The rules are those scripts/verdicts/measure.py measured (docs/verdicts.md); change both together.
+public struct PictureStatistics: Sendable, Equatable {
+    /// Pixels added so far.
+    public private(set) var pixelCount = 0
+    /// Pixels counted as green tissue (`isGreenTissue`).
+    public private(set) var greenPixelCount = 0
+    /// Sums of the luma in 1/256 steps (77 R + 150 G + 29 B) and of its square: at most 65,280²
+    /// per pixel, so Int holds the sums for over 2 × 10⁹ pixels, far above the decoders' limit.
+    private var scaledLuminanceSum = 0
+    private var scaledLuminanceSquareSum = 0
+
+    public init() {}
+
+    /// The statistics of a whole image.
+    public init(image: RGBImage) {
+        image.pixels.withUnsafeBufferPointer { pixels in
+            if let start = pixels.baseAddress { add(row: start, pixelCount: image.width * image.height) }
+        }
+    }
+
+    /// Adds `pixelCount` pixels of interleaved 8-bit RGB (3 bytes each) starting at `row`.
+    public mutating func add(row: UnsafePointer<UInt8>, pixelCount: Int) {
+        var luminanceSum = 0, luminanceSquareSum = 0, greenCount = 0
+        for pixel in 0..<pixelCount {
+            let red = Int(row[3 * pixel]), green = Int(row[3 * pixel + 1]), blue = Int(row[3 * pixel + 2])
+            let scaledLuminance = 77 * red + 150 * green + 29 * blue
+            luminanceSum += scaledLuminance
+            luminanceSquareSum += scaledLuminance * scaledLuminance
+            if Self.isGreenTissue(red: red, green: green, blue: blue) { greenCount += 1 }
+        }
+        self.pixelCount += pixelCount
+        scaledLuminanceSum += luminanceSum
+        scaledLuminanceSquareSum += luminanceSquareSum
+        greenPixelCount += greenCount
+    }
+
+    /// Mean luma, 0...255: BT.601 weights in 8-bit fixed point, (77 R + 150 G + 29 B) / 256, the
+    /// Y that JPEG stores. 0 when no pixel was added.
+    public var luminanceMean: Double {
+        pixelCount == 0 ? 0 : Double(scaledLuminanceSum) / 256 / Double(pixelCount)
+    }
+
+    /// The luma's standard deviation over the pixels (population, not sample): how much the
+    /// picture varies at all. 0 when no pixel was added.
+    public var luminanceSpread: Double {
+        guard pixelCount > 0 else { return 0 }
+        let count = Double(pixelCount)
+        let mean = Double(scaledLuminanceSum) / count
+        let variance = Double(scaledLuminanceSquareSum) / count - mean * mean
+        return variance.squareRoot() / 256
+    }
+
+    /// Share of the pixels, 0...1, that are green tissue. 0 when no pixel was added.
+    public var greenShare: Double {
+        pixelCount == 0 ? 0 : Double(greenPixelCount) / Double(pixelCount)
+    }
+
+    /// Whether a pixel is green tissue by the excess green index of D. M. Woebbecke, G. E. Meyer,
+    /// K. Von Bargen, D. A. Mortensen, "Color indices for weed identification under various soil,
+    /// residue, and lighting conditions", Transactions of the ASAE 38(1):259–269, 1995:
+    /// with s = R + G + B and the chromatic coordinates r = R/s, g = G/s, b = B/s,
+    /// ExG = 2g − r − b > 0.05, here 20 (2G − R − B) > s in integers. ExG is above 0 for green,
+    /// yellow-green and yellow (for R = G it is g − b), so yellowed tissue counts; neutral grey,
+    /// white, black, brown, red and blue do not. The cut 0.05 rather than 0 keeps warm greys out
+    /// (fur, skin: the sample cat photo is 0.23 green at 0, 0.00 at 0.05, the smallest sample
+    /// leaf 0.20 and 0.19). Only pixels with s ≥ 90 (a mean level of 30, the picture check's
+    /// darkest mean) count: in darker pixels a few levels of noise swing the ratios.
+    public static func isGreenTissue(red: Int, green: Int, blue: Int) -> Bool {
+        let sum = red + green + blue
+        return sum >= 90 && 20 * (2 * green - red - blue) > sum
+    }
+}

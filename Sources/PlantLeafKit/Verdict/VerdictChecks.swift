@@ -1,0 +1,85 @@
+/// Which of the verdict's checks run (docs/verdicts.md), as `--checks picture,vegetation,score`
+/// would name them. A check that does not run cannot give its verdict: with none, every result
+/// is a `diagnosis`, as before verdicts existed.
+public struct VerdictChecks: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// Luminance level and spread, and for a camera a frame repeating the previous one: `no-picture`.
+    public static let picture = VerdictChecks(rawValue: 1 << 0)
+    /// Share of green-tissue pixels: `no-leaf`.
+    public static let vegetation = VerdictChecks(rawValue: 1 << 1)
+    /// The top class's score against the minimum: `uncertain`.
+    public static let score = VerdictChecks(rawValue: 1 << 2)
+    /// The picture mirrored left to right must get the same class, above the minimum score:
+    /// `uncertain`. Costs a second inference per picture.
+    public static let mirror = VerdictChecks(rawValue: 1 << 3)
+
+    public static let all: VerdictChecks = [.picture, .vegetation, .score, .mirror]
+
+    /// For `classify`: every check but the mirror. The others read numbers the classification
+    /// makes anyway (a pass over the model-size pixels, the top score), while the mirror doubles
+    /// the inference time of a batch (about 4 ms an image here); on the samples it adds nothing
+    /// to the non-leaf photos caught (27 of 28 without it) and turns one right answer uncertain.
+    public static let classifyDefault: VerdictChecks = [.picture, .vegetation, .score]
+
+    /// For `camera`: all checks. A camera delivers a frame every 33 ms or more, so the second
+    /// inference fits, and a live view is where unstable answers occur (a leaf half in view,
+    /// motion); with it all 28 non-leaf photos were caught.
+    public static let cameraDefault: VerdictChecks = .all
+
+    /// The names `init(parsing:)` reads, in the order `description` writes them.
+    public static let names: [(name: String, checks: VerdictChecks)] =
+        [("picture", .picture), ("vegetation", .vegetation), ("score", .score), ("mirror", .mirror)]
+
+    /// Reads a comma list of check names ("picture,vegetation,score"), or "all", or "none".
+    ///
+    /// - Throws: `VerdictChecksError` for an empty list or item, an unknown name, or "all" or
+    ///   "none" beside other names (which would leave the meaning open).
+    public init(parsing text: String) throws(VerdictChecksError) {
+        switch text {
+        case "all": self = .all; return
+        case "none": self = []; return
+        default: break
+        }
+        var checks: VerdictChecks = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            guard let entry = Self.names.first(where: { $0.name == item }) else {
+                if item == "all" || item == "none" { throw VerdictChecksError.standsAlone(item) }
+                throw VerdictChecksError.unknownCheck(item)
+            }
+            checks.insert(entry.checks)
+        }
+        self = checks
+    }
+
+    /// "all", "none", or the names of the checks that run, comma-separated: what `init(parsing:)` reads.
+    public var description: String {
+        if self == .all { return "all" }
+        if isEmpty { return "none" }
+        return Self.names.filter { contains($0.checks) }.map(\.name).joined(separator: ",")
+    }
+}
+
+/// Why a list of verdict checks could not be read.
+public enum VerdictChecksError: PlantLeafError {
+    /// A name that is no check (an empty one when the list is empty or has ",,").
+    case unknownCheck(String)
+    /// "all" or "none" among other names.
+    case standsAlone(String)
+
+    public var message: String {
+        let choices = VerdictChecks.names.map(\.name).joined(separator: ", ")
+        switch self {
+        case .unknownCheck(let name) where name.isEmpty:
+            return "empty check name: give a comma list of \(choices), or all or none"
+        case .unknownCheck(let name):
+            return "unknown check '\(name)': the checks are \(choices), or all or none"
+        case .standsAlone(let name):
+            return "'\(name)' stands alone, not in a list with other checks"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// The verdict checks' thresholds and which checks run, and the decision from their readings.
+/// Every default was chosen from scripts/verdicts/measure.py's table (docs/verdicts.md) on the
+/// 76 PlantVillage sample leaves, 28 non-leaf photos (scikit-image's sample photos and
+/// samples/imagenet) and synthetic empty frames, all as the model sees them: 224 × 224, resized
+/// bilinearly.
+public struct VerdictPolicy: Sendable, Equatable {
+    /// Which checks run.
+    public var checks: VerdictChecks
+    /// Below this mean luma (0...255) the picture is too dark to hold content. The sample leaves'
+    /// means are 67–191; the synthetic low-light noise frames' 14–20. 30 also keeps the green
+    /// test's chromaticity out of the noisy levels (`PictureStatistics.isGreenTissue`).
+    public var darkestMeanLuminance: Double
+    /// Above this mean luma the picture is blown out (overexposed, or a white card in front of
+    /// the lens): the brightest sample leaf has 191, the brightest photo 196; 235 leaves only 20
+    /// levels below white, where most pixels must be clipped.
+    public var brightestMeanLuminance: Double
+    /// Below this luma standard deviation the picture is flat (a lens cap in light, fog, an
+    /// unfocused wall): the flattest sample leaf has 16.2, the flattest photo 9.7, the synthetic
+    /// low-light noise 5.1–7.5. 8 is half the flattest leaf's.
+    public var flattestLuminanceSpread: Double
+    /// Below this share of green-tissue pixels there is no plant in view. The sample leaves have
+    /// 0.19–0.99 (the lowest are small leaves on much background, not brown ones); all non-leaf
+    /// photos but three (a hot dog with salad, a colour chart, a green logo) have at most 0.04.
+    /// 0.10 sits in that gap, about half the smallest leaf's share.
+    public var minimumGreenShare: Double
+    /// Below this top-1 score the model is not confident. The 75 sample leaves it gets right
+    /// score 0.727 or more, the one it gets wrong 0.438; the three non-leaf photos passing the
+    /// green check score 0.340, 0.543 and 0.699. 0.6 catches the first two and keeps a margin
+    /// of 0.127 to the right leaves; 0.7 would catch the hot dog too, 0.027 below two right leaves.
+    public var minimumScore: Double
+
+    /// A policy running `checks` with the measured thresholds unless others are given.
+    public init(checks: VerdictChecks, darkestMeanLuminance: Double = 30, brightestMeanLuminance: Double = 235,
+                flattestLuminanceSpread: Double = 8, minimumGreenShare: Double = 0.10, minimumScore: Double = 0.6) {
+        self.checks = checks
+        self.darkestMeanLuminance = darkestMeanLuminance
+        self.brightestMeanLuminance = brightestMeanLuminance
+        self.flattestLuminanceSpread = flattestLuminanceSpread
+        self.minimumGreenShare = minimumGreenShare
+        self.minimumScore = minimumScore
+    }
+
+    /// The verdict on one result. The checks go from the cheapest and most basic up, and the
+    /// first that fails decides: a picture without content says nothing about plants, and a
+    /// picture without plants makes the model's confidence meaningless.
+    ///
+    /// - Parameters:
+    ///   - picture: the statistics of the pixels the model saw.
+    ///   - top: the model's top class with its score.
+    ///   - mirrored: the top class for the same pixels mirrored left to right; the mirror check
+    ///     needs it and is passed over without it.
+    ///   - previousPicture: for a camera, the previous frame's statistics: identical readings
+    ///     (every sum equal) mean the camera delivers the same frame again, since sensor noise
+    ///     changes a live frame's sums.
+    public func verdict(picture: PictureStatistics, top: ScoredClass, mirrored: ScoredClass? = nil,
+                        previousPicture: PictureStatistics? = nil) -> Verdict {
+        if checks.contains(.picture) && (picture.luminanceMean < darkestMeanLuminance
+            || picture.luminanceMean > brightestMeanLuminance || picture.luminanceSpread < flattestLuminanceSpread
+            || picture == previousPicture) {
+            return .noPicture
+        }
+        if checks.contains(.vegetation) && picture.greenShare < minimumGreenShare { return .noLeaf }
+        if checks.contains(.score) && top.score < minimumScore { return .uncertain }
+        if checks.contains(.mirror), let mirrored, mirrored.index != top.index || mirrored.score < minimumScore {
+            return .uncertain
+        }
+        return .diagnosis
+    }
+}
