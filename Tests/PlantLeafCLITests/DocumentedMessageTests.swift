@@ -1,6 +1,8 @@
 import Foundation
 @testable import PlantLeafCommandLine
-import PlantLeafKit
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
 import PlantLeafTestSupport
 import Testing
 

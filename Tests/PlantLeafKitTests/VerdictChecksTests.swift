@@ -1,4 +1,4 @@
-import PlantLeafKit
+import PlantLeafCore
 import Testing
 
 /// Pictures the tests make at the model's size, 224 x 224: empty frames, leaf-like textures.
