@@ -101,7 +101,7 @@ public struct ImageDecoder: Sendable {
         })
         var result = PLPNGResult()
         let status = pl_png_decode(bytes, bytes.count, &limits, &sink, &result)
-        let detail = stringFromCField(result.message)
+        let detail = pngDetail(result)
         switch Int32(status) {
         case Int32(PL_PNG_OK): return
         case Int32(PL_PNG_TOO_LARGE):
@@ -114,6 +114,26 @@ public struct ImageDecoder: Sendable {
             // libpng's own checks of the user limits say "exceeds user limit".
             if detail.contains("user limit") { throw .overBudget(format: .png, detail: "\(detail) (\(budget.pngSide) pixels)") }
             throw .corrupt(format: .png, detail: detail)
+        }
+    }
+
+    /// What a failed PNG decode met, in words, from the facts the shim reports.
+    private func pngDetail(_ result: PLPNGResult) -> String {
+        switch Int32(result.fact) {
+        case Int32(PL_PNG_FACT_SIGNATURE): return "not a PNG signature"
+        case Int32(PL_PNG_FACT_CHUNK_SIZE):
+            // The type as the file has it: anything but a letter is shown as "?".
+            let name = withUnsafeBytes(of: result.chunk_type) { type in
+                String(decoding: type.map { (UInt8(ascii: "A")...UInt8(ascii: "z")).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+            }
+            return "\(name) chunk declares \(result.chunk_length) bytes, above the \(budget.pngChunkBytes)-byte chunk budget"
+        case Int32(PL_PNG_FACT_INTERLACED_IMAGE):
+            let bytes = UInt64(result.width) &* UInt64(result.height) &* 3
+            return "interlaced \(result.width)x\(result.height) image needs \(bytes >> 20) MiB at once, "
+                + "above the \(budget.pngInterlacedImageBytes >> 20) MiB image budget"
+        case Int32(PL_PNG_FACT_ROW_LAYOUT): return "unexpected row layout after transforms"
+        case Int32(PL_PNG_FACT_END_OF_DATA): return "file is truncated"
+        default: return stringFromCField(result.libpng_message)
         }
     }
 
