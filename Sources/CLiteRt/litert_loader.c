@@ -78,7 +78,7 @@ void pl_stderr_capture_begin(PLStderrCapture *capture) {
     capture->saved_stderr = saved;
 }
 
-void pl_stderr_capture_end(PLStderrCapture *capture) {
+void pl_stderr_capture_end(PLStderrCapture *capture, int (*keep)(const char *line)) {
     if (capture->saved_stderr >= 0) {
         fflush(stderr);
         dup2(capture->saved_stderr, STDERR_FILENO);
@@ -86,7 +86,7 @@ void pl_stderr_capture_end(PLStderrCapture *capture) {
         rewind(capture->capture_file);
         char line[1024];
         while (fgets(line, sizeof line, capture->capture_file) != NULL) {
-            if (strncmp(line, "INFO: ", 6) != 0) fputs(line, stderr);
+            if (keep(line)) fputs(line, stderr);
         }
         fflush(stderr);
         fclose(capture->capture_file);

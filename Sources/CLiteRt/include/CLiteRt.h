@@ -145,8 +145,9 @@ int pl_litert_load(const char *path, char *error, size_t error_size);
 LiteRtStatus pl_litert_set_num_threads(LiteRtOptions options, int threads);
 
 // The runtime prints "INFO: ..." lines on stderr that no option silences. Between begin and end,
-// fd 2 of the whole process goes to a temporary file; end restores it and passes on every line
-// except INFO ones. Captures never overlap (begin waits for the previous end), and the state is
+// fd 2 of the whole process goes to a temporary file; end restores it and hands each captured
+// line (with its newline, at most 1023 bytes a piece) to `keep`, writing to stderr the lines it
+// returns non-zero for. Captures never overlap (begin waits for the previous end), and the state is
 // the caller's, but anything another thread writes to stderr meanwhile is delayed until end,
 // so callers capture while no other thread is writing.
 typedef struct {
@@ -154,6 +155,6 @@ typedef struct {
     FILE *capture_file;
 } PLStderrCapture;
 void pl_stderr_capture_begin(PLStderrCapture *capture);
-void pl_stderr_capture_end(PLStderrCapture *capture);
+void pl_stderr_capture_end(PLStderrCapture *capture, int (*keep)(const char *line));
 
 #endif
