@@ -11,37 +11,38 @@
 PLLiteRtAPI pl_litert;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-static int load_state = 0;  // 0 not tried, 1 loaded, -1 failed
-static char load_error[512];
+static int load_tried = 0;
+static int load_state = PL_LITERT_LOADED;  // once tried
+static char load_detail[512];
 
-int pl_litert_load(const char *path, char *error, size_t error_size) {
+int pl_litert_load(const char *path, char *detail, size_t detail_size) {
     pthread_mutex_lock(&load_lock);
-    if (load_state == 0) {
+    if (!load_tried) {
+        load_tried = 1;
         void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         if (handle == NULL) {
             const char *reason = dlerror();
-            snprintf(load_error, sizeof load_error, "%s", reason ? reason : "dlopen failed");
-            load_state = -1;
+            snprintf(load_detail, sizeof load_detail, "%s", reason ? reason : "");
+            load_state = PL_LITERT_NOT_OPENED;
         } else {
-            load_state = 1;
 #define PL_LITERT_RESOLVE(ret, name, params, args) \
-            if (load_state == 1) { \
+            if (load_state == PL_LITERT_LOADED) { \
                 *(void **)(&pl_litert.name) = dlsym(handle, #name); \
                 if (pl_litert.name == NULL) { \
-                    snprintf(load_error, sizeof load_error, "%s does not export %s", path, #name); \
-                    load_state = -1; \
+                    snprintf(load_detail, sizeof load_detail, "%s", #name); \
+                    load_state = PL_LITERT_SYMBOL_MISSING; \
                 } \
             }
             PL_LITERT_FUNCTIONS(PL_LITERT_RESOLVE)
 #undef PL_LITERT_RESOLVE
-            if (load_state != 1) {
+            if (load_state != PL_LITERT_LOADED) {
                 memset(&pl_litert, 0, sizeof pl_litert);
                 dlclose(handle);
             }
         }
     }
-    int result = load_state == 1 ? 0 : -1;
-    if (result != 0 && error != NULL && error_size > 0) snprintf(error, error_size, "%s", load_error);
+    if (detail != NULL && detail_size > 0) snprintf(detail, detail_size, "%s", load_detail);
+    int result = load_state;
     pthread_mutex_unlock(&load_lock);
     return result;
 }
@@ -78,7 +79,7 @@ void pl_stderr_capture_begin(PLStderrCapture *capture) {
     capture->saved_stderr = saved;
 }
 
-void pl_stderr_capture_end(PLStderrCapture *capture) {
+void pl_stderr_capture_end(PLStderrCapture *capture, int (*keep)(const char *line)) {
     if (capture->saved_stderr >= 0) {
         fflush(stderr);
         dup2(capture->saved_stderr, STDERR_FILENO);
@@ -86,7 +87,7 @@ void pl_stderr_capture_end(PLStderrCapture *capture) {
         rewind(capture->capture_file);
         char line[1024];
         while (fgets(line, sizeof line, capture->capture_file) != NULL) {
-            if (strncmp(line, "INFO: ", 6) != 0) fputs(line, stderr);
+            if (keep(line)) fputs(line, stderr);
         }
         fflush(stderr);
         fclose(capture->capture_file);

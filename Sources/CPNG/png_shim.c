@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Where to jump on a libpng error and what it said.
+// Where to jump on a libpng error, and where the facts of the failure go.
 typedef struct {
     jmp_buf jump;
-    char *message;
-    size_t message_size;
+    PLPNGResult *result;
 } PNGContext;
 
 static void on_error(png_structp png, png_const_charp text) {
     PNGContext *context = png_get_error_ptr(png);
-    snprintf(context->message, context->message_size, "%s", text);
+    context->result->fact = PL_PNG_FACT_LIBPNG;
+    snprintf(context->result->libpng_message, sizeof context->result->libpng_message, "%s", text);
     longjmp(context->jump, 1);
 }
 
@@ -40,16 +40,14 @@ static size_t chunk_end(const uint8_t *data, size_t size, size_t offset) {
 // libpng reads every chunk but IDAT whole into memory (in push mode it even buffers the file
 // until the chunk is complete), so a chunk that declares 2^31 bytes is refused here, naming it,
 // before libpng allocates anything for it.
-static int chunks_fit_budget(const uint8_t *data, size_t size, uint64_t max_chunk_bytes, char *message, size_t message_size) {
+static int chunks_fit_budget(const uint8_t *data, size_t size, uint64_t max_chunk_bytes, PLPNGResult *result) {
     for (size_t offset = 8; size - offset >= 8; offset = chunk_end(data, size, offset)) {
         const uint8_t *type = data + offset + 4;
         uint32_t length = read_be32(data + offset);
         if (memcmp(type, "IDAT", 4) != 0 && length > max_chunk_bytes) {
-            char name[5];
-            for (int i = 0; i < 4; i++) name[i] = (type[i] >= 'A' && type[i] <= 'z') ? (char)type[i] : '?';
-            name[4] = 0;
-            snprintf(message, message_size, "%s chunk declares %u bytes, above the %llu-byte chunk budget", name, length,
-                     (unsigned long long)max_chunk_bytes);
+            result->fact = PL_PNG_FACT_CHUNK_SIZE;
+            memcpy(result->chunk_type, type, 4);
+            result->chunk_length = length;
             return 0;
         }
         if (memcmp(type, "IEND", 4) == 0) break;
@@ -62,15 +60,17 @@ typedef struct {
     const PLPNGLimits *limits;
     const PLPNGRowSink *sink;
     PLPNGResult *result;
-    int status;          // what a png_error from a callback means
+    int status;          // what stopping the decode means (libpng errors: PL_PNG_CORRUPT)
     uint32_t width, height;
     uint8_t *image;      // the whole RGB image, for interlaced files only
     int finished;        // the last row is delivered (or, interlaced, IEND was reached)
 } DecodeState;
 
-static void fail(png_structp png, DecodeState *state, int status, const char *text) {
+// Stops the decode as a libpng error would, with PlantLeaf's own status and fact.
+static void fail(DecodeState *state, int status, int fact) {
     state->status = status;
-    png_error(png, text);
+    state->result->fact = fact;
+    longjmp(state->context.jump, 1);
 }
 
 static void on_info(png_structp png, png_infop info) {
@@ -81,7 +81,7 @@ static void on_info(png_structp png, png_infop info) {
     state->result->width = state->width = width;  // reported so the caller can say how large it claimed to be
     state->result->height = state->height = height;
     if ((uint64_t)width * height > state->limits->max_pixels)
-        fail(png, state, PL_PNG_TOO_LARGE, "image is larger than the decode limit");
+        fail(state, PL_PNG_TOO_LARGE, PL_PNG_FACT_NONE);
     if (bit_depth == 16) png_set_scale_16(png);
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
@@ -90,20 +90,15 @@ static void on_info(png_structp png, png_infop info) {
     if ((color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS)) png_set_strip_alpha(png);
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
-    if (png_get_rowbytes(png, info) != (size_t)width * 3) png_error(png, "unexpected row layout after transforms");
+    if (png_get_rowbytes(png, info) != (size_t)width * 3) fail(state, PL_PNG_CORRUPT, PL_PNG_FACT_ROW_LAYOUT);
     if (interlace != PNG_INTERLACE_NONE) {
         // Adam7 fills every row in several passes, so the rows are complete only at the end.
         uint64_t bytes = (uint64_t)width * height * 3;
-        if (bytes > state->limits->max_image_bytes) {
-            char text[160];
-            snprintf(text, sizeof text, "interlaced %ux%u image needs %llu MiB at once, above the %llu MiB image budget",
-                     width, height, (unsigned long long)(bytes >> 20), (unsigned long long)(state->limits->max_image_bytes >> 20));
-            fail(png, state, PL_PNG_OVER_BUDGET, text);
-        }
+        if (bytes > state->limits->max_image_bytes) fail(state, PL_PNG_OVER_BUDGET, PL_PNG_FACT_INTERLACED_IMAGE);
         state->image = calloc(1, (size_t)bytes);
-        if (state->image == NULL) fail(png, state, PL_PNG_NO_MEMORY, "out of memory");
+        if (state->image == NULL) fail(state, PL_PNG_NO_MEMORY, PL_PNG_FACT_NONE);
     }
-    if (state->sink->begin(state->sink->context, width, height) != 0) fail(png, state, PL_PNG_CANCELLED, "cancelled");
+    if (state->sink->begin(state->sink->context, width, height) != 0) fail(state, PL_PNG_CANCELLED, PL_PNG_FACT_NONE);
 }
 
 static void on_row(png_structp png, png_bytep row, png_uint_32 y, int pass) {
@@ -128,12 +123,11 @@ int pl_png_decode(const uint8_t *data, size_t size, const PLPNGLimits *limits, c
                   PLPNGResult *result) {
     memset(result, 0, sizeof *result);
     if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
-        snprintf(result->message, sizeof result->message, "not a PNG signature");
+        result->fact = PL_PNG_FACT_SIGNATURE;
         return PL_PNG_CORRUPT;
     }
-    if (!chunks_fit_budget(data, size, limits->max_chunk_bytes, result->message, sizeof result->message))
-        return PL_PNG_OVER_BUDGET;
-    DecodeState state = {.context = {.message = result->message, .message_size = sizeof result->message},
+    if (!chunks_fit_budget(data, size, limits->max_chunk_bytes, result)) return PL_PNG_OVER_BUDGET;
+    DecodeState state = {.context = {.result = result},
                          .limits = limits, .sink = sink, .result = result, .status = PL_PNG_CORRUPT};
     // Callbacks change the state between setjmp and longjmp: read it back through this.
     DecodeState *volatile current = &state;
@@ -161,10 +155,7 @@ int pl_png_decode(const uint8_t *data, size_t size, const PLPNGLimits *limits, c
             offset += piece;
         }
     }
-    if (!current->finished) {
-        state.status = PL_PNG_TRUNCATED;
-        png_error(png, "file is truncated");
-    }
+    if (!current->finished) fail(&state, PL_PNG_TRUNCATED, PL_PNG_FACT_END_OF_DATA);
     if (state.image != NULL)
         for (uint32_t y = 0; y < state.height; y++) sink->row(sink->context, state.image + (size_t)y * state.width * 3, y);
     free(state.image);

@@ -135,18 +135,27 @@ extern PLLiteRtAPI pl_litert;
 PL_LITERT_FUNCTIONS(PL_LITERT_WRAPPER)
 #undef PL_LITERT_WRAPPER
 
-// Opens the library at `path` and resolves every entry point above. Returns 0 on success;
-// otherwise writes one line saying why (dlopen's reason or the first missing symbol) to `error`.
-// Loading is done once per process: a second call with any path returns the first result.
-int pl_litert_load(const char *path, char *error, size_t error_size);
+// What pl_litert_load found: the codes of CMosquitto's pl_mosquitto_load, in the same order
+// (LiteRT needs no process-wide set-up, so it has no INIT_FAILED).
+enum {
+    PL_LITERT_LOADED = 0,
+    PL_LITERT_NOT_OPENED = 1,      // dlopen refused the file: detail is dlerror()'s text (empty if none)
+    PL_LITERT_SYMBOL_MISSING = 2,  // detail is the first entry point above the library does not export
+};
+
+// Opens the library at `path` and resolves every entry point above. Returns PL_LITERT_LOADED or
+// a failure with its detail in `detail`. Loading is done once per process: a second call with
+// any path returns the first result, with the first detail.
+int pl_litert_load(const char *path, char *detail, size_t detail_size);
 
 // Adds the XNNPACK thread count to `options` (the CPU option builders are not exported, an
 // opaque "xnnpack" TOML payload is what the library reads).
 LiteRtStatus pl_litert_set_num_threads(LiteRtOptions options, int threads);
 
 // The runtime prints "INFO: ..." lines on stderr that no option silences. Between begin and end,
-// fd 2 of the whole process goes to a temporary file; end restores it and passes on every line
-// except INFO ones. Captures never overlap (begin waits for the previous end), and the state is
+// fd 2 of the whole process goes to a temporary file; end restores it and hands each captured
+// line (with its newline, at most 1023 bytes a piece) to `keep`, writing to stderr the lines it
+// returns non-zero for. Captures never overlap (begin waits for the previous end), and the state is
 // the caller's, but anything another thread writes to stderr meanwhile is delayed until end,
 // so callers capture while no other thread is writing.
 typedef struct {
@@ -154,6 +163,6 @@ typedef struct {
     FILE *capture_file;
 } PLStderrCapture;
 void pl_stderr_capture_begin(PLStderrCapture *capture);
-void pl_stderr_capture_end(PLStderrCapture *capture);
+void pl_stderr_capture_end(PLStderrCapture *capture, int (*keep)(const char *line));
 
 #endif

@@ -79,11 +79,19 @@ extern PLMosquittoAPI pl_mosquitto;
 PL_MOSQUITTO_FUNCTIONS(PL_MOSQUITTO_WRAPPER)
 #undef PL_MOSQUITTO_WRAPPER
 
-// Opens PL_MOSQUITTO_SONAME through the loader's search path, resolves every entry point above
-// and calls mosquitto_lib_init. Returns 0 on success; otherwise writes one line saying why
-// (dlopen's reason or the first missing symbol) to `error` and returns -1 when the library was
-// not found, -2 when it was found but is unusable. Done once per process: later calls return
-// the first result.
-int pl_mosquitto_load(char *error, size_t error_size);
+// What pl_mosquitto_load found: the codes of CLiteRt's pl_litert_load, in the same order, and
+// one more for the set-up only this library has.
+enum {
+    PL_MOSQUITTO_LOADED = 0,
+    PL_MOSQUITTO_NOT_OPENED = 1,      // dlopen refused the file: detail is dlerror()'s text (empty if none)
+    PL_MOSQUITTO_SYMBOL_MISSING = 2,  // detail is the first entry point above the library does not export
+    PL_MOSQUITTO_INIT_FAILED = 3,     // mosquitto_lib_init failed: detail is empty
+};
+
+// Opens the library at `path` (PL_MOSQUITTO_SONAME: through the loader's search path), resolves
+// every entry point above and calls mosquitto_lib_init. Returns PL_MOSQUITTO_LOADED or a failure
+// with its detail in `detail`. Loading is done once per process: a second call with any path
+// returns the first result, with the first detail.
+int pl_mosquitto_load(const char *path, char *detail, size_t detail_size);
 
 #endif

@@ -1,5 +1,6 @@
 // libpng behind plain functions: libpng reports errors by longjmp, which Swift cannot catch,
-// so every libpng call runs here under setjmp and failures come back as a status + message.
+// so every libpng call runs here under setjmp and failures come back as a status + the facts
+// behind it. The words are the caller's.
 #ifndef PLANTLEAF_CPNG_H
 #define PLANTLEAF_CPNG_H
 
@@ -12,8 +13,19 @@ enum {
     PL_PNG_TOO_LARGE = 2,    // width x height above the caller's limit (width and height set); nothing allocated
     PL_PNG_NO_MEMORY = 3,
     PL_PNG_TRUNCATED = 4,    // the data ended before the image did
-    PL_PNG_OVER_BUDGET = 5,  // a chunk or the image needs more memory than the budget allows; message says which
+    PL_PNG_OVER_BUDGET = 5,  // a chunk or the image needs more memory than the budget allows; the fact says which
     PL_PNG_CANCELLED = 6,    // the sink's begin returned non-zero
+};
+
+// Which facts of a PLPNGResult explain a failed decode (its `fact`).
+enum {
+    PL_PNG_FACT_NONE = 0,              // the status says it all
+    PL_PNG_FACT_LIBPNG = 1,            // libpng_message: libpng's own error
+    PL_PNG_FACT_SIGNATURE = 2,         // the data does not start with PNG's signature
+    PL_PNG_FACT_CHUNK_SIZE = 3,        // chunk_type declares chunk_length bytes, above max_chunk_bytes
+    PL_PNG_FACT_INTERLACED_IMAGE = 4,  // the interlaced width x height RGB image is above max_image_bytes
+    PL_PNG_FACT_ROW_LAYOUT = 5,        // libpng's rows after the transforms are not width x 3 bytes
+    PL_PNG_FACT_END_OF_DATA = 6,       // the data ended before the last row
 };
 
 // What one decode may cost. Chunks other than IDAT are read whole into memory, so each is held
@@ -40,7 +52,10 @@ typedef struct {
 typedef struct {
     uint32_t width;         // as the file declares, set once the header is read
     uint32_t height;
-    char message[256];      // why decoding failed
+    int fact;               // PL_PNG_FACT_*: which of the fields below are set
+    uint8_t chunk_type[4];  // as the file has it, not necessarily letters
+    uint32_t chunk_length;
+    char libpng_message[256];
 } PLPNGResult;
 
 // Decodes any PNG (1-16 bit, gray, gray+alpha, palette, tRNS, RGB(A), interlaced) to 8-bit RGB

@@ -117,7 +117,10 @@ public final class Interpreter {
         var capture = PLStderrCapture()
         pl_stderr_capture_begin(&capture)
         let compileStatus = pl_LiteRtCreateCompiledModel(handles.environment, handles.model, handles.options, &handles.compiledModel)
-        pl_stderr_capture_end(&capture)
+        // The runtime's "INFO: " lines are noise; anything else it said goes on to stderr.
+        pl_stderr_capture_end(&capture) { line in
+            String(cString: line!).utf8.starts(with: "INFO: ".utf8) ? 0 : 1
+        }
         try check(compileStatus, "LiteRtCreateCompiledModel", modelPath)
 
         // The compiled model's layouts have dynamic dimensions (a -1 batch) resolved.

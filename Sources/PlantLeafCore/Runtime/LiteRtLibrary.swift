@@ -18,10 +18,14 @@ public enum LiteRtLibrary {
         guard let path = candidates.first(where: { access($0, F_OK) == 0 }) else {
             throw .libraryNotFound(searched: candidates)
         }
-        var message = [CChar](repeating: 0, count: 512)
-        if pl_litert_load(path, &message, message.count) != 0 {
-            throw .libraryUnusable(path: path, reason: stringFromCBuffer(message))
+        var detail = [CChar](repeating: 0, count: 512)
+        let state = pl_litert_load(path, &detail, detail.count)
+        let fact = stringFromCBuffer(detail)
+        switch state {
+        case Int32(PL_LITERT_LOADED): return path
+        case Int32(PL_LITERT_NOT_OPENED): throw .libraryUnusable(path: path, reason: fact.isEmpty ? "dlopen failed" : fact)
+        case Int32(PL_LITERT_SYMBOL_MISSING): throw .libraryUnusable(path: path, reason: "\(path) does not export \(fact)")
+        default: throw .libraryUnusable(path: path, reason: "loading failed (state \(state))")
         }
-        return path
     }
 }

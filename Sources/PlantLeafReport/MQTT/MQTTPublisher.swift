@@ -74,11 +74,15 @@ public final class MQTTPublisher: Sendable {
     /// - Throws: `MQTTError.libraryMissing` when libmosquitto.so.1 cannot be opened,
     ///   `.libraryUnusable` when it lacks an entry point or fails to initialise.
     public static func loadLibrary() throws(MQTTError) {
-        var message = [CChar](repeating: 0, count: 512)
-        switch pl_mosquitto_load(&message, message.count) {
-        case 0: return
-        case -1: throw .libraryMissing(reason: stringFromCBuffer(message))
-        default: throw .libraryUnusable(reason: stringFromCBuffer(message))
+        var detail = [CChar](repeating: 0, count: 512)
+        let state = pl_mosquitto_load(librarySoname, &detail, detail.count)
+        let fact = stringFromCBuffer(detail)
+        switch state {
+        case Int32(PL_MOSQUITTO_LOADED): return
+        case Int32(PL_MOSQUITTO_NOT_OPENED): throw .libraryMissing(reason: fact.isEmpty ? "dlopen failed" : fact)
+        case Int32(PL_MOSQUITTO_SYMBOL_MISSING): throw .libraryUnusable(reason: "\(librarySoname) does not export \(fact)")
+        case Int32(PL_MOSQUITTO_INIT_FAILED): throw .libraryUnusable(reason: "mosquitto_lib_init failed")
+        default: throw .libraryUnusable(reason: "loading failed (state \(state))")
         }
     }
 
