@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/plantleaf
 DEBUG_BIN := .build/debug/plantleaf
 
-.PHONY: setup deps runtime data reference build demo test bench clean fuzz-build fuzz test-sanitize leak-check model-mutations \
+.PHONY: setup deps runtime data reference build demo test example bench clean fuzz-build fuzz test-sanitize leak-check model-mutations \
 	install uninstall release test-aarch64 soak
 
 ## setup: apt packages, libLiteRt.so and the shared models/samples (idempotent)
@@ -27,6 +27,11 @@ demo: build
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@scripts/example/check.sh
+
+## example: Examples/LeafCheck, a package of its own, built on PlantLeafKit and run (docs/pipeline.md shows it)
+example: setup
+	@scripts/example/check.sh
 
 ## install: plantleaf, the default model + labels and libLiteRt.so under PREFIX (bin/, share/plantleaf/, lib/plantleaf/), the monitor's systemd unit, the docs (share/doc/plantleaf/)
 PREFIX ?= /usr/local
@@ -87,4 +92,4 @@ model-mutations: build
 		"$$(find -L samples/plantvillage -name '*.JPG' | sort | head -1)" --flips 2000
 
 clean:
-	rm -rf .build .build-fuzz .build-sanitize .build-static .build-aarch64 dist
+	rm -rf .build .build-fuzz .build-sanitize .build-static .build-aarch64 dist Examples/LeafCheck/.build
