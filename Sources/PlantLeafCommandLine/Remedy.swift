@@ -87,7 +87,9 @@ enum Remedy {
         case .libraryUnusable: return "; reinstall libmosquitto1 (sudo apt install --reinstall libmosquitto1)"
         case .refused: return "; the user is in the --mqtt URL, the password in \(MQTTSettings.passwordVariable) or --mqtt-password-file"
         case .tlsFailed: return "; --mqtt-ca names the CA that signed the broker's certificate"
-        default: return nil
+        // These name the value that is wrong and why; the option to change is plain from it.
+        case .invalidURL, .invalidBaseTopic, .passwordFileUnreadable, .passwordFileEmpty, .caFileUnreadable, .unknownHost, .setupFailed:
+            return nil
         }
     }
 }
