@@ -134,7 +134,7 @@ enum CameraCommand {
                              publisher: MQTTPublisher?, preview: TerminalPreview?) -> Int32 {
         /// Connection changes, said as they are noticed (after each result and each notice).
         func reportConnection() {
-            for event in publisher?.takeEvents() ?? [] { Console.error("plantleaf camera: mqtt: \(event)") }
+            for event in publisher?.takeEvents() ?? [] { Console.error("plantleaf camera: mqtt: \(EventText.line(event))") }
         }
         var status = StatusBlock(preview: preview)
         var logFailure: FileWriteError?

@@ -29,7 +29,7 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         let settings = try MQTTSettings(url: "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1", environment: [:])
         let publisher = try MQTTPublisher(settings: settings, softwareVersion: MQTTPublisherTests.version)
         #expect(publisher.isConnected)
-        #expect(publisher.takeEvents() == ["connected to 127.0.0.1:\(broker.port)"])
+        #expect(publisher.takeEvents() == [.connected(broker: "127.0.0.1:\(broker.port)")])
 
         // Subscribing after the publisher connected: what arrives first is what it left retained.
         let reader = try TopicReader(port: broker.port, topics: ["greenhouse/bench1/#", "homeassistant/#"], folder: broker.folder)
@@ -89,9 +89,9 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         #expect(reader.waitFor { $0.payload == resultJSON(frame: 12) } != nil)
         let events = publisher.takeEvents()
         #expect(events.count == 3, "\(events)")
-        #expect(events.first == "connected to 127.0.0.1:\(broker.port)")
-        #expect(events.contains { $0.hasPrefix("connection to 127.0.0.1:\(broker.port) lost: ") && $0.contains("retrying") }, "\(events)")
-        #expect(events.last == "connected to 127.0.0.1:\(broker.port)")
+        #expect(events.first == .connected(broker: "127.0.0.1:\(broker.port)"))
+        #expect(events.contains { if case .lost(broker: "127.0.0.1:\(broker.port)", _) = $0 { true } else { false } }, "\(events)")
+        #expect(events.last == .connected(broker: "127.0.0.1:\(broker.port)"))
         publisher.close()
     }
 
@@ -102,11 +102,11 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         let publisher = try MQTTPublisher(settings: settings, softwareVersion: MQTTPublisherTests.version, connectTimeout: 0.5)
         #expect(!publisher.isConnected)
         let events = publisher.takeEvents()
-        #expect(events.count == 1 && events[0].hasPrefix("cannot connect to 127.0.0.1:\(broker.port): connection refused; retrying"), "\(events)")
+        #expect(events == [.cannotConnect(broker: "127.0.0.1:\(broker.port)", reason: "connection refused")], "\(events)")
         publisher.publish(resultJSON(frame: 1))
         try broker.start()
         #expect(eventually(timeout: 20) { publisher.isConnected }, "no connection after the broker started")
-        #expect(publisher.takeEvents() == ["connected to 127.0.0.1:\(broker.port)"])
+        #expect(publisher.takeEvents() == [.connected(broker: "127.0.0.1:\(broker.port)")])
         publisher.close()
     }
 

@@ -41,11 +41,11 @@ final class MQTTConnection: @unchecked Sendable {
     private var connected = false
     private var newestResult: String?
     private var unacknowledged = 0
-    private var events: [String] = []
+    private var events: [MQTTEvent] = []
     private var firstAnswer: FirstAnswer?
     private var closing = false
     /// The last failed attempt's event, so retries failing the same way are reported once.
-    private var lastFailure: String?
+    private var lastFailure: MQTTEvent?
     /// Whether a TLS failure was reported since the last connection: OpenSSL logs several lines
     /// for one failure, the first says the most.
     private var tlsFailureReported = false
@@ -137,7 +137,7 @@ final class MQTTConnection: @unchecked Sendable {
             throw .tlsFailed(broker: settings.broker, reason: reason)
         case kPLMosquittoLookup, kPLMosquittoErrno:
             lock.withLock {
-                let event = "cannot connect to \(settings.broker): \(MQTTConnection.reason(status, systemError: systemError)); \(MQTTConnection.retrying)"
+                let event = MQTTEvent.cannotConnect(broker: settings.broker, reason: MQTTConnection.reason(status, systemError: systemError))
                 record(event)
                 lastFailure = event
             }
@@ -167,7 +167,7 @@ final class MQTTConnection: @unchecked Sendable {
 
     var isConnected: Bool { lock.withLock { connected } }
 
-    func takeEvents() -> [String] {
+    func takeEvents() -> [MQTTEvent] {
         lock.withLock {
             defer { events.removeAll() }
             return events
@@ -208,7 +208,7 @@ final class MQTTConnection: @unchecked Sendable {
             let reason = MQTTConnection.connackReason(code)
             lock.withLock {
                 if firstAnswer == nil { firstAnswer = .refused(reason: reason) }
-                let event = "\(settings.broker) refused the connection: \(reason); \(MQTTConnection.retrying)"
+                let event = MQTTEvent.refused(broker: settings.broker, reason: reason)
                 if event != lastFailure { record(event) }
                 lastFailure = event
                 lock.broadcast()
@@ -220,7 +220,7 @@ final class MQTTConnection: @unchecked Sendable {
             lastFailure = nil
             tlsFailureReported = false
             if firstAnswer == nil { firstAnswer = .accepted }
-            record("connected to \(settings.broker)")
+            record(.connected(broker: settings.broker))
             // libmosquitto resends what a lost connection left unacknowledged and reports those
             // acknowledgements too; counting afresh means a PUBACK lost with the old connection
             // can never hold results back for good (the count goes at most one bound over).
@@ -243,9 +243,9 @@ final class MQTTConnection: @unchecked Sendable {
             if settings.usesTLS && (code == kPLMosquittoTLS || (code == kPLMosquittoErrno && systemError == EPROTO)) {
                 tlsFailed(reason: reason)
             } else if wasConnected {
-                record("connection to \(settings.broker) lost: \(reason); \(MQTTConnection.retrying)")
+                record(.lost(broker: settings.broker, reason: reason))
             } else {
-                let event = "cannot connect to \(settings.broker): \(reason); \(MQTTConnection.retrying)"
+                let event = MQTTEvent.cannotConnect(broker: settings.broker, reason: reason)
                 if event != lastFailure { record(event) }
                 lastFailure = event
             }
@@ -274,7 +274,7 @@ final class MQTTConnection: @unchecked Sendable {
         guard !tlsFailureReported else { return }
         tlsFailureReported = true
         if firstAnswer == nil { firstAnswer = .tlsFailed(reason: reason) }
-        record("TLS with \(settings.broker) failed: \(reason); not retrying (check the CA file and the broker's host name)")
+        record(.tlsFailed(broker: settings.broker, reason: reason))
         lock.broadcast()
     }
 
@@ -293,7 +293,7 @@ final class MQTTConnection: @unchecked Sendable {
         guard let length = Int32(exactly: payload.utf8.count) else {
             lock.withLock {
                 unacknowledged = max(unacknowledged - 1, 0)
-                record("not published to \(topic): \(payload.utf8.count) bytes is too large for MQTT")
+                record(.notPublished(topic: topic, reason: "\(payload.utf8.count) bytes is too large for MQTT"))
             }
             return
         }
@@ -302,12 +302,12 @@ final class MQTTConnection: @unchecked Sendable {
         let systemError = errno
         lock.withLock {
             unacknowledged = max(unacknowledged - 1, 0)
-            record("not published to \(topic): \(MQTTConnection.reason(status, systemError: systemError))")
+            record(.notPublished(topic: topic, reason: MQTTConnection.reason(status, systemError: systemError)))
         }
     }
 
     /// With the lock held.
-    private func record(_ event: String) {
+    private func record(_ event: MQTTEvent) {
         if events.count == MQTTConnection.maximumEvents { events.removeFirst() }
         events.append(event)
     }
@@ -315,8 +315,6 @@ final class MQTTConnection: @unchecked Sendable {
     private func check(_ status: Int32, step: String) throws(MQTTError) {
         guard status == kPLMosquittoSuccess else { throw .setupFailed(step: step, reason: MQTTConnection.reason(status)) }
     }
-
-    private static let retrying = "retrying every \(firstReconnectDelay) s, backing off to \(lastReconnectDelay) s"
 
     /// libmosquitto's text for `status` as part of a sentence; the system's for errno errors.
     static func reason(_ status: Int32, systemError: Int32 = 0) -> String {

@@ -19,7 +19,7 @@ import CMosquitto
 /// let settings = try MQTTSettings(url: "mqtt://camera@broker.local/greenhouse/bench1")
 /// let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1.4.0")
 /// publisher.publish(#"{"time": "2026-12-02T10:00:00+01:00", "top": [{"label": "Tomato___Early_blight", "score": 0.93}]}"#)
-/// for event in publisher.takeEvents() { print(event) }   // "connected to broker.local:1883"
+/// for event in publisher.takeEvents() { print(event) }   // connected(broker: "broker.local:1883")
 /// publisher.close()
 /// ```
 public final class MQTTPublisher: Sendable {
@@ -27,6 +27,9 @@ public final class MQTTPublisher: Sendable {
     public static let librarySoname = PL_MOSQUITTO_SONAME
     public static let onlinePayload = "online"
     public static let offlinePayload = "offline"
+    /// Seconds libmosquitto waits before reconnecting: the first delay, doubled after each
+    /// failed attempt up to the last.
+    public static let reconnectDelays = (first: Int(MQTTConnection.firstReconnectDelay), last: Int(MQTTConnection.lastReconnectDelay))
 
     public let settings: MQTTSettings
     public let discovery: HomeAssistantDiscovery
@@ -96,10 +99,9 @@ public final class MQTTPublisher: Sendable {
     /// Whether the broker has accepted the connection and it has not been lost since.
     public var isConnected: Bool { connection.isConnected }
 
-    /// The connection changes since the last call, oldest first, each one line such as
-    /// "connected to broker.local:1883" or "connection to broker.local:1883 lost: …; retrying …".
-    /// Only the latest 64 are kept between calls.
-    public func takeEvents() -> [String] {
+    /// The connection changes since the last call, oldest first. Only the latest 64 are kept
+    /// between calls.
+    public func takeEvents() -> [MQTTEvent] {
         connection.takeEvents()
     }
 

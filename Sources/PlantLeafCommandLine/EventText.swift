@@ -1,0 +1,22 @@
+import PlantLeafCore
+import PlantLeafReport
+
+/// The lines `plantleaf camera` writes on stderr for what happens while it runs: the library
+/// reports typed events, and their wording (and any remedy) lives here with the rest of the
+/// command line's.
+enum EventText {
+    /// One broker connection change, without the "plantleaf camera: mqtt: " prefix.
+    static func line(_ event: MQTTEvent) -> String {
+        let delays = MQTTPublisher.reconnectDelays
+        let retrying = "retrying every \(delays.first) s, backing off to \(delays.last) s"
+        switch event {
+        case .connected(let broker): return "connected to \(broker)"
+        case .cannotConnect(let broker, let reason): return "cannot connect to \(broker): \(reason); \(retrying)"
+        case .refused(let broker, let reason): return "\(broker) refused the connection: \(reason); \(retrying)"
+        case .lost(let broker, let reason): return "connection to \(broker) lost: \(reason); \(retrying)"
+        case .tlsFailed(let broker, let reason):
+            return "TLS with \(broker) failed: \(reason); not retrying (check the CA file and the broker's host name)"
+        case .notPublished(let topic, let reason): return "not published to \(topic): \(reason)"
+        }
+    }
+}
