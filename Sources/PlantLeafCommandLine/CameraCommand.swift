@@ -76,7 +76,8 @@ enum CameraCommand {
         let classifier: Classifier
         do {
             classifier = try Classifier(options: ProjectPaths.classifierOptions(modelPath: parsed.modelPath, labelsPath: parsed.labelsPath,
-                                                                                threads: parsed.threads))
+                                                                                threads: parsed.threads, crop: options.crop,
+                                                                                verdictPolicy: parsed.verdictPolicy))
         } catch {
             Console.error("plantleaf camera: \(Remedy.line(error))")
             return ExitCode.setupFailure

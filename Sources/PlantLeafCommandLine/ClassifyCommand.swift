@@ -44,7 +44,8 @@ enum ClassifyCommand {
         let (format, topK, threads) = (options.format, options.topK, options.threads)
         let normalization = options.normalization
         let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
-                                                               threads: threads, normalization: normalization)
+                                                               threads: threads, normalization: normalization, crop: options.crop,
+                                                               verdictPolicy: options.verdictPolicy)
         let entries = ImageFiles.expand(options.inputIndices.map { PathName(bytes: bytes[$0]) })
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
         let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)
