@@ -6,7 +6,7 @@ RELEASE_BIN := .build/release/plantleaf
 DEBUG_BIN := .build/debug/plantleaf
 
 .PHONY: setup deps runtime data reference build demo test example bench clean fuzz-build fuzz test-sanitize leak-check model-mutations \
-	install uninstall release test-aarch64 soak
+	install uninstall release test-aarch64 soak verdicts
 
 ## setup: apt packages, libLiteRt.so and the shared models/samples (idempotent)
 setup:
@@ -59,6 +59,10 @@ test-aarch64: build
 ## bench: speed, side by side with the reference pipeline; one script a part in scripts/bench/
 bench: build reference
 	@for part in scripts/bench/*.sh; do bash "$$part" || exit 1; done
+
+## verdicts: the built binary's verdicts on sample leaves, photos without plants and empty frames, against floors
+verdicts: build reference
+	@bash scripts/bench/40-verdicts.sh
 
 ## soak: the greenhouse monitor (camera --every INTERVAL --mqtt) for MINUTES minutes in the camera fixture: CPU, memory, latency
 MINUTES ?= 10

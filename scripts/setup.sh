@@ -7,6 +7,7 @@
 #   scripts/setup.sh data      links the models and sample images from ../shared
 #   scripts/setup.sh all       all three (several steps may be named: setup.sh data runtime)
 #   scripts/setup.sh reference djpeg, and .venv with the reference pipeline's Python packages (make bench only)
+#   scripts/setup.sh photos    reference, and scikit-image in .venv for its sample photos (make verdicts only)
 #   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
 set -euo pipefail
 
@@ -122,11 +123,23 @@ reference() {
     "$venv/bin/python" -m pip install --quiet "${reference_packages[@]}"
 }
 
+# make verdicts needs photos without plants: scikit-image ships 26 in skimage/data, and the
+# verdict thresholds were measured on those of this version (docs/verdicts.md).
+photos() {
+    reference
+    if "$root/.venv/bin/python" -c "import skimage" 2>/dev/null; then
+        say "scikit-image present in .venv"
+        return
+    fi
+    say "installing scikit-image==0.26.0 into .venv"
+    "$root/.venv/bin/python" -m pip install --quiet scikit-image==0.26.0
+}
+
 # Each step named, in order (`setup.sh data runtime`); every name is checked before any step runs.
 for step in "${@:-all}"; do
     case "$step" in
-        deps|runtime|data|reference|hardening|all) ;;
-        *) die "unknown step '$step' (deps, runtime, data, reference, hardening or all)" ;;
+        deps|runtime|data|reference|photos|hardening|all) ;;
+        *) die "unknown step '$step' (deps, runtime, data, reference, photos, hardening or all)" ;;
     esac
 done
 for step in "${@:-all}"; do
@@ -135,6 +148,7 @@ for step in "${@:-all}"; do
         runtime) runtime ;;
         data) data ;;
         reference) reference ;;
+        photos) photos ;;
         hardening) apt_install valgrind binutils ;;
         all) deps; runtime; data ;;
     esac

@@ -71,6 +71,9 @@ public struct CameraResult: Sendable {
     /// When the frame was captured, on the wall clock: ISO 8601 local time with its offset.
     public var time: String
     public var top: [ScoredClass]
+    /// Whether `top` may be read as an answer; a frame whose readings repeat the previous frame's
+    /// is `no-picture` (a stalled camera) when the picture check runs.
+    public var verdict: Verdict
     /// From the driver's capture timestamp to the scores being ready.
     public var ageMilliseconds: Double
     /// Frame to model input (conversion and quantisation), and the model run.
@@ -89,6 +92,8 @@ public struct CameraResult: Sendable {
 public struct CameraSummary: Sendable {
     public var counts: CaptureCounts
     public var classified: Int
+    /// Classified frames by verdict (verdicts no frame got are absent).
+    public var verdicts: [Verdict: Int] = [:]
     /// Frames the converter refused (damaged MJPEG, short buffers).
     public var corrupt: Int
     public var lastCorruptReason: String?
@@ -117,6 +122,8 @@ public final class CameraSession {
     /// Reused while frames keep their format, so resize plans are made once per size.
     private var converter: FrameConverter?
     private var recentResults: [UInt64] = []
+    /// The last classified frame's readings: a frame repeating them is the same frame again.
+    private var previousPicture: PictureStatistics?
 
     /// A session that classifies with `classifier`; nothing is opened until `run`.
     public init(classifier: Classifier, options: CameraOptions) {
@@ -336,11 +343,12 @@ public final class CameraSession {
         }
         let classification: Classification
         do {
-            classification = try classifier.run(topK: options.topK, timings: prepared.input.timings)
+            classification = try classifier.run(topK: options.topK, timings: prepared.input.timings, previousPicture: previousPicture)
         } catch {
             summary.failure = .streamFailed(path: source, reason: "inference: \(error)")
             return false
         }
+        previousPicture = classification.picture
         let now = MonotonicClock.nanoseconds()
         let age = Double(now &- frame.timestamp) / 1e6
         recentResults.append(now)
@@ -348,12 +356,13 @@ public final class CameraSession {
         let inferenceRate = recentResults.count > 1
             ? Double(recentResults.count - 1) * 1e9 / Double(recentResults.last! - recentResults.first!) : 0
         var result = CameraResult(sequence: frame.sequence, time: WallClock.localISO8601(nanoseconds: WallClock.nanoseconds(ofMonotonic: frame.timestamp)),
-                                  top: classification.top, ageMilliseconds: age,
+                                  top: classification.top, verdict: classification.verdict, ageMilliseconds: age,
                                   prepareMilliseconds: classification.timings.prepare,
                                   invokeMilliseconds: classification.timings.invoke,
                                   inferenceFramesPerSecond: inferenceRate, counts: counts,
                                   modelInput: options.keepModelInput ? prepared.image : nil)
         summary.classified += 1
+        summary.verdicts[classification.verdict, default: 0] += 1
         summary.ages.append(age)
         if let directory = options.saveFramesDirectory {
             do {

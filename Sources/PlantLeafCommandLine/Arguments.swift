@@ -134,4 +134,23 @@ public enum OptionRange {
     public static let threads = 1...64
     /// Model instances at once (classify --jobs), each with its own --threads.
     public static let jobs = 1...64
+    /// --min-score: a score is a probability.
+    public static let minimumScore = 0.0...1.0
+}
+
+extension Arguments {
+    /// The verdict policy of --checks LIST and --min-score X, with `defaultChecks` when
+    /// --checks is not given and the measured thresholds otherwise.
+    func verdictPolicy(defaultChecks: VerdictChecks) throws(UsageError) -> VerdictPolicy {
+        var policy = VerdictPolicy(checks: defaultChecks)
+        if let text = string("--checks") {
+            do {
+                policy.checks = try VerdictChecks(parsing: text)
+            } catch {
+                throw UsageError("--checks: \(error.message)")
+            }
+        }
+        policy.minimumScore = try double("--min-score", range: OptionRange.minimumScore) ?? policy.minimumScore
+        return policy
+    }
 }

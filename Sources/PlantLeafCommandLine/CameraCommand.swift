@@ -14,7 +14,9 @@ enum CameraCommand {
         Classifies what a V4L2 webcam (or a motion-JPEG stream) sees, live. Capture runs on its own
         thread; inference always takes the newest frame (older ones are dropped, never queued). On a
         terminal a status block is redrawn in place; otherwise, or with --json, one JSON object per
-        classified frame, each with its capture time (ISO 8601, local time and offset).
+        classified frame, each with its capture time (ISO 8601, local time and offset), and each with
+        a verdict as classify gives it (docs/verdicts.md); a frame whose picture readings repeat the
+        previous frame's exactly is no-picture (a stalled camera).
 
         OPTIONS:
           --device PATH      capture device (default: /dev/video0)
@@ -23,6 +25,9 @@ enum CameraCommand {
           --fps N            frame rate to ask for, above 0 and at most 1000 (default: the fastest the device lists)
           --crop MODE        center (largest centred square, default) or none (whole frame)
           --top-k N          classes per frame, 1 to 1000 (default: 3)
+          --checks LIST      verdict checks to run: picture, vegetation, score, mirror, comma-separated,
+                             or all or none (default: all)
+          --min-score X      top score below which the score and mirror checks say uncertain, 0 to 1 (default: 0.6)
           --threads N        CPU threads for inference, 1 to 64 (default: 1)
           --frames N         stop after N classified frames, 1 to 1000000000
           --duration S       stop after S seconds, above 0 and at most 31536000 (a year)
@@ -76,7 +81,8 @@ enum CameraCommand {
         let classifier: Classifier
         do {
             classifier = try Classifier(options: ProjectPaths.classifierOptions(modelPath: parsed.modelPath, labelsPath: parsed.labelsPath,
-                                                                                threads: parsed.threads))
+                                                                                threads: parsed.threads, crop: options.crop,
+                                                                                verdictPolicy: parsed.verdictPolicy))
         } catch {
             Console.error("plantleaf camera: \(Remedy.line(error))")
             return ExitCode.setupFailure

@@ -5,16 +5,17 @@ import Glibc
 
 /// What `plantleaf camera` writes, and its schema. Each classified frame is one JSON object on a
 /// line (`frameRecord`): "frame" (the driver's sequence number), "time" (capture time, ISO 8601
-/// local time with offset), "top" (as classify's), "age_ms" (capture to scores), "prepare_ms" and
+/// local time with offset), "verdict" and "top" (as classify's), "age_ms" (capture to scores), "prepare_ms" and
 /// "invoke_ms" (the stages as `StageTimings` names them), "capture_fps", "inference_fps",
 /// "dropped", and "saved" when the frame was saved. The run ends with {"summary": {...}}
-/// (`summaryRecord`). On a terminal the same results are drawn as a status block (`statusLines`).
+/// (`summaryRecord`), whose "verdicts" counts the classified frames by verdict. On a terminal the same results are drawn as a status block (`statusLines`).
 public enum CameraOutput {
     /// One classified frame's JSON line (schema above).
     public static func frameRecord(_ result: CameraResult) -> String {
         var object = JSONObject()
         object.add("frame", Int(result.sequence))
         object.add("time", result.time)
+        object.add("verdict", result.verdict.rawValue)
         object.add("top", objects: result.top.map(\.json))
         object.add("age_ms", result.ageMilliseconds, decimals: 2)
         object.add("prepare_ms", result.prepareMilliseconds, decimals: 3)
@@ -38,10 +39,10 @@ public enum CameraOutput {
         }
     }
 
-    /// The status block's lines for one result: `header`, the preview's rows when there is one,
-    /// the frame's numbers, then a bar per class.
+    /// The status block's lines for one result: `header`, the verdict, the preview's rows when
+    /// there is one, the frame's numbers, then a bar per class.
     public static func statusLines(_ result: CameraResult, header: String, preview: TerminalPreview?) -> [String] {
-        var lines = [header]
+        var lines = [header, ClassificationOutput.verdictLine(result.verdict)]
         if let preview, let image = result.modelInput { lines += preview.render(image) }
         let counts = result.counts
         lines.append("\(result.time)   frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "
@@ -71,6 +72,7 @@ public enum CameraOutput {
             text = "\(counts.captured) frames captured, \(summary.classified) classified, \(counts.dropped) dropped by the driver, "
                 + "\(counts.flaggedError) flagged bad, \(summary.corrupt) corrupt"
         }
+        text += "; verdicts: " + Verdict.allCases.map { "\(summary.verdicts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
         text += "; frame age median \(median), p99 \(p99)"
         if retriesDevice { text += "; \(summary.failedAttempts) failed attempts" }
         if summary.streamEnded { text += "; the stream ended" }
@@ -86,6 +88,9 @@ public enum CameraOutput {
         object.add("time", time)
         object.add("captured", counts.captured)
         object.add("classified", summary.classified)
+        var verdicts = JSONObject()
+        for verdict in Verdict.allCases { verdicts.add(verdict.rawValue, summary.verdicts[verdict] ?? 0) }
+        object.add("verdicts", verdicts)
         object.add("dropped", counts.dropped)
         object.add("flagged_error", counts.flaggedError)
         object.add("superseded", counts.superseded)

@@ -12,6 +12,11 @@ enum ClassifyCommand {
         (cat leaf.jpg | plantleaf classify -); a file named - is ./-. Only regular files are
         read: FIFOs, devices and sockets are refused, each with an error line.
 
+        Every result carries a verdict (docs/verdicts.md): diagnosis (the top class is the answer),
+        uncertain (plant material, but the model is not sure), no-leaf (no plant material in view)
+        or no-picture (dark, blown out or flat). The scores are shown whatever the verdict; only a
+        diagnosis is an answer.
+
         OPTIONS:
           --model FILE       .tflite model (default: PlantVillage int8, installed with plantleaf)
           --labels FILE      class names, one a line, in output order (default: the default model's own)
@@ -20,6 +25,11 @@ enum ClassifyCommand {
           --jobs N           images classified at once, each on its own model instance, 1 to 64
                              (default: one per core, divided by --threads)
           --format FORMAT    text, json (one object a line) or csv (default: text)
+          --crop MODE        center (largest centred square, default, as camera) or none (whole image)
+          --checks LIST      verdict checks to run: picture, vegetation, score, mirror (a second inference
+                             of the picture mirrored), comma-separated, or all or none
+                             (default: picture,vegetation,score)
+          --min-score X      top score below which the score and mirror checks say uncertain, 0 to 1 (default: 0.6)
           --mean M --std S   feed the model (pixel - M) / S instead of what its input tensor implies;
                              M from -1000 to 1000, S above 0 and at most 1000
           -h, --help         show this help
@@ -44,7 +54,8 @@ enum ClassifyCommand {
         let (format, topK, threads) = (options.format, options.topK, options.threads)
         let normalization = options.normalization
         let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
-                                                               threads: threads, normalization: normalization)
+                                                               threads: threads, normalization: normalization, crop: options.crop,
+                                                               verdictPolicy: options.verdictPolicy)
         let entries = ImageFiles.expand(options.inputIndices.map { PathName(bytes: bytes[$0]) })
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
         let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)

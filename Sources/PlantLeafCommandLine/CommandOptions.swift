@@ -18,6 +18,9 @@ public struct ClassifyOptions: Equatable, Sendable {
     /// nil: one job per core (BatchClassifier.defaultJobs).
     public var jobs: Int?
     public var normalization: Normalization?
+    public var crop = CropMode.center
+    /// --checks and --min-score.
+    public var verdictPolicy = VerdictPolicy(checks: .classifyDefault)
     public var modelPath: String?
     public var labelsPath: String?
     /// Where each input path is in the arguments, to take its bytes from there.
@@ -26,7 +29,8 @@ public struct ClassifyOptions: Equatable, Sendable {
     /// classify's arguments, range-checked.
     /// - Throws: `UsageError` for an unknown option, a value out of range, or no input path.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ClassifyOptions {
-        let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--jobs", "--format", "--mean", "--std"],
+        let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--jobs", "--format", "--mean", "--std",
+                                                        "--crop", "--checks", "--min-score"],
                                    flags: ["--help", "-h"])
         var options = ClassifyOptions()
         if parsed.has("--help") || parsed.has("-h") {
@@ -40,6 +44,8 @@ public struct ClassifyOptions: Equatable, Sendable {
         let mean = try parsed.double("--mean", range: -1000...1000)
         let std = try parsed.double("--std", range: 0...1000, aboveLowerBound: true)
         if mean != nil || std != nil { options.normalization = Normalization(mean: mean ?? 0, std: std ?? 255) }
+        options.crop = CropMode(rawValue: try parsed.choice("--crop", from: CropMode.allCases.map(\.rawValue), default: "center"))!
+        options.verdictPolicy = try parsed.verdictPolicy(defaultChecks: .classifyDefault)
         guard !parsed.positionals.isEmpty else { throw UsageError("give at least one image file or folder") }
         guard parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
             throw UsageError("- (standard input) can be given once")
@@ -63,6 +69,8 @@ public struct CameraCommandOptions: Sendable {
     /// with JSON output).
     public var preview = false
     public var session = CameraOptions()
+    /// --checks and --min-score.
+    public var verdictPolicy = VerdictPolicy(checks: .cameraDefault)
     public var threads = 1
     /// --bench-frames IMAGE, and its --iterations.
     public var benchFramesImage: String?
@@ -85,7 +93,7 @@ public struct CameraCommandOptions: Sendable {
                                    valued: ["--device", "--format", "--size", "--fps", "--crop", "--top-k", "--threads", "--frames",
                                             "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
                                             "--iterations", "--input", "--every", "--log", "--mqtt", "--mqtt-password-file",
-                                            "--mqtt-ca"],
+                                            "--mqtt-ca", "--checks", "--min-score"],
                                    flags: ["--json", "--preview", "--list", "--help", "-h"])
         var options = CameraCommandOptions()
         if parsed.has("--help") || parsed.has("-h") {
@@ -129,6 +137,7 @@ public struct CameraCommandOptions: Sendable {
             throw UsageError("\(option) goes with --mqtt URL")
         }
         options.session = session
+        options.verdictPolicy = try parsed.verdictPolicy(defaultChecks: .cameraDefault)
         options.threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
         options.iterations = try parsed.integer("--iterations", default: 200, range: 1...1_000_000)
         options.list = parsed.has("--list")

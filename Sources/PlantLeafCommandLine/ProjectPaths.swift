@@ -80,11 +80,12 @@ package enum ProjectPaths {
     /// The classifier a command runs: the model and labels given, or the defaults of this
     /// layout, with the runtime found as `liteRtCandidates` says.
     package static func classifierOptions(modelPath: String?, labelsPath: String?, threads: Int,
-                                         normalization: Normalization? = nil) -> Classifier.Options {
+                                         normalization: Normalization? = nil, crop: CropMode = .center,
+                                         verdictPolicy: VerdictPolicy = VerdictPolicy(checks: .classifyDefault)) -> Classifier.Options {
         let defaults = defaultModelAndLabels()
         return Classifier.Options(modelPath: modelPath ?? defaults.modelPath, labelsPath: labelsPath ?? defaults.labelsPath,
                                   runtime: Interpreter.Options(runtimeLibraryCandidates: liteRtCandidates(), threads: threads),
-                                  normalization: normalization)
+                                  normalization: normalization, crop: crop, verdictPolicy: verdictPolicy)
     }
 
     private static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -6,13 +6,14 @@ import Testing
 @Suite struct ClassifyOutputTests {
     static let leaf = TestPaths.plantVillage + "/Tomato___Early_blight/0034a551-9512-44e5-ba6c-827f85ecc688___RS_Erly.B 9432.JPG"
 
-    @Test func textShowsReadableNamesAndPercentages() throws {
+    @Test func textLeadsWithTheVerdictThenShowsReadableNamesAndPercentages() throws {
         let result = try runPlantLeaf(["classify", Self.leaf])
         #expect(result.status == 0)
         let lines = result.stdoutLines
-        #expect(lines.count == 4 && lines[0] == Self.leaf)
-        #expect(lines[1].hasSuffix("%  Tomato — Early blight"), "\(lines)")
-        #expect(lines[1].trimmingCharacters(in: .whitespaces).first?.isNumber == true)
+        #expect(lines.count == 5 && lines[0] == Self.leaf)
+        #expect(lines[1] == "  diagnosis: the top class is the answer")
+        #expect(lines[2].hasSuffix("%  Tomato — Early blight"), "\(lines)")
+        #expect(lines[2].trimmingCharacters(in: .whitespaces).first?.isNumber == true)
     }
 
     @Test func jsonHasTheDocumentedFields() throws {
@@ -20,6 +21,8 @@ import Testing
         #expect(result.status == 0)
         let object = try #require(jsonObject(result.stdout))
         #expect(object["path"] as? String == Self.leaf)
+        #expect(object["verdict"] as? String == "diagnosis")
+        #expect(result.stdout.range(of: #""verdict""#)!.lowerBound < result.stdout.range(of: #""top""#)!.lowerBound)
         let top = try #require(object["top"] as? [[String: Any]])
         #expect(top.count == 5)
         #expect(top[0]["label"] as? String == "Tomato___Early_blight" && top[0]["index"] as? Int == 29)
@@ -35,11 +38,11 @@ import Testing
         #expect(result.status == 0)
         let rows = result.stdoutLines
         #expect(rows.count == 3)
-        #expect(rows[0] == "path,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms")
+        #expect(rows[0] == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms")
         // The path holds spaces but no comma, so it stays unquoted.
-        #expect(rows[1].hasPrefix(Self.leaf + ",1,29,Tomato___Early_blight,"))
-        #expect(rows[2].hasPrefix(Self.leaf + ",2,"))
-        #expect(rows[1].split(separator: ",").count == 9)
+        #expect(rows[1].hasPrefix(Self.leaf + ",diagnosis,1,29,Tomato___Early_blight,"))
+        #expect(rows[2].hasPrefix(Self.leaf + ",diagnosis,2,"))
+        #expect(rows[1].split(separator: ",").count == 10)
     }
 
     @Test func parallelJobsGiveTheSameResultsInInputOrder() throws {

@@ -7,25 +7,36 @@ import Testing
 @Suite struct ClassificationOutputTests {
     static let result = Classification(
         top: [ScoredClass(index: 1, label: "Apple___Black_rot", score: 0.9961), ScoredClass(index: 3, label: "Apple___healthy", score: 0.0039)],
-        timings: StageTimings(read: 0.0412, prepare: 0.8123, invoke: 4.2, postprocess: 0.0041))
+        verdict: .diagnosis, timings: StageTimings(read: 0.0412, prepare: 0.8123, invoke: 4.2, postprocess: 0.0041))
 
-    @Test func textShowsPercentagesAndDisplayNames() {
+    @Test func textLeadsWithTheVerdictThenShowsPercentagesAndDisplayNames() {
         #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .text)
-            == "leaf.jpg\n   99.6%  Apple — Black rot\n    0.4%  Apple — healthy")
+            == "leaf.jpg\n  diagnosis: the top class is the answer\n   99.6%  Apple — Black rot\n    0.4%  Apple — healthy")
     }
 
-    @Test func jsonCarriesTheStagesByTheirOneName() {
+    /// Every verdict but a diagnosis says so in words, and the scores stay as the model gave them.
+    @Test func textSaysAnythingButADiagnosisIsNone() {
+        var result = Self.result
+        for verdict in [Verdict.uncertain, .noLeaf, .noPicture] {
+            result.verdict = verdict
+            let lines = ClassificationOutput.record(result, path: PathName("leaf.jpg"), format: .text).split(separator: "\n")
+            #expect(lines[1].hasPrefix("  \(verdict.rawValue): not a diagnosis, "))
+            #expect(lines.dropFirst(2) == ["   99.6%  Apple — Black rot", "    0.4%  Apple — healthy"])
+        }
+    }
+
+    @Test func jsonCarriesTheVerdictBeforeTheTopAndTheStagesByTheirOneName() {
         #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json)
-            == #"{"path": "leaf.jpg", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961}, "#
+            == #"{"path": "leaf.jpg", "verdict": "diagnosis", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961}, "#
             + #"{"index": 3, "label": "Apple___healthy", "score": 0.0039}], "#
             + #""timing_ms": {"read": 0.041, "prepare": 0.812, "invoke": 4.2, "postprocess": 0.004}}"#)
     }
 
     @Test func csvRowsMatchTheHeaderAndQuoteWhatNeedsIt() {
         let rows = ClassificationOutput.record(Self.result, path: PathName("a,\"b\".jpg"), format: .csv).split(separator: "\n")
-        #expect(ClassificationOutput.csvHeader == "path,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms")
-        #expect(rows == [#""a,""b"".jpg",1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004"#,
-                         #""a,""b"".jpg",2,3,Apple___healthy,0.0039,0.041,0.812,4.2,0.004"#])
+        #expect(ClassificationOutput.csvHeader == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms")
+        #expect(rows == [#""a,""b"".jpg",diagnosis,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004"#,
+                         #""a,""b"".jpg",diagnosis,2,3,Apple___healthy,0.0039,0.041,0.812,4.2,0.004"#])
     }
 
     @Test func failuresHaveARecordOnlyInJSON() {

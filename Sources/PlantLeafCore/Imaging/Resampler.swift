@@ -264,6 +264,10 @@ public final class RowResizer: DecodedRowSink {
     private var upright: [UInt8] = []
     /// One row of tensor values, when a turned row must be scattered into the tensor.
     private var quantizedRow: [UInt8] = []
+    /// What the verdict checks read from the rows last written into a tensor, gathered as each
+    /// row is quantised so the model-size pixels need no second pass (the readings do not depend
+    /// on the order of the rows, so they are taken as stored).
+    public private(set) var picture = PictureStatistics()
 
     private enum Destination {
         case image
@@ -312,10 +316,12 @@ public final class RowResizer: DecodedRowSink {
     }
 
     /// Runs `body` (which feeds this resizer a whole image) with every output row quantised
-    /// straight into `tensor`, the model's input (width x height x 3 values of its type, upright).
+    /// straight into `tensor`, the model's input (width x height x 3 values of its type, upright),
+    /// and its statistics gathered into `picture`.
     public func writing<Result>(into tensor: UnsafeMutableRawBufferPointer, with quantizer: InputQuantizer,
                                 _ body: () -> Result) -> Result {
         destination = .tensor(tensor, quantizer)
+        picture = PictureStatistics()
         defer { destination = .image }
         return body()
     }
@@ -361,6 +367,7 @@ public final class RowResizer: DecodedRowSink {
                                   pixelBytes: 3, into: upright.baseAddress!)
             }
         case .tensor(let tensor, let quantizer):
+            picture.add(row: row, pixelCount: storedWidth)
             let values = UnsafeBufferPointer(start: row, count: storedWidth * 3)
             let rowBytes = values.count * quantizer.bytesPerValue
             if orientation == .upright {

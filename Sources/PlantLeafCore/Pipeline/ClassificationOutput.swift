@@ -1,10 +1,12 @@
 /// The three forms `plantleaf classify` writes a result in, and their schema:
-/// - text: the path, then one line per class: the score as a percentage with one decimal, and
-///   the label's display name;
-/// - json: one object per line: "path" (and "path_hex" when the name is not UTF-8), "top" (rank
-///   order: "index", "label", "score"), "timing_ms" ("read", "prepare", "invoke", "postprocess");
-///   a file that failed is {"path", "error"};
-/// - csv: `csvHeader`, then one row per class of each image.
+/// - text: the path, then the verdict line (`verdictLine`), then one line per class: the score
+///   as a percentage with one decimal, and the label's display name;
+/// - json: one object per line: "path" (and "path_hex" when the name is not UTF-8), "verdict"
+///   (`Verdict`'s names: diagnosis, uncertain, no-leaf, no-picture), "top" (rank order: "index",
+///   "label", "score"), "timing_ms" ("read", "prepare", "invoke", "postprocess"); a file that
+///   failed is {"path", "error"};
+/// - csv: `csvHeader`, then one row per class of each image, each with the image's verdict.
+/// The scores are the model's whatever the verdict.
 /// The stage names are `StageTimings`'s, as in camera records and bench reports.
 public enum ClassificationOutput {
     /// The output form: readable text, one JSON object a line, or CSV.
@@ -12,13 +14,24 @@ public enum ClassificationOutput {
         case text, json, csv
     }
 
-    public static let csvHeader = "path,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms"
+    public static let csvHeader = "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms"
+
+    /// The verdict as a line of text: its name, and what it means for the scores beside it, so
+    /// that only a diagnosis reads as an answer.
+    public static func verdictLine(_ verdict: Verdict) -> String {
+        switch verdict {
+        case .diagnosis: return "diagnosis: the top class is the answer"
+        case .uncertain: return "uncertain: not a diagnosis, the model is not sure of any class"
+        case .noLeaf: return "no-leaf: not a diagnosis, no plant material in view"
+        case .noPicture: return "no-picture: not a diagnosis, the picture is dark, blown out, flat or a repeated frame"
+        }
+    }
 
     /// The lines for one classified file (no trailing newline).
     public static func record(_ result: Classification, path: PathName, format: Format) -> String {
         switch format {
         case .text:
-            var lines = [path.escaped]
+            var lines = [path.escaped, "  " + verdictLine(result.verdict)]
             for entry in result.top {
                 let percent = DecimalText.fixed(entry.score * 100, decimals: 1)
                 lines.append("  " + String(repeating: " ", count: max(0, 5 - percent.count)) + percent + "%  " + Labels.displayName(entry.label))
@@ -26,6 +39,7 @@ public enum ClassificationOutput {
             return lines.joined(separator: "\n")
         case .json:
             var object = pathObject(path)
+            object.add("verdict", result.verdict.rawValue)
             object.add("top", objects: result.top.map(\.json))
             var timing = JSONObject()
             let t = result.timings
@@ -38,7 +52,7 @@ public enum ClassificationOutput {
             let t = result.timings
             let times = [t.read, t.prepare, t.invoke, t.postprocess].map { JSONObject.number($0, decimals: 3) }.joined(separator: ",")
             return result.top.enumerated().map { rank, entry in
-                [csvField(path.escaped), String(rank + 1), String(entry.index), csvField(entry.label),
+                [csvField(path.escaped), result.verdict.rawValue, String(rank + 1), String(entry.index), csvField(entry.label),
                  JSONObject.number(entry.score, decimals: 6), times].joined(separator: ",")
             }.joined(separator: "\n")
         }

@@ -4,8 +4,10 @@ public struct StageTimings: Sendable, Equatable {
     /// Reading the file (0 for bytes already in memory and for camera frames).
     public var read: Double = 0
     /// From the encoded bytes or the frame to a filled input tensor: decoding, with the rows
-    /// resized and quantised into the tensor as they come.
+    /// resized and quantised into the tensor as they come (and the verdict's picture readings
+    /// taken from them).
     public var prepare: Double = 0
+    /// The model run; with the mirror check, both runs and the mirroring between them.
     public var invoke: Double = 0
     /// Dequantising the output and picking the top classes.
     public var postprocess: Double = 0
@@ -21,14 +23,23 @@ public struct StageTimings: Sendable, Equatable {
     public var total: Double { read + prepare + invoke + postprocess }
 }
 
-/// The top classes for one image or frame, best first, and what each stage took.
+/// The top classes for one image or frame, best first, whether they may be read as an answer,
+/// and what each stage took.
 public struct Classification: Sendable {
+    /// The model's scores, whatever the verdict: a front end shows them beside it.
     public var top: [ScoredClass]
+    public var verdict: Verdict
+    /// What the verdict's picture checks read from the model-size pixels (for a camera, the next
+    /// frame's readings are compared with these).
+    public var picture: PictureStatistics
     public var timings: StageTimings
 
-    /// A result as `run(topK:timings:)` makes it (also for tests and other front ends' renderers).
-    public init(top: [ScoredClass], timings: StageTimings) {
+    /// A result as `run(topK:timings:previousPicture:)` makes it (also for tests and other front
+    /// ends' renderers).
+    public init(top: [ScoredClass], verdict: Verdict, picture: PictureStatistics = PictureStatistics(), timings: StageTimings) {
         self.top = top
+        self.verdict = verdict
+        self.picture = picture
         self.timings = timings
     }
 }
@@ -96,6 +107,8 @@ public struct PreparedInput: Sendable {
     /// The image as the decoder (or frame) delivered it, before the resize.
     public var sourceWidth: Int
     public var sourceHeight: Int
+    /// The verdict's readings of the model-size pixels written.
+    public var picture: PictureStatistics
     public var timings: StageTimings
 }
 
@@ -130,9 +143,12 @@ public final class Classifier {
     private let decoder: ImageDecoder
     /// Decoded rows stream into it; it keeps its resize plan while a batch keeps one photo size.
     private let resizer: RowResizer
+    /// The verdict's readings of the pixels the last prepareInput put into the input tensor.
+    private var inputPicture = PictureStatistics()
 
-    /// What a classifier is built from: the model, its labels, the runtime's options and how
-    /// pixels become input values.
+    /// What a classifier is built from: the model, its labels, the runtime's options, how
+    /// pixels become input values, which part of a picture the model sees and how a result's
+    /// verdict is decided.
     public struct Options: Sendable {
         public var modelPath: String
         public var labelsPath: String
@@ -140,13 +156,22 @@ public final class Classifier {
         public var runtime: Interpreter.Options
         /// The real value fed for a pixel byte; nil takes what the input tensor implies.
         public var normalization: Normalization?
+        /// The part of an image file or decoded image the model sees (camera frames are cropped
+        /// by their `FrameConverter`).
+        public var crop: CropMode
+        /// Which verdict checks run, and their thresholds.
+        public var verdictPolicy: VerdictPolicy
 
-        /// Options for the model at `modelPath` with the labels at `labelsPath`.
-        public init(modelPath: String, labelsPath: String, runtime: Interpreter.Options, normalization: Normalization? = nil) {
+        /// Options for the model at `modelPath` with the labels at `labelsPath`. The crop is the
+        /// camera's, so a picture gets the same answer from a file as from a camera.
+        public init(modelPath: String, labelsPath: String, runtime: Interpreter.Options, normalization: Normalization? = nil,
+                    crop: CropMode = .center, verdictPolicy: VerdictPolicy = VerdictPolicy(checks: .classifyDefault)) {
             self.modelPath = modelPath
             self.labelsPath = labelsPath
             self.runtime = runtime
             self.normalization = normalization
+            self.crop = crop
+            self.verdictPolicy = verdictPolicy
         }
     }
 
@@ -172,7 +197,7 @@ public final class Classifier {
         quantizer = InputQuantizer(tensor: interpreter.input, normalization: options.normalization)
         let size = interpreter.inputSize
         decoder = ImageDecoder(minimumSize: (size.width, size.height))
-        resizer = RowResizer(width: size.width, height: size.height)
+        resizer = RowResizer(width: size.width, height: size.height, crop: options.crop)
     }
 
     /// The model's input image size.
@@ -239,8 +264,9 @@ public final class Classifier {
             throw .runtime(error)
         }
         if let failure { throw .unusable(failure) }
+        inputPicture = resizer.picture
         let plan = resizer.plan!
-        return PreparedInput(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight,
+        return PreparedInput(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, picture: inputPicture,
                              timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
     }
 
@@ -264,7 +290,8 @@ public final class Classifier {
                 }
             }
         }
-        return PreparedInput(sourceWidth: image.width, sourceHeight: image.height,
+        inputPicture = resizer.picture
+        return PreparedInput(sourceWidth: image.width, sourceHeight: image.height, picture: inputPicture,
                              timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
     }
 
@@ -293,34 +320,83 @@ public final class Classifier {
             throw .runtime(error)
         }
         let stream = converter.stream.size
-        return (image, PreparedInput(sourceWidth: stream.width, sourceHeight: stream.height,
+        return (image, PreparedInput(sourceWidth: stream.width, sourceHeight: stream.height, picture: inputPicture,
                                      timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start))))
     }
 
-    /// Quantises an image already at the model's input size into the input tensor.
+    /// Quantises an image already at the model's input size into the input tensor, and takes
+    /// the verdict's readings of it.
     private func writeInput(_ image: RGBImage) throws(RuntimeError) {
         // The pixel buffer is opened inside the tensor's closure, not around it: Swift 6.0's
         // withUnsafeBufferPointer only rethrows untyped errors, so no typed throw may cross it.
         try interpreter.writeInput { tensor in
             image.pixels.withUnsafeBufferPointer { quantizer.write($0, into: tensor) }
         }
+        inputPicture = PictureStatistics(image: image)
     }
 
-    /// Runs the model on what the last prepareInput put in the input tensor and scores the
-    /// result; `timings` carries the stages already spent on this input.
+    /// Runs the model on what the last prepareInput put in the input tensor, scores the result
+    /// and decides its verdict with the options' policy; `timings` carries the stages already
+    /// spent on this input. With the mirror check the input tensor is left mirrored: prepare the
+    /// next input before running again.
     ///
+    /// - Parameter previousPicture: for a camera, the previous frame's readings
+    ///   (`Classification.picture`): a frame repeating them exactly is `no-picture`.
     /// - Throws: `RuntimeError` when LiteRT's invoke or output read fails.
-    public func run(topK: Int, timings: StageTimings = StageTimings()) throws(RuntimeError) -> Classification {
+    public func run(topK: Int, timings: StageTimings = StageTimings(),
+                    previousPicture: PictureStatistics? = nil) throws(RuntimeError) -> Classification {
         let invokeStart = MonotonicClock.nanoseconds()
         try interpreter.invoke()
-        let invoke = MonotonicClock.milliseconds(since: invokeStart)
+        var invoke = MonotonicClock.milliseconds(since: invokeStart)
         let postStart = MonotonicClock.nanoseconds()
-        let output = interpreter.output
-        let scores = try interpreter.readOutput { Scores.dequantize($0, tensor: output) }
-        let top = Scores.topK(scores, k: topK, labels: labels)
+        let top = try readTop(topK)
+        var postprocess = MonotonicClock.milliseconds(since: postStart)
+        let policy = options.verdictPolicy
+        var mirrored: ScoredClass?
+        if policy.checks.contains(.mirror) {
+            let mirrorStart = MonotonicClock.nanoseconds()
+            try mirrorInput()
+            try interpreter.invoke()
+            invoke += MonotonicClock.milliseconds(since: mirrorStart)
+            let mirroredPostStart = MonotonicClock.nanoseconds()
+            mirrored = try readTop(1).first
+            postprocess += MonotonicClock.milliseconds(since: mirroredPostStart)
+        }
+        let verdict = top.first.map {
+            policy.verdict(picture: inputPicture, top: $0, mirrored: mirrored, previousPicture: previousPicture)
+        } ?? .uncertain
         var timings = timings
         timings.invoke = invoke
-        timings.postprocess = MonotonicClock.milliseconds(since: postStart)
-        return Classification(top: top, timings: timings)
+        timings.postprocess = postprocess
+        return Classification(top: top, verdict: verdict, picture: inputPicture, timings: timings)
+    }
+
+    /// The output's `count` best classes.
+    private func readTop(_ count: Int) throws(RuntimeError) -> [ScoredClass] {
+        let output = interpreter.output
+        let scores = try interpreter.readOutput { Scores.dequantize($0, tensor: output) }
+        return Scores.topK(scores, k: count, labels: labels)
+    }
+
+    /// Mirrors the filled input tensor left to right in place, pixel for pixel within each row:
+    /// the mirror check's second look at the same pixels, with no second decode or resize.
+    private func mirrorInput() throws(RuntimeError) {
+        let (width, height) = inputSize
+        let pixelBytes = 3 * quantizer.bytesPerValue
+        try interpreter.writeInput { tensor in
+            let base = tensor.baseAddress!
+            var swapped = [UInt8](repeating: 0, count: pixelBytes)
+            swapped.withUnsafeMutableBytes { spare in
+                for y in 0..<height {
+                    let row = base + y * width * pixelBytes
+                    for x in 0..<(width / 2) {
+                        let left = row + x * pixelBytes, right = row + (width - 1 - x) * pixelBytes
+                        spare.baseAddress!.copyMemory(from: left, byteCount: pixelBytes)
+                        left.copyMemory(from: right, byteCount: pixelBytes)
+                        right.copyMemory(from: spare.baseAddress!, byteCount: pixelBytes)
+                    }
+                }
+            }
+        }
     }
 }

@@ -131,6 +131,7 @@ public enum BenchReport {
         } else {
             object.addNull("top_class")
         }
+        if let verdict = run.verdict { object.add("verdict", verdict.rawValue) } else { object.addNull("verdict") }
         var stages = JSONObject()
         for stage in BenchStage.allCases {
             guard let statistics = run.statistics[stage] else { stages.addNull(stage.rawValue); continue }
@@ -263,7 +264,8 @@ public enum BenchReport {
             + "first inference \(BenchText.milliseconds(run.firstInferenceMilliseconds)) ms, "
             + "\(DecimalText.fixed(run.imagesPerSecond, decimals: 1)) images/s, peak RSS \(peakMiB) MiB"]
         if let top = run.topClass {
-            lines.append("  result: \(Labels.displayName(top.label)) \(DecimalText.fixed(top.score * 100, decimals: 1))%")
+            let verdict = run.verdict.map { ", verdict \($0.rawValue)" } ?? ""
+            lines.append("  result: \(Labels.displayName(top.label)) \(DecimalText.fixed(top.score * 100, decimals: 1))%\(verdict)")
         }
         var rows = [["stage (ms)", "count", "min", "median", "mean", "stddev", "p90", "p99", "max"]]
         for stage in BenchStage.allCases {

@@ -37,6 +37,8 @@ public struct ThreadRunResult: Sendable {
     public var peakResidentKiB: Int
     /// What the model made of the image, as a check that the pipeline ran on a real image.
     public var topClass: ScoredClass?
+    /// Whether that class may be read as an answer, by the classify policy.
+    public var verdict: Verdict?
 
     public var runCount: Int { samples[.endToEnd]?.count ?? 0 }
 

@@ -129,6 +129,7 @@ public struct BenchRunner {
             let once = try timeOnce(classifier, bytes: bytes, imageName: imageName)
             for (stage, milliseconds) in once.timings { run.samples[stage, default: []].append(milliseconds) }
             run.topClass = once.top
+            run.verdict = once.verdict
             count += 1
             let now = MonotonicClock.nanoseconds()
             if Double(now - lastSample) / 1e9 >= BenchRunner.sampleInterval {
@@ -156,7 +157,7 @@ public struct BenchRunner {
     /// steps: decode (rows streaming through the resize and quantised into the tensor), invoke and
     /// postprocess, each on the monotonic clock.
     private func timeOnce(_ classifier: Classifier, bytes: [UInt8], imageName: String) throws(BenchError)
-        -> (timings: [BenchStage: Double], top: ScoredClass?, prepared: PreparedInput) {
+        -> (timings: [BenchStage: Double], top: ScoredClass?, verdict: Verdict, prepared: PreparedInput) {
         let start = MonotonicClock.nanoseconds()
         let prepared: PreparedInput
         do throws(InputError<ImageError>) {
@@ -185,7 +186,7 @@ public struct BenchRunner {
         let timings: [BenchStage: Double] = [.prepare: result.timings.prepare,
                                              .invoke: result.timings.invoke, .postprocess: result.timings.postprocess,
                                              .endToEnd: total, .decoderAlone: floor]
-        return (timings, result.top.first, prepared)
+        return (timings, result.top.first, result.verdict, prepared)
     }
 
     /// The process's peak resident set size in KiB (Linux reports ru_maxrss in KiB).

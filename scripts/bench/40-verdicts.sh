@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# make bench (and make verdicts), verdict part: the release build's verdicts on the sample leaves,
+# photos without plants and synthetic empty frames against their floors (scripts/verdicts/run.py);
+# exits 1 when one is missed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+scripts/setup.sh photos
+echo "== verdicts"
+.venv/bin/python scripts/verdicts/run.py
