@@ -23,7 +23,7 @@ import Testing
         #expect(result.stdout.contains("Speed-up against 1 thread (medians)"))
 
         let json = try #require(jsonObject(try String(contentsOfFile: jsonPath, encoding: .utf8)))
-        #expect(json["schema_version"] as? Int == 2)
+        #expect(json["schema_version"] as? Int == 3)
         #expect(json["plantleaf_version"] as? String == ProjectPaths.version)
         #expect(json["started_at"] is String)
 
@@ -107,6 +107,37 @@ import Testing
         #expect(result.stdout.contains(" bytes, decoded at 256x256)"))
     }
 
+    /// --profile times each op on a second interpreter: the ops are the model's (XNNPACK's
+    /// convolutions and fully connected layers), and their times add up to that interpreter's
+    /// invoke within 20 %.
+    @Test func profileListsTheModelsOpsAddingUpToInvoke() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let jsonPath = folder + "/profile.json"
+        let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "10", "--warmup", "2", "--profile", "--json", jsonPath])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("  op profile: 10 invokes on a second interpreter compiled with the profiler"))
+        #expect(result.stdout.contains("    slowest ops "))
+        #expect(result.stdout.contains("    op type "))
+
+        let json = try #require(jsonObject(try String(contentsOfFile: jsonPath, encoding: .utf8)))
+        #expect((json["settings"] as? [String: Any])?["profile"] as? Bool == true)
+        let run = try #require((json["results"] as? [[String: Any]])?.first)
+        let profile = try #require(run["profile"] as? [String: Any])
+        #expect(profile["runs"] as? Int == 10)
+        let ops = try #require(profile["ops"] as? [[String: Any]])
+        let names = Set(ops.compactMap { $0["name"] as? String })
+        #expect(names.contains { $0.hasPrefix("Convolution") }, "\(names)")
+        #expect(names.contains { $0.hasPrefix("Fully Connected") }, "\(names)")
+        #expect(names.contains("SOFTMAX"), "the one op XNNPACK leaves to TFLite: \(names)")
+        let sum = ops.reduce(0.0) { $0 + ($1["mean_ms"] as? Double ?? 0) }
+        let invoke = try #require(profile["invoke_median_ms"] as? Double)
+        #expect(abs(sum - invoke) <= 0.2 * invoke, "ops add up to \(sum) ms, invoke median \(invoke) ms")
+        #expect(abs((profile["ops_total_ms"] as? Double ?? 0) - sum) < 0.01)
+        let types = try #require(profile["op_types"] as? [[String: Any]])
+        #expect(types.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == ops.count)
+    }
+
     @Test func compareLinesUpBoards() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
@@ -130,8 +161,8 @@ import Testing
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let good = folder + "/good.json", partial = folder + "/partial.json", future = folder + "/future.json"
         TestImages.write(Array(Self.report(board: "x", invokeMedian: 1, invokeP99: 1).utf8), to: good)
-        TestImages.write(Array(#"{"schema_version": 2, "plantleaf_version": "0.1.0"}"#.utf8), to: partial)
-        TestImages.write(Array(#"{"schema_version": 3}"#.utf8), to: future)
+        TestImages.write(Array(#"{"schema_version": 3, "plantleaf_version": "0.1.0"}"#.utf8), to: partial)
+        TestImages.write(Array(#"{"schema_version": 4}"#.utf8), to: future)
 
         let missing = try runPlantLeaf(["bench", "compare", good, partial])
         #expect(missing.status == 2)
@@ -139,7 +170,7 @@ import Testing
                 + "(write one with plantleaf bench --json FILE)\n")
         let newer = try runPlantLeaf(["bench", "compare", good, future])
         #expect(newer.status == 2)
-        #expect(newer.stderr.contains("\(future) has schema_version 3, this plantleaf reads 2"))
+        #expect(newer.stderr.contains("\(future) has schema_version 4, this plantleaf reads 3"))
         let absent = try runPlantLeaf(["bench", "compare", good, folder + "/none.json"])
         #expect(absent.status == 2)
         #expect(absent.stderr.contains("cannot read benchmark report \(folder)/none.json: no such file or directory"))
@@ -181,7 +212,7 @@ import Testing
                 + "\"stddev_ms\": 0, \"p90_ms\": \(p99), \"p99_ms\": \(p99), \"max_ms\": \(p99)}"
         }.joined(separator: ", ")
         return """
-            {"schema_version": 2, "plantleaf_version": "0.1.0", "started_at": "2026-11-30T10:00:00Z",
+            {"schema_version": 3, "plantleaf_version": "0.1.0", "started_at": "2026-11-30T10:00:00Z",
              "machine": {"architecture": "aarch64", "cpu_model": "4x Cortex-A76", "cpu_hardware": "unknown", "board": "\(board)",
                          "cores": 4, "kernel": "6.6.31"},
              "model": {"path": "Models/plantvillage_int8.tflite", "sha256": "13f357a6"},

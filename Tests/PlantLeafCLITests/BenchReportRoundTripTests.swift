@@ -13,7 +13,7 @@ import Testing
         let folder = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let report = folder + "/report.json"
-        let bench = try runPlantLeaf(["bench", "--synthetic", "--runs", "3", "--warmup", "0", "--json", report])
+        let bench = try runPlantLeaf(["bench", "--synthetic", "--runs", "3", "--warmup", "0", "--profile", "--json", report])
         #expect(bench.status == 0, "stderr: \(bench.stderr)")
 
         let stored = try StoredBenchReport.load(path: report)

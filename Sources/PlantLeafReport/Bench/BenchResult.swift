@@ -37,6 +37,8 @@ public struct ThreadRunResult: Sendable {
     public var peakResidentKiB: Int
     /// What the model made of the image, as a check that the pipeline ran on a real image.
     public var topClass: ScoredClass?
+    /// Where invoke's time goes op by op (`--profile`), measured apart from the stages above.
+    public var profile: OpProfile?
 
     public var runCount: Int { samples[.endToEnd]?.count ?? 0 }
 
