@@ -150,10 +150,53 @@ import Testing
         #expect(lines[0] == "A = \(pi): Raspberry Pi 5 Model B Rev 1.0, 4x Cortex-A76 (4 cores, aarch64), plantleaf 0.1.0")
         #expect(lines[1].hasPrefix("B = \(laptop): LENOVO 20KH"))
         let invoke = try #require(lines.first { $0.hasPrefix("  invoke") })
-        #expect(invoke.split(separator: " ") == ["invoke", "8.000", "9.500", "2.000", "2.500", "0.25x"])
+        // No quartiles in these reports: no IQR, and no judgement of noise.
+        #expect(invoke.split(separator: " ") == ["invoke", "8.000", "-", "9.500", "2.000", "-", "2.500", "0.25x"])
         let prepare = try #require(lines.first { $0.hasPrefix("  prepare") })
         #expect(prepare.split(separator: " ").last == "1.00x")
         #expect(lines.contains { $0.hasPrefix("  images/s") })
+    }
+
+    /// A ratio whose two interquartile ranges overlap is marked as within the noise; one whose
+    /// ranges are apart is not.
+    @Test func compareMarksRatiosWithinTheNoise() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let a = folder + "/a.json", close = folder + "/close.json", far = folder + "/far.json"
+        TestImages.write(Array(Self.report(board: "a", invokeMedian: 8, invokeP99: 9, invokeQuartiles: (7.5, 8.5)).utf8), to: a)
+        TestImages.write(Array(Self.report(board: "b", invokeMedian: 8.4, invokeP99: 9, invokeQuartiles: (8.2, 8.9)).utf8), to: close)
+        TestImages.write(Array(Self.report(board: "c", invokeMedian: 4, invokeP99: 5, invokeQuartiles: (3.9, 4.2)).utf8), to: far)
+        let result = try runPlantLeaf(["bench", "compare", a, close, far])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let invoke = try #require(result.stdoutLines.first { $0.hasPrefix("  invoke") })
+        #expect(invoke.split(separator: " ") == ["invoke", "8.000", "7.500-8.500", "9.000", "8.400", "8.200-8.900", "9.000", "1.05x~",
+                                                 "4.000", "3.900-4.200", "5.000", "0.50x"])
+    }
+
+    /// Two real reports, of the sample leaf on one thread and of the synthetic leaf on one and
+    /// two: compare names both differences, and carries a report's load warning.
+    @Test func compareNamesDifferencesAndCarriesWarnings() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let sample = folder + "/sample.json", synthetic = folder + "/synthetic.json"
+        let first = try runPlantLeaf(["bench", "--image", TestPaths.appleScabLeaf, "--runs", "3", "--warmup", "0", "--json", sample])
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        let second = try runPlantLeaf(["bench", "--synthetic", "--threads", "1,2", "--runs", "3", "--warmup", "0", "--json", synthetic])
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        // Whatever this machine's load was, B says it was measured under a load warning.
+        let loadWarning = "load average was 3.50 before the run: other processes compete for the CPU"
+        var json = try #require(jsonObject(try String(contentsOfFile: synthetic, encoding: .utf8)))
+        json["warnings"] = [loadWarning]
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: synthetic))
+
+        let result = try runPlantLeaf(["bench", "compare", sample, synthetic])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdoutLines
+        #expect(lines.contains("note: B measured a different image (synthetic) than A (\(TestPaths.appleScabLeaf)): "
+            + "prepare and decode compare different images"))
+        #expect(lines.contains("note: B measured threads 1,2, A threads 1: only the thread counts both measured have ratios"))
+        #expect(lines.contains("warning: B measured under: \(loadWarning)"))
+        #expect(!lines.contains { $0.hasPrefix("note: B measured a different model") || $0.hasPrefix("note: B ran another") })
     }
 
     @Test func compareRefusesFilesThatAreNotReports() throws {
@@ -205,10 +248,11 @@ import Testing
     }
 
     /// A report in the schema's shape with chosen invoke times; other stages take 1 ms.
-    static func report(board: String, invokeMedian: Double, invokeP99: Double) -> String {
+    static func report(board: String, invokeMedian: Double, invokeP99: Double, invokeQuartiles: (Double, Double)? = nil) -> String {
         let stages = Self.stages.map { name in
             let (median, p99) = name == "invoke" ? (invokeMedian, invokeP99) : (1.0, 1.0)
-            return "\"\(name)\": {\"count\": 5, \"min_ms\": \(median), \"median_ms\": \(median), \"mean_ms\": \(median), "
+            let quartiles = invokeQuartiles.map { name == "invoke" ? "\"p25_ms\": \($0.0), \"p75_ms\": \($0.1), " : "" } ?? ""
+            return "\"\(name)\": {\"count\": 5, \"min_ms\": \(median), \(quartiles)\"median_ms\": \(median), \"mean_ms\": \(median), "
                 + "\"stddev_ms\": 0, \"p90_ms\": \(p99), \"p99_ms\": \(p99), \"max_ms\": \(p99)}"
         }.joined(separator: ", ")
         return """

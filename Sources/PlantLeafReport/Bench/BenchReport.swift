@@ -54,6 +54,7 @@ public enum BenchReport {
 
         var image = JSONObject()
         image.add("source", result.imageName)
+        image.add("sha256", result.imageSHA256)
         image.add("format", result.imageFormat)
         image.add("width", result.imageWidth)
         image.add("height", result.imageHeight)

@@ -109,6 +109,9 @@ public struct BenchResult: Sendable {
     public var input: TensorInfo
     /// The image's path, or "synthetic".
     public var imageName: String
+    /// The image bytes' sha256: the same image under another name (or another image under the
+    /// same name) on another board.
+    public var imageSHA256: String
     public var imageFormat: String
     public var imageWidth: Int
     public var imageHeight: Int

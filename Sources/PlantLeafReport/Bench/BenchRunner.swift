@@ -98,7 +98,7 @@ public struct BenchRunner {
                            modelSHA256: SHA256.hex(ofFile: settings.classifier.modelPath) ?? MachineInfo.unknown,
                            liteRtPath: liteRtPath, liteRtSHA256: SHA256.hex(ofFile: liteRtPath) ?? MachineInfo.unknown,
                            libraryLoadMilliseconds: libraryLoad, allocatorSettled: allocatorSettled,
-                           input: input, imageName: imageName,
+                           input: input, imageName: imageName, imageSHA256: SHA256.hex(of: bytes),
                            imageFormat: ImageFormat.detect(bytes)?.rawValue ?? MachineInfo.unknown,
                            imageWidth: decoded.sourceWidth, imageHeight: decoded.sourceHeight, imageBytes: bytes.count, runs: runs)
     }
