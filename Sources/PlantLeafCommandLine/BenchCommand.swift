@@ -31,8 +31,10 @@ enum BenchCommand {
           --csv FILE           write one row per run per stage to FILE
           -h, --help           show this help
 
-        compare prints the median and p99 of every stage from each report side by side, with each
-        median's ratio to the first file's.
+        compare says how the reports differ (image, model, runtime, threads, version) and repeats
+        their warnings, then prints every stage's median, interquartile range and p99 side by side,
+        with each median's ratio to the first file's, marked ~ where the two interquartile ranges
+        overlap (within the runs' noise); with --profile reports, the ops too.
 
         Warnings (stderr) say when the governor is not 'performance', the SoC passed 80 °C, or a
         core's frequency dropped during the run.
