@@ -49,11 +49,11 @@ int pl_litert_load(const char *path, char *detail, size_t detail_size) {
 
 static void free_payload(void *payload) { free(payload); }
 
-LiteRtStatus pl_litert_set_num_threads(LiteRtOptions options, int threads) {
-    char *payload = NULL;
-    if (asprintf(&payload, "num_threads = %d\n", threads) < 0) return 2;  // kLiteRtStatusErrorMemoryAllocation
+LiteRtStatus pl_litert_add_toml_options(LiteRtOptions options, const char *identifier, const char *toml) {
+    char *payload = strdup(toml);
+    if (payload == NULL) return 2;  // kLiteRtStatusErrorMemoryAllocation
     LiteRtOpaqueOptions opaque = NULL;
-    LiteRtStatus status = pl_litert.LiteRtCreateOpaqueOptions("xnnpack", payload, free_payload, &opaque);
+    LiteRtStatus status = pl_litert.LiteRtCreateOpaqueOptions(identifier, payload, free_payload, &opaque);
     if (status != kPLStatusOk) {
         free(payload);
         return status;

@@ -17,8 +17,12 @@ enum BenchCommand {
         OPTIONS:
           --model FILE         .tflite model (default: PlantVillage int8, installed with plantleaf)
           --labels FILE        class names for the model (default: the default model's own)
-          --image FILE         PNG or JPEG to classify (default: the first leaf in the project's \(ProjectPaths.sampleFolder))
+          --image FILE         PNG or JPEG to classify (default: the first leaf in the checkout's \(ProjectPaths.sampleFolder)
+                               when plantleaf was built in one, else the synthetic leaf)
           --synthetic          use a built-in 256x256 leaf JPEG made in memory instead of a file
+          --profile            also time each op of invoke with LiteRT's profiler, on a second interpreter
+                               after the measured runs (so they are not slowed by it): the slowest ops
+                               and a total per op type
           --runs N             measured runs per thread count, 1 to 1000000 (default: 100)
           --warmup N           unmeasured runs first, 0 to 1000000 (default: 10)
           --threads LIST       CPU thread counts to measure, each 1 to 64, e.g. 1,2,4 (default: 1)
@@ -27,8 +31,10 @@ enum BenchCommand {
           --csv FILE           write one row per run per stage to FILE
           -h, --help           show this help
 
-        compare prints the median and p99 of every stage from each report side by side, with each
-        median's ratio to the first file's.
+        compare says how the reports differ (image, model, runtime, threads, version) and repeats
+        their warnings, then prints every stage's median, interquartile range and p99 side by side,
+        with each median's ratio to the first file's, marked ~ where the two interquartile ranges
+        overlap (within the runs' noise); with --profile reports, the ops too.
 
         Warnings (stderr) say when the governor is not 'performance', the SoC passed 80 °C, or a
         core's frequency dropped during the run.
@@ -36,12 +42,13 @@ enum BenchCommand {
         EXIT CODES: 0 done, 2 usage error, or the model, image, runtime, a report file or stdout could not be used.
         """
 
-    /// The default image is the first PlantVillage sample (in sorted order) of the project's
-    /// sample folder.
-    static func defaultImage() -> String {
-        let folder = ProjectPaths.defaultSampleFolder()
+    /// The default image: the first PlantVillage sample (in sorted order) of the checkout the
+    /// binary was built in; nil, the synthetic leaf, where there is none (an install), so bench
+    /// runs with no options from any folder.
+    static func defaultImage() -> String? {
+        guard let folder = ProjectPaths.defaultSampleFolder() else { return nil }
         for case .file(let path) in ImageFiles.expand([PathName(folder)]) { if let text = path.string { return text } }
-        return folder  // no image there: the benchmark's error then names the folder
+        return nil
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -62,7 +69,8 @@ enum BenchCommand {
                                                                                 threads: options.threadCounts[0]),
                                      imagePath: options.synthetic ? nil : options.imagePath ?? defaultImage(),
                                      runs: options.runs, warmup: options.warmup, threadCounts: options.threadCounts,
-                                     minimumSeconds: options.minimumSeconds, softwareVersion: ProjectPaths.version)
+                                     minimumSeconds: options.minimumSeconds, softwareVersion: ProjectPaths.version,
+                                     profile: options.profile)
 
         let showsProgress = Console.stderrTakesProgress
         let result: BenchResult

@@ -165,6 +165,7 @@ public struct BenchOptions: Equatable, Sendable {
     public var minimumSeconds = 0.0
     public var jsonPath: String?
     public var csvPath: String?
+    public var profile = false
 
     /// bench's (or bench compare's) arguments, range-checked.
     /// - Throws: `UsageError` for an unknown option, a value out of range, or output files that clash.
@@ -179,7 +180,7 @@ public struct BenchOptions: Equatable, Sendable {
         }
         let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--image", "--runs", "--warmup", "--threads",
                                                        "--min-seconds", "--json", "--csv"],
-                                   flags: ["--synthetic", "--help", "-h"])
+                                   flags: ["--synthetic", "--profile", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") {
             options.help = true
             return options
@@ -203,6 +204,7 @@ public struct BenchOptions: Equatable, Sendable {
         options.warmup = try parsed.integer("--warmup", default: 10, range: 0...1_000_000)
         options.threadCounts = try threadCounts(parsed.string("--threads"))
         options.synthetic = parsed.has("--synthetic")
+        options.profile = parsed.has("--profile")
         options.imagePath = parsed.string("--image")
         options.modelPath = parsed.string("--model")
         options.labelsPath = parsed.string("--labels")

@@ -30,12 +30,12 @@ package enum ProjectPaths {
             ?? ModelAndLabels(modelPath: defaultModel, labelsPath: defaultLabels)
     }
 
-    /// The sample folder of the project the executable was built in, if there is one; otherwise
-    /// the relative path, so an installed `plantleaf bench` run in a checkout still finds it.
-    package static func defaultSampleFolder(executablePath: String? = ExecutableLocation.currentPath()) -> String {
-        guard let executablePath else { return sampleFolder }
+    /// The sample folder of the project the executable was built in; nil for an install or a
+    /// release archive, which ship no sample photos. Never the working folder's.
+    package static func defaultSampleFolder(executablePath: String? = ExecutableLocation.currentPath()) -> String? {
+        guard let executablePath else { return nil }
         return ExecutableLocation.projectRootCandidates(executablePath: executablePath)
-            .map { ExecutableLocation.path(sampleFolder, in: $0) }.first(where: exists) ?? sampleFolder
+            .map { ExecutableLocation.path(sampleFolder, in: $0) }.first(where: exists)
     }
 
     static func candidateLayouts(executablePath: String?) -> [ModelAndLabels] {

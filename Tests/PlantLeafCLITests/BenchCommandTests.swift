@@ -23,7 +23,7 @@ import Testing
         #expect(result.stdout.contains("Speed-up against 1 thread (medians)"))
 
         let json = try #require(jsonObject(try String(contentsOfFile: jsonPath, encoding: .utf8)))
-        #expect(json["schema_version"] as? Int == 2)
+        #expect(json["schema_version"] as? Int == 3)
         #expect(json["plantleaf_version"] as? String == ProjectPaths.version)
         #expect(json["started_at"] is String)
 
@@ -107,6 +107,37 @@ import Testing
         #expect(result.stdout.contains(" bytes, decoded at 256x256)"))
     }
 
+    /// --profile times each op on a second interpreter: the ops are the model's (XNNPACK's
+    /// convolutions and fully connected layers), and their times add up to that interpreter's
+    /// invoke within 20 %.
+    @Test func profileListsTheModelsOpsAddingUpToInvoke() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let jsonPath = folder + "/profile.json"
+        let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "10", "--warmup", "2", "--profile", "--json", jsonPath])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("  op profile: 10 invokes on a second interpreter compiled with the profiler"))
+        #expect(result.stdout.contains("    slowest ops "))
+        #expect(result.stdout.contains("    op type "))
+
+        let json = try #require(jsonObject(try String(contentsOfFile: jsonPath, encoding: .utf8)))
+        #expect((json["settings"] as? [String: Any])?["profile"] as? Bool == true)
+        let run = try #require((json["results"] as? [[String: Any]])?.first)
+        let profile = try #require(run["profile"] as? [String: Any])
+        #expect(profile["runs"] as? Int == 10)
+        let ops = try #require(profile["ops"] as? [[String: Any]])
+        let names = Set(ops.compactMap { $0["name"] as? String })
+        #expect(names.contains { $0.hasPrefix("Convolution") }, "\(names)")
+        #expect(names.contains { $0.hasPrefix("Fully Connected") }, "\(names)")
+        #expect(names.contains("SOFTMAX"), "the one op XNNPACK leaves to TFLite: \(names)")
+        let sum = ops.reduce(0.0) { $0 + ($1["mean_ms"] as? Double ?? 0) }
+        let invoke = try #require(profile["invoke_median_ms"] as? Double)
+        #expect(abs(sum - invoke) <= 0.2 * invoke, "ops add up to \(sum) ms, invoke median \(invoke) ms")
+        #expect(abs((profile["ops_total_ms"] as? Double ?? 0) - sum) < 0.01)
+        let types = try #require(profile["op_types"] as? [[String: Any]])
+        #expect(types.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == ops.count)
+    }
+
     @Test func compareLinesUpBoards() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
@@ -119,10 +150,53 @@ import Testing
         #expect(lines[0] == "A = \(pi): Raspberry Pi 5 Model B Rev 1.0, 4x Cortex-A76 (4 cores, aarch64), plantleaf 0.1.0")
         #expect(lines[1].hasPrefix("B = \(laptop): LENOVO 20KH"))
         let invoke = try #require(lines.first { $0.hasPrefix("  invoke") })
-        #expect(invoke.split(separator: " ") == ["invoke", "8.000", "9.500", "2.000", "2.500", "0.25x"])
+        // No quartiles in these reports: no IQR, and no judgement of noise.
+        #expect(invoke.split(separator: " ") == ["invoke", "8.000", "-", "9.500", "2.000", "-", "2.500", "0.25x"])
         let prepare = try #require(lines.first { $0.hasPrefix("  prepare") })
         #expect(prepare.split(separator: " ").last == "1.00x")
         #expect(lines.contains { $0.hasPrefix("  images/s") })
+    }
+
+    /// A ratio whose two interquartile ranges overlap is marked as within the noise; one whose
+    /// ranges are apart is not.
+    @Test func compareMarksRatiosWithinTheNoise() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let a = folder + "/a.json", close = folder + "/close.json", far = folder + "/far.json"
+        TestImages.write(Array(Self.report(board: "a", invokeMedian: 8, invokeP99: 9, invokeQuartiles: (7.5, 8.5)).utf8), to: a)
+        TestImages.write(Array(Self.report(board: "b", invokeMedian: 8.4, invokeP99: 9, invokeQuartiles: (8.2, 8.9)).utf8), to: close)
+        TestImages.write(Array(Self.report(board: "c", invokeMedian: 4, invokeP99: 5, invokeQuartiles: (3.9, 4.2)).utf8), to: far)
+        let result = try runPlantLeaf(["bench", "compare", a, close, far])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let invoke = try #require(result.stdoutLines.first { $0.hasPrefix("  invoke") })
+        #expect(invoke.split(separator: " ") == ["invoke", "8.000", "7.500-8.500", "9.000", "8.400", "8.200-8.900", "9.000", "1.05x~",
+                                                 "4.000", "3.900-4.200", "5.000", "0.50x"])
+    }
+
+    /// Two real reports, of the sample leaf on one thread and of the synthetic leaf on one and
+    /// two: compare names both differences, and carries a report's load warning.
+    @Test func compareNamesDifferencesAndCarriesWarnings() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let sample = folder + "/sample.json", synthetic = folder + "/synthetic.json"
+        let first = try runPlantLeaf(["bench", "--image", TestPaths.appleScabLeaf, "--runs", "3", "--warmup", "0", "--json", sample])
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        let second = try runPlantLeaf(["bench", "--synthetic", "--threads", "1,2", "--runs", "3", "--warmup", "0", "--json", synthetic])
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        // Whatever this machine's load was, B says it was measured under a load warning.
+        let loadWarning = "load average was 3.50 before the run: other processes compete for the CPU"
+        var json = try #require(jsonObject(try String(contentsOfFile: synthetic, encoding: .utf8)))
+        json["warnings"] = [loadWarning]
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: synthetic))
+
+        let result = try runPlantLeaf(["bench", "compare", sample, synthetic])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdoutLines
+        #expect(lines.contains("note: B measured a different image (synthetic) than A (\(TestPaths.appleScabLeaf)): "
+            + "prepare and decode compare different images"))
+        #expect(lines.contains("note: B measured threads 1,2, A threads 1: only the thread counts both measured have ratios"))
+        #expect(lines.contains("warning: B measured under: \(loadWarning)"))
+        #expect(!lines.contains { $0.hasPrefix("note: B measured a different model") || $0.hasPrefix("note: B ran another") })
     }
 
     @Test func compareRefusesFilesThatAreNotReports() throws {
@@ -130,8 +204,8 @@ import Testing
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let good = folder + "/good.json", partial = folder + "/partial.json", future = folder + "/future.json"
         TestImages.write(Array(Self.report(board: "x", invokeMedian: 1, invokeP99: 1).utf8), to: good)
-        TestImages.write(Array(#"{"schema_version": 2, "plantleaf_version": "0.1.0"}"#.utf8), to: partial)
-        TestImages.write(Array(#"{"schema_version": 3}"#.utf8), to: future)
+        TestImages.write(Array(#"{"schema_version": 3, "plantleaf_version": "0.1.0"}"#.utf8), to: partial)
+        TestImages.write(Array(#"{"schema_version": 4}"#.utf8), to: future)
 
         let missing = try runPlantLeaf(["bench", "compare", good, partial])
         #expect(missing.status == 2)
@@ -139,7 +213,7 @@ import Testing
                 + "(write one with plantleaf bench --json FILE)\n")
         let newer = try runPlantLeaf(["bench", "compare", good, future])
         #expect(newer.status == 2)
-        #expect(newer.stderr.contains("\(future) has schema_version 3, this plantleaf reads 2"))
+        #expect(newer.stderr.contains("\(future) has schema_version 4, this plantleaf reads 3"))
         let absent = try runPlantLeaf(["bench", "compare", good, folder + "/none.json"])
         #expect(absent.status == 2)
         #expect(absent.stderr.contains("cannot read benchmark report \(folder)/none.json: no such file or directory"))
@@ -174,14 +248,15 @@ import Testing
     }
 
     /// A report in the schema's shape with chosen invoke times; other stages take 1 ms.
-    static func report(board: String, invokeMedian: Double, invokeP99: Double) -> String {
+    static func report(board: String, invokeMedian: Double, invokeP99: Double, invokeQuartiles: (Double, Double)? = nil) -> String {
         let stages = Self.stages.map { name in
             let (median, p99) = name == "invoke" ? (invokeMedian, invokeP99) : (1.0, 1.0)
-            return "\"\(name)\": {\"count\": 5, \"min_ms\": \(median), \"median_ms\": \(median), \"mean_ms\": \(median), "
+            let quartiles = invokeQuartiles.map { name == "invoke" ? "\"p25_ms\": \($0.0), \"p75_ms\": \($0.1), " : "" } ?? ""
+            return "\"\(name)\": {\"count\": 5, \"min_ms\": \(median), \(quartiles)\"median_ms\": \(median), \"mean_ms\": \(median), "
                 + "\"stddev_ms\": 0, \"p90_ms\": \(p99), \"p99_ms\": \(p99), \"max_ms\": \(p99)}"
         }.joined(separator: ", ")
         return """
-            {"schema_version": 2, "plantleaf_version": "0.1.0", "started_at": "2026-11-30T10:00:00Z",
+            {"schema_version": 3, "plantleaf_version": "0.1.0", "started_at": "2026-11-30T10:00:00Z",
              "machine": {"architecture": "aarch64", "cpu_model": "4x Cortex-A76", "cpu_hardware": "unknown", "board": "\(board)",
                          "cores": 4, "kernel": "6.6.31"},
              "model": {"path": "Models/plantvillage_int8.tflite", "sha256": "13f357a6"},

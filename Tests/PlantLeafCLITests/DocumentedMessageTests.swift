@@ -35,7 +35,7 @@ import Testing
     /// its working folder and that `setUp` fills.
     enum Recipe: String, CaseIterable {
         case badFiles, missingModel, notAModel, grayModel, labelCount, noRuntime, damagedModel
-        case benchThreads, benchImage, benchCompare, benchInstalled, cameraNull, mqttPassword
+        case benchThreads, benchImage, benchCompare, cameraNull, mqttPassword
     }
 
     static let quotes: [String: Source] = [
@@ -72,8 +72,6 @@ import Testing
             .printed(.benchImage),
         "plantleaf bench compare: old.json is not a plantleaf bench JSON report: missing field machine (write one with plantleaf bench --json FILE)":
             .printed(.benchCompare),
-        "plantleaf bench: cannot read benchmark image samples/plantvillage: no such file or directory (pass --image FILE, or --synthetic to need no file)":
-            .printed(.benchInstalled),
         // docs/camera.md, Faults
         "plantleaf camera: /dev/video7: no such device; devices present: /dev/video0, /dev/video1 (see plantleaf camera --list)":
             .remedy(CameraError.noSuchDevice(path: "/dev/video7", existing: ["/dev/video0", "/dev/video1"])),
@@ -270,14 +268,8 @@ import Testing
             return try runPlantLeaf(["bench", "--image", "/no/such/leaf.jpg", "--runs", "1", "--warmup", "0"], currentDirectory: folder)
         case .benchCompare:
             write(Array(FuzzTargets.benchReportSeed(threads: "1", median: "2.5").utf8), "new.json")
-            write(Array(#"{"schema_version": 2, "plantleaf_version": "0.1.0"}"#.utf8), "old.json")
+            write(Array(#"{"schema_version": \#(BenchReport.schemaVersion), "plantleaf_version": "0.1.0"}"#.utf8), "old.json")
             return try runPlantLeaf(["bench", "compare", "old.json", "new.json"], currentDirectory: folder)
-        case .benchInstalled:
-            // An installed binary, run outside any checkout: no sample folder of its own.
-            let prefix = folder + "/prefix"
-            let install = try runCommand("/bin/bash", [TestPaths.root + "/scripts/install.sh", "--prefix", prefix, "--binary", TestPaths.binary])
-            try #require(install.status == 0, "install failed: \(install.stderr)")
-            return try runCommand(prefix + "/bin/plantleaf", ["bench", "--runs", "1", "--warmup", "0"], currentDirectory: folder)
         case .cameraNull:
             return try runPlantLeaf(["camera", "--device", "/dev/null", "--frames", "1"], currentDirectory: folder)
         case .mqttPassword:

@@ -81,6 +81,21 @@ import Testing
         #expect(result.stderr.hasPrefix("plantleaf classify: cannot read labels \(prefix)/share/plantleaf/labels.txt: "))
     }
 
+    /// An installed bench needs no option and no sample photo: from a folder with none (a decoy
+    /// one), it measures the synthetic leaf with the installed model and runtime.
+    @Test func installedBenchRunsWithNoOptionsFromAnotherFolder() throws {
+        let scratch = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(scratch) }
+        let prefix = try install(in: scratch)
+        let folder = decoyFolder()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let result = try runInstalled(prefix, ["bench", "--runs", "5"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("image    synthetic (JPEG, "))
+        #expect(result.stdout.contains("model    \(prefix)/share/plantleaf/plantvillage_int8.tflite "))
+        #expect(result.stdout.contains("runtime  \(prefix)/lib/plantleaf/libLiteRt.so "))
+    }
+
     /// The monitor's unit names the installed binary, its documentation is a file the install
     /// put there, and it passes systemd's own check.
     @Test func systemdUnitIsInstalledAndVerifies() throws {

@@ -22,8 +22,8 @@ import Testing
              "field results[0].stages.invoke.median_ms is 0.0, not a time above 0 and at most a day (86400000 ms)"),
             ("negative.json", Self.report(median: "-4"),
              "field results[0].stages.invoke.median_ms is -4.0, not a time above 0 and at most a day (86400000 ms)"),
-            ("version-only.json", #"{"schema_version": 2}"#, "missing field plantleaf_version"),
-            ("cut.json", #"{"schema_version": 2, "plantleaf"#, "not valid JSON"),
+            ("version-only.json", #"{"schema_version": 3}"#, "missing field plantleaf_version"),
+            ("cut.json", #"{"schema_version": 3, "plantleaf"#, "not valid JSON"),
         ]
         let good = folder + "/good.json"
         TestImages.write(Array(Self.report().utf8), to: good)

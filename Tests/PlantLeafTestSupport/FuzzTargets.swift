@@ -162,7 +162,7 @@ public enum FuzzTargets {
     /// A bench report as `plantleaf bench --json` writes it, cut down to what compare reads.
     public static func benchReportSeed(threads: String, median: String) -> String {
         """
-        {"schema_version": 2, "plantleaf_version": "0.1.0",
+        {"schema_version": \(BenchReport.schemaVersion), "plantleaf_version": "0.1.0",
          "machine": {"architecture": "x86_64", "cpu_model": "cpu", "board": "board", "cores": 2},
          "model": {"path": "m.tflite", "sha256": "ab"},
          "results": [{"threads": \(threads), "images_per_second": 100,

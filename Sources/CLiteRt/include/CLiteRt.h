@@ -44,6 +44,7 @@ typedef struct LiteRtOptionsT *LiteRtOptions;
 typedef struct LiteRtOpaqueOptionsT *LiteRtOpaqueOptions;
 typedef struct LiteRtCompiledModelT *LiteRtCompiledModel;
 typedef struct LiteRtTensorBufferT *LiteRtTensorBuffer;
+typedef struct LiteRtProfilerT *LiteRtProfiler;
 
 // 68 bytes: bits 0-6 of the first word are the rank, bit 7 says strides are present.
 typedef struct {
@@ -78,6 +79,33 @@ typedef struct {
     LiteRtAny value;
 } LiteRtEnvOption;
 
+// One profiler event as libLiteRt.so copies it out (its C++ struct, whose memory records are
+// tflite::profiling::memory::MemoryUsage: three 8-byte fields, always 0 on this path). The
+// library was seen to write exactly 104 bytes per event (checked with a marker fill).
+typedef struct {
+    int64_t footprint_kb;
+    size_t total_allocated_bytes;
+    size_t in_use_allocated_bytes;
+} PLProfilerMemoryUsage;
+
+typedef struct {
+    const char *tag;          // the op's name; owned by the profiler, valid until it is reset
+    int32_t event_type;       // kPLProfilerEvent* below
+    uint64_t start_us;
+    uint64_t elapsed_us;
+    PLProfilerMemoryUsage begin_memory;
+    PLProfilerMemoryUsage end_memory;
+    uint64_t metadata1;       // for operator events: the node index
+    uint64_t metadata2;
+    int32_t source;
+} PLProfiledEvent;
+
+enum {
+    kPLProfilerEventOperator = 2,          // an op run by the TFLite interpreter itself
+    kPLProfilerEventDelegatedOperator = 8, // an op run inside XNNPACK, profiled per op
+};
+
+_Static_assert(sizeof(PLProfiledEvent) == 104, "a profiler event is 104 bytes in libLiteRt.so");
 _Static_assert(sizeof(LiteRtLayout) == 68, "LiteRtLayout is 68 bytes in libLiteRt.so");
 _Static_assert(sizeof(LiteRtRankedTensorType) == 72, "LiteRtRankedTensorType is 72 bytes");
 _Static_assert(sizeof(LiteRtQuantizationPerTensor) == 16, "per-tensor quantization is 16 bytes");
@@ -119,7 +147,13 @@ static inline uint32_t pl_layout_rank(const LiteRtLayout *layout) { return layou
     X(LiteRtStatus, LiteRtCreateManagedTensorBuffer, (LiteRtEnvironment env, int32_t buffer_type, const LiteRtRankedTensorType *type, size_t size, LiteRtTensorBuffer *buffer), (env, buffer_type, type, size, buffer)) \
     X(LiteRtStatus, LiteRtLockTensorBuffer, (LiteRtTensorBuffer buffer, void **host_memory, int32_t mode), (buffer, host_memory, mode)) \
     X(LiteRtStatus, LiteRtUnlockTensorBuffer, (LiteRtTensorBuffer buffer), (buffer)) \
-    X(void, LiteRtDestroyTensorBuffer, (LiteRtTensorBuffer buffer), (buffer))
+    X(void, LiteRtDestroyTensorBuffer, (LiteRtTensorBuffer buffer), (buffer)) \
+    X(LiteRtStatus, LiteRtCompiledModelGetProfiler, (LiteRtCompiledModel compiled, LiteRtProfiler *profiler), (compiled, profiler)) \
+    X(LiteRtStatus, LiteRtResetProfiler, (LiteRtProfiler profiler), (profiler)) \
+    X(LiteRtStatus, LiteRtStartProfiler, (LiteRtProfiler profiler), (profiler)) \
+    X(LiteRtStatus, LiteRtStopProfiler, (LiteRtProfiler profiler), (profiler)) \
+    X(LiteRtStatus, LiteRtGetNumProfilerEvents, (LiteRtProfiler profiler, int *count), (profiler, count)) \
+    X(LiteRtStatus, LiteRtGetProfilerEvents, (LiteRtProfiler profiler, int count, PLProfiledEvent *events), (profiler, count, events))
 
 typedef struct {
 #define PL_LITERT_FIELD(ret, name, params, args) ret(*name) params;
@@ -148,9 +182,10 @@ enum {
 // any path returns the first result, with the first detail.
 int pl_litert_load(const char *path, char *detail, size_t detail_size);
 
-// Adds the XNNPACK thread count to `options` (the CPU option builders are not exported, an
-// opaque "xnnpack" TOML payload is what the library reads).
-LiteRtStatus pl_litert_set_num_threads(LiteRtOptions options, int threads);
+// Adds opaque options `identifier` ("xnnpack", "runtime_options_string") holding a copy of the
+// TOML text `toml` to `options`: the CPU option builders are not exported, and these payloads are
+// what the library reads (e.g. "num_threads = 2\n", "enable_profiling = true\n").
+LiteRtStatus pl_litert_add_toml_options(LiteRtOptions options, const char *identifier, const char *toml);
 
 // The runtime prints "INFO: ..." lines on stderr that no option silences. Between begin and end,
 // fd 2 of the whole process goes to a temporary file; end restores it and hands each captured

@@ -204,6 +204,17 @@ public final class Classifier {
     public var inputSize: (width: Int, height: Int) { interpreter.inputSize }
     public var inputTensor: TensorInfo { interpreter.input }
 
+    /// Runs the model once on the input prepared last with LiteRT's per-op profiler recording:
+    /// the invoke's time and its ops. Needs `options.runtime.profiling`.
+    /// - Throws: `RuntimeError` when the profiler or the invoke fails.
+    public func profiledInvoke() throws(RuntimeError) -> (milliseconds: Double, ops: [OperatorEvent]) {
+        try interpreter.startProfiling()
+        let start = MonotonicClock.nanoseconds()
+        try interpreter.invoke()
+        let milliseconds = MonotonicClock.milliseconds(since: start)
+        return (milliseconds, try interpreter.stopProfiling())
+    }
+
     /// Reads, decodes and classifies one image file (PNG or JPEG).
     /// - Throws: `ClassifyError`, naming the file: unreadable, undecodable, or a runtime failure.
     public func classify(path: String, topK: Int) throws(ClassifyError) -> Classification {

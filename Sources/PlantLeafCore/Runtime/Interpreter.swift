@@ -15,11 +15,15 @@ public final class Interpreter {
         public var runtimeLibraryCandidates: [String]
         /// CPU threads for each inference.
         public var threads: Int
+        /// Compile with LiteRT's per-op profiler, so `startProfiling()` and `stopProfiling()`
+        /// can time each op. Off by default: profiling adds its own cost to every invoke.
+        public var profiling: Bool
 
         /// Options with the runtime at one of `runtimeLibraryCandidates`.
-        public init(runtimeLibraryCandidates: [String], threads: Int = 1) {
+        public init(runtimeLibraryCandidates: [String], threads: Int = 1, profiling: Bool = false) {
             self.runtimeLibraryCandidates = runtimeLibraryCandidates
             self.threads = threads
+            self.profiling = profiling
         }
 
         /// Options with the runtime at `runtimeLibraryPath`.
@@ -103,7 +107,12 @@ public final class Interpreter {
         try check(pl_LiteRtCreateOptions(&handles.options), "LiteRtCreateOptions", modelPath)
         try check(pl_LiteRtSetOptionsHardwareAccelerators(handles.options, accelerator),
                   "LiteRtSetOptionsHardwareAccelerators", modelPath)
-        try check(pl_litert_set_num_threads(handles.options, Int32(threads)), "LiteRtAddOpaqueOptions(xnnpack)", modelPath)
+        try check(pl_litert_add_toml_options(handles.options, "xnnpack", "num_threads = \(threads)\n"),
+                  "LiteRtAddOpaqueOptions(xnnpack)", modelPath)
+        if options.profiling {
+            try check(pl_litert_add_toml_options(handles.options, "runtime_options_string", "enable_profiling = true\n"),
+                      "LiteRtAddOpaqueOptions(runtime_options_string)", modelPath)
+        }
         // Compiling creates the XNNPACK delegate, which announces itself on stderr. Callers
         // create interpreters while no other thread of theirs writes to stderr (BatchClassifier
         // sets all its workers up before starting them): the capture redirects the process's fd 2.
@@ -122,6 +131,9 @@ public final class Interpreter {
             String(cString: line!).utf8.starts(with: "INFO: ".utf8) ? 0 : 1
         }
         try check(compileStatus, "LiteRtCreateCompiledModel", modelPath)
+        if options.profiling {
+            try check(pl_LiteRtCompiledModelGetProfiler(handles.compiledModel, &handles.profiler), "LiteRtCompiledModelGetProfiler", modelPath)
+        }
 
         // The compiled model's layouts have dynamic dimensions (a -1 batch) resolved.
         var inputLayout = LiteRtLayout()
@@ -175,6 +187,37 @@ public final class Interpreter {
         return body(UnsafeRawBufferPointer(start: memory, count: output.byteCount))
     }
 
+    /// Forgets what the profiler recorded and starts recording the ops of the next invokes.
+    /// Only for an interpreter compiled with `Options.profiling`.
+    ///
+    /// - Throws: `RuntimeError.callFailed` with LiteRT's status.
+    public func startProfiling() throws(RuntimeError) {
+        precondition(options.profiling, "startProfiling() needs an interpreter compiled with Options.profiling")
+        try check(pl_LiteRtResetProfiler(handles.profiler), "LiteRtResetProfiler", modelPath)
+        try check(pl_LiteRtStartProfiler(handles.profiler), "LiteRtStartProfiler", modelPath)
+    }
+
+    /// Stops recording and returns the op events since `startProfiling()`, in the order they ran.
+    /// Runtime spans (the invoke itself, buffer registration) are left out.
+    ///
+    /// - Throws: `RuntimeError.callFailed` with LiteRT's status.
+    public func stopProfiling() throws(RuntimeError) -> [OperatorEvent] {
+        precondition(options.profiling, "stopProfiling() needs an interpreter compiled with Options.profiling")
+        try check(pl_LiteRtStopProfiler(handles.profiler), "LiteRtStopProfiler", modelPath)
+        var count: Int32 = 0
+        try check(pl_LiteRtGetNumProfilerEvents(handles.profiler, &count), "LiteRtGetNumProfilerEvents", modelPath)
+        guard count > 0 else { return [] }
+        var events = [PLProfiledEvent](repeating: PLProfiledEvent(), count: Int(count))
+        try check(pl_LiteRtGetProfilerEvents(handles.profiler, count, &events), "LiteRtGetProfilerEvents", modelPath)
+        let operatorTypes: Set<Int32> = [Int32(kPLProfilerEventOperator), Int32(kPLProfilerEventDelegatedOperator)]
+        return events.compactMap { event in
+            guard operatorTypes.contains(event.event_type), let tag = event.tag else { return nil }
+            return OperatorEvent(name: String(cString: tag), node: Int(truncatingIfNeeded: event.metadata1),
+                                 delegated: event.event_type == Int32(kPLProfilerEventDelegatedOperator),
+                                 microseconds: Double(event.elapsed_us))
+        }
+    }
+
     // MARK: - Construction helpers
 
     /// Every LiteRT handle of one interpreter, and the model bytes they read. Released in the
@@ -186,6 +229,8 @@ public final class Interpreter {
         var model: LiteRtModel?
         var options: LiteRtOptions?
         var compiledModel: LiteRtCompiledModel?
+        /// Owned by the compiled model.
+        var profiler: LiteRtProfiler?
         var inputBuffer: LiteRtTensorBuffer?
         var outputBuffer: LiteRtTensorBuffer?
 

@@ -17,17 +17,54 @@ public struct StoredBenchReport: Decodable, Sendable {
         public var sha256: String
     }
 
-    /// One stage's median and 99th percentile in milliseconds (null when not measured).
+    /// One stage's median, quartiles and 99th percentile in milliseconds (null when not measured).
     public struct Stage: Decodable, Sendable {
+        public var p25Ms: Double?
         public var medianMs: Double?
+        public var p75Ms: Double?
         public var p99Ms: Double?
     }
 
-    /// One thread count's results: throughput and each stage by its `BenchStage` name.
+    /// An op profile (`--profile`): every op and the totals per op type, per invoke.
+    public struct Profile: Decodable, Sendable {
+        public struct Op: Decodable, Sendable {
+            public var node: Int
+            public var xnnpack: Bool
+            public var name: String
+            public var meanMs: Double
+        }
+        public struct OpType: Decodable, Sendable {
+            public var name: String
+            public var count: Int
+            public var meanMs: Double
+        }
+        public var ops: [Op]
+        public var opTypes: [OpType]
+    }
+
+    /// One thread count's results: throughput, each stage by its `BenchStage` name, the profile.
     public struct Result: Decodable, Sendable {
         public var threads: Int
         public var imagesPerSecond: Double?
         public var stages: [String: Stage?]
+        public var profile: Profile?
+    }
+
+    /// What was measured: the thread counts asked for.
+    public struct Settings: Decodable, Sendable {
+        public var threads: [Int]
+    }
+
+    /// The image measured, told apart by its bytes' sha256.
+    public struct Image: Decodable, Sendable {
+        public var source: String
+        public var sha256: String?
+    }
+
+    /// The runtime library measured.
+    public struct Runtime: Decodable, Sendable {
+        public var path: String
+        public var sha256: String
     }
 
     public var schemaVersion: Int
@@ -35,6 +72,11 @@ public struct StoredBenchReport: Decodable, Sendable {
     public var machine: Machine
     public var model: Model
     public var results: [Result]
+    // Optional, so a report cut down to what the tables need (a hand-made one) still compares.
+    public var settings: Settings?
+    public var image: Image?
+    public var runtime: Runtime?
+    public var warnings: [String]?
 
     /// Reads and checks a report file; every failure names the file and what is wrong with it.
     ///
@@ -149,10 +191,14 @@ private struct AnyJSON: Decodable {
     }
 }
 
-/// `plantleaf bench compare`: boards side by side, per thread count, per stage.
+/// `plantleaf bench compare`: boards side by side, per thread count, per stage, and op by op.
 public enum BenchComparison {
-    /// Median and p99 of every stage for each report, and each report's median over the first's
-    /// (2.00x = twice as slow as the first file, 0.50x = twice as fast).
+    /// What differs between the reports (image, model, runtime, threads, version), each report's
+    /// warnings, then per thread count the median, interquartile range and p99 of every stage
+    /// with each report's median over the first's (2.00x = twice as slow as the first file,
+    /// 0.50x = twice as fast), marked `~` where the two interquartile ranges overlap: a
+    /// difference within the noise of the two runs. Then, where both have op profiles, the op
+    /// types and the ops that changed most.
     public static func render(_ reports: [(path: String, report: StoredBenchReport)]) -> String {
         guard let first = reports.first else { return "" }
         // A, B, C ... name the files in the column headings; past Z they are numbered.
@@ -164,46 +210,150 @@ public enum BenchComparison {
             lines.append("\(letter) = \(entry.path): \(machine.board), \(machine.cpuModel) (\(cores), \(machine.architecture)), "
                 + "plantleaf \(entry.report.plantleafVersion)")
         }
-        for (letter, entry) in zip(letters, reports).dropFirst() where entry.report.model.sha256 != first.report.model.sha256 {
-            lines.append("note: \(letter) measured a different model (\(entry.report.model.path), sha256 \(entry.report.model.sha256)) "
-                + "than A (sha256 \(first.report.model.sha256)): the ratios compare different work")
+        for (letter, entry) in zip(letters, reports).dropFirst() {
+            lines += differences(entry.report, letter: letter, from: first.report)
+        }
+        for (letter, entry) in zip(letters, reports) {
+            for warning in entry.report.warnings ?? [] { lines.append("warning: \(letter) measured under: \(warning)") }
         }
         var threadCounts: [Int] = []
         for entry in reports {
             for result in entry.report.results where !threadCounts.contains(result.threads) { threadCounts.append(result.threads) }
         }
         for threads in threadCounts {
-            lines.append("")
-            lines.append("Threads \(threads): median and p99 in ms, ratio = median / A's median")
-            var header = ["stage"]
-            for (index, letter) in letters.enumerated() {
-                header += ["\(letter) median", "\(letter) p99"] + (index > 0 ? ["\(letter)/A"] : [])
-            }
-            var rows = [header]
             let results = reports.map { entry in entry.report.results.first { $0.threads == threads } }
-            let stageNames = stageOrder(results.compactMap { $0 })
-            for name in stageNames {
-                let title = BenchStage(rawValue: name)?.title ?? name
-                var row = [title]
-                let base = results[0]?.stages[name]??.medianMs
-                for (index, result) in results.enumerated() {
-                    let stage = result?.stages[name] ?? nil
-                    row += [stage?.medianMs.map(BenchText.milliseconds) ?? "-", stage?.p99Ms.map(BenchText.milliseconds) ?? "-"]
-                    if index > 0 {
-                        let ratio = base.flatMap { base in stage?.medianMs.map { base > 0 ? $0 / base : .nan } }
-                        row.append(ratio.map(BenchText.ratio) ?? "-")
-                    }
-                }
-                rows.append(row)
-            }
-            var throughput = ["images/s"]
-            for (index, result) in results.enumerated() {
-                throughput += [result?.imagesPerSecond.map { DecimalText.fixed($0, decimals: 1) } ?? "-", ""] + (index > 0 ? [""] : [])
-            }
-            rows.append(throughput)
-            lines += BenchText.table(rows)
+            lines.append("")
+            lines += stageTable(threads: threads, results: results, letters: letters)
+            lines += profileTables(threads: threads, results: results, letters: letters)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// One "note:" line for each way `report` measured other work or another setup than `first`.
+    static func differences(_ report: StoredBenchReport, letter: String, from first: StoredBenchReport) -> [String] {
+        var notes: [String] = []
+        if report.model.sha256 != first.model.sha256 {
+            notes.append("note: \(letter) measured a different model (\(report.model.path), sha256 \(report.model.sha256)) "
+                + "than A (sha256 \(first.model.sha256)): the ratios compare different work")
+        }
+        if let image = report.image, let firstImage = first.image, image.sha256 != firstImage.sha256 {
+            notes.append("note: \(letter) measured a different image (\(image.source)) than A (\(firstImage.source)): "
+                + "prepare and decode compare different images")
+        }
+        if let runtime = report.runtime, let firstRuntime = first.runtime, runtime.sha256 != firstRuntime.sha256 {
+            notes.append("note: \(letter) ran another libLiteRt.so (sha256 \(runtime.sha256)) than A (sha256 \(firstRuntime.sha256))")
+        }
+        if let threads = report.settings?.threads, let firstThreads = first.settings?.threads, threads != firstThreads {
+            func list(_ counts: [Int]) -> String { counts.map(String.init).joined(separator: ",") }
+            notes.append("note: \(letter) measured threads \(list(threads)), A threads \(list(firstThreads)): "
+                + "only the thread counts both measured have ratios")
+        }
+        if report.plantleafVersion != first.plantleafVersion {
+            notes.append("note: \(letter) was measured by plantleaf \(report.plantleafVersion), A by \(first.plantleafVersion)")
+        }
+        return notes
+    }
+
+    private static func stageTable(threads: Int, results: [StoredBenchReport.Result?], letters: [String]) -> [String] {
+        let lines = ["Threads \(threads): median, interquartile range (IQR) and p99 in ms; ratio = median / A's median, "
+            + "~ where the two IQRs overlap (within the runs' noise)"]
+        var header = ["stage"]
+        for (index, letter) in letters.enumerated() {
+            header += ["\(letter) median", "\(letter) IQR", "\(letter) p99"] + (index > 0 ? ["\(letter)/A"] : [])
+        }
+        var rows = [header]
+        for name in stageOrder(results.compactMap { $0 }) {
+            let title = BenchStage(rawValue: name)?.title ?? name
+            var row = [title]
+            let base = results[0]?.stages[name] ?? nil
+            for (index, result) in results.enumerated() {
+                let stage = result?.stages[name] ?? nil
+                row += [stage?.medianMs.map(BenchText.milliseconds) ?? "-", stage.flatMap(interquartileRange) ?? "-",
+                        stage?.p99Ms.map(BenchText.milliseconds) ?? "-"]
+                if index > 0 { row.append(ratio(stage, over: base)) }
+            }
+            rows.append(row)
+        }
+        var throughput = ["images/s"]
+        for (index, result) in results.enumerated() {
+            throughput += [result?.imagesPerSecond.map { DecimalText.fixed($0, decimals: 1) } ?? "-", "", ""] + (index > 0 ? [""] : [])
+        }
+        rows.append(throughput)
+        return lines + BenchText.table(rows)
+    }
+
+    /// "0.120-0.150" (p25 to p75), or nil when the report has no quartiles.
+    private static func interquartileRange(_ stage: StoredBenchReport.Stage) -> String? {
+        guard let low = stage.p25Ms, let high = stage.p75Ms else { return nil }
+        return BenchText.milliseconds(low) + "-" + BenchText.milliseconds(high)
+    }
+
+    /// "1.25x", "1.02x~" when the interquartile ranges overlap, "-" when either median is missing.
+    static func ratio(_ stage: StoredBenchReport.Stage?, over base: StoredBenchReport.Stage?) -> String {
+        guard let median = stage?.medianMs, let baseMedian = base?.medianMs, baseMedian > 0 else { return "-" }
+        return BenchText.ratio(median / baseMedian) + (withinNoise(stage, base) ? "~" : "")
+    }
+
+    /// The two interquartile ranges overlap: half of each run's samples lie in a span the other's
+    /// middle half reaches, so the medians' difference is no larger than the runs' own scatter.
+    static func withinNoise(_ a: StoredBenchReport.Stage?, _ b: StoredBenchReport.Stage?) -> Bool {
+        guard let aLow = a?.p25Ms, let aHigh = a?.p75Ms, let bLow = b?.p25Ms, let bHigh = b?.p75Ms else { return false }
+        return aLow <= bHigh && bLow <= aHigh
+    }
+
+    /// Ops shown per report in the comparison: the ones whose time grew most.
+    static let changedOpsShown = 10
+
+    /// For each report with a profile beside A's: the op types side by side, and the ops whose
+    /// time per invoke grew most against A's same op (same node in the same graph, same kernel).
+    private static func profileTables(threads: Int, results: [StoredBenchReport.Result?], letters: [String]) -> [String] {
+        guard let baseProfile = results[0]?.profile else { return [] }
+        var lines: [String] = []
+        for (index, result) in results.enumerated().dropFirst() {
+            guard let profile = result?.profile else { continue }
+            let letter = letters[index]
+            lines.append("")
+            lines.append("Threads \(threads), op types: ms per invoke, \(letter) against A")
+            var rows = [["op type", "A count", "A ms", "\(letter) count", "\(letter) ms", "\(letter)/A", "\(letter)-A ms"]]
+            var names = baseProfile.opTypes.map(\.name)
+            for type in profile.opTypes where !names.contains(type.name) { names.append(type.name) }
+            for name in names {
+                let a = baseProfile.opTypes.first { $0.name == name }, b = profile.opTypes.first { $0.name == name }
+                rows.append([name, a.map { String($0.count) } ?? "-", a.map { opTime($0.meanMs) } ?? "-",
+                             b.map { String($0.count) } ?? "-", b.map { opTime($0.meanMs) } ?? "-",
+                             opRatio(b?.meanMs, a?.meanMs), opDifference(b?.meanMs, a?.meanMs)])
+            }
+            lines += BenchText.table(rows)
+
+            struct Key: Hashable { var node: Int, xnnpack: Bool, name: String }
+            let baseOps = Dictionary(baseProfile.ops.map { (Key(node: $0.node, xnnpack: $0.xnnpack, name: $0.name), $0.meanMs) },
+                                     uniquingKeysWith: +)
+            let matched = profile.ops.compactMap { op -> (op: StoredBenchReport.Profile.Op, base: Double)? in
+                baseOps[Key(node: op.node, xnnpack: op.xnnpack, name: op.name)].map { (op, $0) }
+            }
+            let grown = matched.sorted { $0.op.meanMs - $0.base > $1.op.meanMs - $1.base }.prefix(changedOpsShown)
+            lines.append("")
+            lines.append("Threads \(threads), the ops that grew most on \(letter) (\(matched.count) of \(profile.ops.count) ops matched A's by node and kernel)")
+            rows = [["op", "node", "A ms", "\(letter) ms", "\(letter)/A", "\(letter)-A ms"]]
+            for entry in grown {
+                rows.append([entry.op.name + (entry.op.xnnpack ? "" : " (TFLite)"), String(entry.op.node), opTime(entry.base),
+                             opTime(entry.op.meanMs), opRatio(entry.op.meanMs, entry.base), opDifference(entry.op.meanMs, entry.base)])
+            }
+            lines += BenchText.table(rows)
+        }
+        return lines
+    }
+
+    private static func opTime(_ milliseconds: Double) -> String { DecimalText.fixed(milliseconds, decimals: 4) }
+
+    private static func opRatio(_ value: Double?, _ base: Double?) -> String {
+        guard let value, let base, base > 0 else { return "-" }
+        return BenchText.ratio(value / base)
+    }
+
+    private static func opDifference(_ value: Double?, _ base: Double?) -> String {
+        guard let value, let base else { return "-" }
+        return (value >= base ? "+" : "") + opTime(value - base)
     }
 
     /// The pipeline's stages in pipeline order, then any others the files hold, alphabetically.

@@ -39,6 +39,8 @@ public struct ThreadRunResult: Sendable {
     public var topClass: ScoredClass?
     /// Whether that class may be read as an answer, by the classify policy.
     public var verdict: Verdict?
+    /// Where invoke's time goes op by op (`--profile`), measured apart from the stages above.
+    public var profile: OpProfile?
 
     public var runCount: Int { samples[.endToEnd]?.count ?? 0 }
 
@@ -109,6 +111,9 @@ public struct BenchResult: Sendable {
     public var input: TensorInfo
     /// The image's path, or "synthetic".
     public var imageName: String
+    /// The image bytes' sha256: the same image under another name (or another image under the
+    /// same name) on another board.
+    public var imageSHA256: String
     public var imageFormat: String
     public var imageWidth: Int
     public var imageHeight: Int

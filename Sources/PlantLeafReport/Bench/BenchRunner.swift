@@ -15,10 +15,13 @@ public struct BenchSettings: Sendable {
     public var minimumSeconds: Double
     /// The program being measured (its name and version), recorded in the report.
     public var softwareVersion: String
+    /// After each thread count's measured runs, profile as many invokes op by op on a second
+    /// interpreter compiled with LiteRT's profiler.
+    public var profile: Bool
 
     /// Settings for one benchmark; `validate()` checks them before anything runs.
     public init(classifier: Classifier.Options, imagePath: String?, runs: Int = 100, warmup: Int = 10,
-                threadCounts: [Int] = [1], minimumSeconds: Double = 0, softwareVersion: String) {
+                threadCounts: [Int] = [1], minimumSeconds: Double = 0, softwareVersion: String, profile: Bool = false) {
         self.classifier = classifier
         self.imagePath = imagePath
         self.runs = runs
@@ -26,6 +29,7 @@ public struct BenchSettings: Sendable {
         self.threadCounts = threadCounts
         self.minimumSeconds = minimumSeconds
         self.softwareVersion = softwareVersion
+        self.profile = profile
     }
 
     /// Refuses settings that would measure nothing.
@@ -94,7 +98,7 @@ public struct BenchRunner {
                            modelSHA256: SHA256.hex(ofFile: settings.classifier.modelPath) ?? MachineInfo.unknown,
                            liteRtPath: liteRtPath, liteRtSHA256: SHA256.hex(ofFile: liteRtPath) ?? MachineInfo.unknown,
                            libraryLoadMilliseconds: libraryLoad, allocatorSettled: allocatorSettled,
-                           input: input, imageName: imageName,
+                           input: input, imageName: imageName, imageSHA256: SHA256.hex(of: bytes),
                            imageFormat: ImageFormat.detect(bytes)?.rawValue ?? MachineInfo.unknown,
                            imageWidth: decoded.sourceWidth, imageHeight: decoded.sourceHeight, imageBytes: bytes.count, runs: runs)
     }
@@ -141,7 +145,39 @@ public struct BenchRunner {
         run.measuredSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
         run.statistics = run.samples.compactMapValues { LatencyStatistics($0) }
         run.peakResidentKiB = BenchRunner.peakResidentKiB()
+        if settings.profile { run.profile = try profile(threads: threads, bytes: bytes, imageName: imageName, progress: progress) }
         return (run, classifier.inputTensor, first.prepared)
+    }
+
+    /// The op profile of `settings.runs` invokes after the warm-up, on an interpreter of its
+    /// own compiled with the profiler, so no measured stage above ran with it.
+    private func profile(threads: Int, bytes: [UInt8], imageName: String, progress: (String) -> Void) throws(BenchError) -> OpProfile {
+        progress("threads \(threads): profiling ops")
+        let classifier: Classifier
+        do {
+            var options = settings.classifier
+            options.runtime.threads = threads
+            options.runtime.profiling = true
+            classifier = try Classifier(options: options)
+        } catch {
+            throw .setup(error)
+        }
+        do throws(InputError<ImageError>) {
+            _ = try classifier.prepareInput(bytes: bytes)
+        } catch {
+            switch error {
+            case .unusable(let error): throw .imageUndecodable(path: imageName, error)
+            case .runtime(let error): throw .runtime(error)
+            }
+        }
+        var invokes: [(milliseconds: Double, ops: [OperatorEvent])] = []
+        do {
+            for _ in 0..<settings.warmup { _ = try classifier.profiledInvoke() }
+            for _ in 0..<settings.runs { invokes.append(try classifier.profiledInvoke()) }
+        } catch {
+            throw .runtime(error)
+        }
+        return OpProfile(invokes: invokes)
     }
 
     private func loadImage() throws(BenchError) -> (bytes: [UInt8], name: String) {
