@@ -114,9 +114,9 @@ import Testing
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let jsonPath = folder + "/profile.json"
-        let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "10", "--warmup", "2", "--profile", "--json", jsonPath])
+        let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "30", "--warmup", "2", "--profile", "--json", jsonPath])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("  op profile: 10 invokes on a second interpreter compiled with the profiler"))
+        #expect(result.stdout.contains("  op profile: 30 invokes on a second interpreter compiled with the profiler"))
         #expect(result.stdout.contains("    slowest ops "))
         #expect(result.stdout.contains("    op type "))
 
@@ -124,16 +124,20 @@ import Testing
         #expect((json["settings"] as? [String: Any])?["profile"] as? Bool == true)
         let run = try #require((json["results"] as? [[String: Any]])?.first)
         let profile = try #require(run["profile"] as? [String: Any])
-        #expect(profile["runs"] as? Int == 10)
+        #expect(profile["runs"] as? Int == 30)
         let ops = try #require(profile["ops"] as? [[String: Any]])
         let names = Set(ops.compactMap { $0["name"] as? String })
         #expect(names.contains { $0.hasPrefix("Convolution") }, "\(names)")
         #expect(names.contains { $0.hasPrefix("Fully Connected") }, "\(names)")
         #expect(names.contains("SOFTMAX"), "the one op XNNPACK leaves to TFLite: \(names)")
-        let sum = ops.reduce(0.0) { $0 + ($1["mean_ms"] as? Double ?? 0) }
-        let invoke = try #require(profile["invoke_median_ms"] as? Double)
-        #expect(abs(sum - invoke) <= 0.2 * invoke, "ops add up to \(sum) ms, invoke median \(invoke) ms")
+        let sum = ops.reduce(0.0) { $0 + ($1["median_ms"] as? Double ?? 0) }
         #expect(abs((profile["ops_total_ms"] as? Double ?? 0) - sum) < 0.01)
+        // The fastest invoke against its own ops: the tests run beside each other on a few
+        // cores, and an invoke the scheduler interrupted between ops would say nothing of the
+        // profile (the medians' agreement is shown in docs/bench.md, measured on a quiet machine).
+        let fastest = try #require(profile["fastest_invoke_ms"] as? Double)
+        let fastestOps = try #require(profile["fastest_invoke_ops_ms"] as? Double)
+        #expect(abs(fastestOps - fastest) <= 0.2 * fastest, "the fastest invoke took \(fastest) ms, its ops \(fastestOps) ms")
         let types = try #require(profile["op_types"] as? [[String: Any]])
         #expect(types.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == ops.count)
     }

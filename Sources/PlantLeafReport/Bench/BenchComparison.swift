@@ -31,12 +31,12 @@ public struct StoredBenchReport: Decodable, Sendable {
             public var node: Int
             public var xnnpack: Bool
             public var name: String
-            public var meanMs: Double
+            public var medianMs: Double
         }
         public struct OpType: Decodable, Sendable {
             public var name: String
             public var count: Int
-            public var meanMs: Double
+            public var medianMs: Double
         }
         public var ops: [Op]
         public var opTypes: [OpType]
@@ -319,25 +319,25 @@ public enum BenchComparison {
             for type in profile.opTypes where !names.contains(type.name) { names.append(type.name) }
             for name in names {
                 let a = baseProfile.opTypes.first { $0.name == name }, b = profile.opTypes.first { $0.name == name }
-                rows.append([name, a.map { String($0.count) } ?? "-", a.map { opTime($0.meanMs) } ?? "-",
-                             b.map { String($0.count) } ?? "-", b.map { opTime($0.meanMs) } ?? "-",
-                             opRatio(b?.meanMs, a?.meanMs), opDifference(b?.meanMs, a?.meanMs)])
+                rows.append([name, a.map { String($0.count) } ?? "-", a.map { opTime($0.medianMs) } ?? "-",
+                             b.map { String($0.count) } ?? "-", b.map { opTime($0.medianMs) } ?? "-",
+                             opRatio(b?.medianMs, a?.medianMs), opDifference(b?.medianMs, a?.medianMs)])
             }
             lines += BenchText.table(rows)
 
             struct Key: Hashable { var node: Int, xnnpack: Bool, name: String }
-            let baseOps = Dictionary(baseProfile.ops.map { (Key(node: $0.node, xnnpack: $0.xnnpack, name: $0.name), $0.meanMs) },
+            let baseOps = Dictionary(baseProfile.ops.map { (Key(node: $0.node, xnnpack: $0.xnnpack, name: $0.name), $0.medianMs) },
                                      uniquingKeysWith: +)
             let matched = profile.ops.compactMap { op -> (op: StoredBenchReport.Profile.Op, base: Double)? in
                 baseOps[Key(node: op.node, xnnpack: op.xnnpack, name: op.name)].map { (op, $0) }
             }
-            let grown = matched.sorted { $0.op.meanMs - $0.base > $1.op.meanMs - $1.base }.prefix(changedOpsShown)
+            let grown = matched.sorted { $0.op.medianMs - $0.base > $1.op.medianMs - $1.base }.prefix(changedOpsShown)
             lines.append("")
             lines.append("Threads \(threads), the ops that grew most on \(letter) (\(matched.count) of \(profile.ops.count) ops matched A's by node and kernel)")
             rows = [["op", "node", "A ms", "\(letter) ms", "\(letter)/A", "\(letter)-A ms"]]
             for entry in grown {
                 rows.append([entry.op.name + (entry.op.xnnpack ? "" : " (TFLite)"), String(entry.op.node), opTime(entry.base),
-                             opTime(entry.op.meanMs), opRatio(entry.op.meanMs, entry.base), opDifference(entry.op.meanMs, entry.base)])
+                             opTime(entry.op.medianMs), opRatio(entry.op.medianMs, entry.base), opDifference(entry.op.medianMs, entry.base)])
             }
             lines += BenchText.table(rows)
         }

@@ -167,19 +167,21 @@ public enum BenchReport {
         object.add("runs", profile.runs)
         object.add("invoke_median_ms", profile.invokeMedianMilliseconds, decimals: 3)
         object.add("ops_total_ms", profile.totalMilliseconds, decimals: 3)
+        object.add("fastest_invoke_ms", profile.fastestInvoke.milliseconds, decimals: 3)
+        object.add("fastest_invoke_ops_ms", profile.fastestInvoke.opsMilliseconds, decimals: 3)
         object.add("ops", objects: profile.ops.map { op in
             var entry = JSONObject()
             entry.add("node", op.node)
             entry.add("xnnpack", op.delegated)
             entry.add("name", op.name)
-            entry.add("mean_ms", op.meanMilliseconds, decimals: 4)
+            entry.add("median_ms", op.medianMilliseconds, decimals: 4)
             return entry
         })
         object.add("op_types", objects: profile.opTypes.map { type in
             var entry = JSONObject()
             entry.add("name", type.name)
             entry.add("count", type.count)
-            entry.add("mean_ms", type.meanMilliseconds, decimals: 4)
+            entry.add("median_ms", type.medianMilliseconds, decimals: 4)
             return entry
         })
         return object
@@ -332,13 +334,13 @@ public enum BenchReport {
             + "(unprofiled \(BenchText.milliseconds(unprofiledInvokeMedian)) ms), its ops sum to \(BenchText.milliseconds(total)) ms"]
         var rows = [["slowest ops", "node", "ms/invoke", "share"]]
         for op in profile.slowestOps.prefix(slowestOpsShown) {
-            rows.append([op.name + (op.delegated ? "" : " (TFLite)"), String(op.node), DecimalText.fixed(op.meanMilliseconds, decimals: 4), share(op.meanMilliseconds)])
+            rows.append([op.name + (op.delegated ? "" : " (TFLite)"), String(op.node), DecimalText.fixed(op.medianMilliseconds, decimals: 4), share(op.medianMilliseconds)])
         }
         lines += BenchText.table(rows, indent: "    ")
         lines.append("")
         rows = [["op type", "count", "ms/invoke", "share"]]
         for type in profile.opTypes {
-            rows.append([type.name, String(type.count), DecimalText.fixed(type.meanMilliseconds, decimals: 4), share(type.meanMilliseconds)])
+            rows.append([type.name, String(type.count), DecimalText.fixed(type.medianMilliseconds, decimals: 4), share(type.medianMilliseconds)])
         }
         lines += BenchText.table(rows, indent: "    ")
         return lines
