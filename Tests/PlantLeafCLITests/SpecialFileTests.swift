@@ -83,5 +83,10 @@ import Testing
         let twice = try runPlantLeaf(["classify", "-", "-"])
         #expect(twice.status == 2)
         #expect(twice.stderrLines == ["plantleaf classify: - (standard input) can be given once (see plantleaf classify --help)"])
+        // Both would read standard input: the labels first, leaving the image nothing.
+        let labelsToo = try runPlantLeaf(["classify", "--labels", "-", "-"])
+        #expect(labelsToo.status == 2)
+        #expect(labelsToo.stderrLines == ["plantleaf classify: --labels - and the image - would both read standard input: "
+            + "give one of them a file (see plantleaf classify --help)"])
     }
 }

@@ -133,7 +133,7 @@ public enum FuzzTargets {
                 let size = options.session.request.size
                 precondition(CameraCommandOptions.frameWidths.contains(size.width) && size.width % 2 == 0
                     && CameraCommandOptions.frameHeights.contains(size.height) && OptionRange.threads.contains(options.threads)
-                    && options.session.frameTimeout > 0 && options.session.duration.map { $0 > 0 } != false
+                    && options.session.frameTimeout >= 0.1 && options.session.duration.map { $0 > 0 } != false
                     && options.session.interval.map(CameraCommandOptions.intervals.contains) != false, "camera accepted \(arguments)")
             default:
                 guard let options = try? BenchOptions.parse(arguments), !options.help else { return }
