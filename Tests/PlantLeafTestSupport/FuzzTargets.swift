@@ -48,7 +48,8 @@ public enum FuzzTargets {
             guard let text = String(validating: bytes, as: UTF8.self) else { return }
             for name in Labels(parsing: text).names {
                 precondition(!name.isEmpty && !name.hasPrefix("#") && !name.contains("\n"), "label file parser kept \(name.debugDescription)")
-                _ = Labels.displayName(name)
+                let shown = Labels.displayName(name)
+                precondition(!shown.unicodeScalars.contains(where: TerminalText.isUnsafe), "display name \(shown.debugDescription) reaches a terminal raw")
             }
         },
         seeds: {

@@ -4,7 +4,8 @@
 /// - json: one object per line: "path" (and "path_hex" when the name is not UTF-8), "top" (rank
 ///   order: "index", "label", "score"), "timing_ms" ("read", "prepare", "invoke", "postprocess");
 ///   a file that failed is {"path", "error"};
-/// - csv: `csvHeader`, then one row per class of each image.
+/// - csv: `csvHeader`, then one row per class of each image; labels with control or bidirectional
+///   formatting characters written as \xHH, as in text (JSON keeps them exact, escaped).
 /// The stage names are `StageTimings`'s, as in camera records and bench reports.
 public enum ClassificationOutput {
     /// The output form: readable text, one JSON object a line, or CSV.
@@ -38,7 +39,7 @@ public enum ClassificationOutput {
             let t = result.timings
             let times = [t.read, t.prepare, t.invoke, t.postprocess].map { JSONObject.number($0, decimals: 3) }.joined(separator: ",")
             return result.top.enumerated().map { rank, entry in
-                [csvField(path.escaped), String(rank + 1), String(entry.index), csvField(entry.label),
+                [csvField(path.escaped), String(rank + 1), String(entry.index), csvField(TerminalText.neutralised(entry.label)),
                  JSONObject.number(entry.score, decimals: 6), times].joined(separator: ",")
             }.joined(separator: "\n")
         }
