@@ -31,7 +31,7 @@ enum CameraCommand {
           --threads N        CPU threads for inference, 1 to 64 (default: 1)
           --frames N         stop after N classified frames, 1 to 1000000000
           --duration S       stop after S seconds, above 0 and at most 31536000 (a year)
-          --timeout S        give up when no frame arrives for S seconds, above 0 and at most 3600 (default: 5)
+          --timeout S        give up when no frame arrives for S seconds, from 0.1 to 3600 (default: 5)
           --json             one JSON object per frame on stdout, then a summary object
           --preview          on a terminal, draw the model's input (48x24 cells) above the scores, in 24-bit colour
                              (COLORTERM=truecolor or 24bit), 256 colours (TERM=*256color*) or else grey shades

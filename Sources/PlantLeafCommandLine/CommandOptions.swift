@@ -50,6 +50,9 @@ public struct ClassifyOptions: Equatable, Sendable {
         guard parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
             throw UsageError("- (standard input) can be given once")
         }
+        if parsed.string("--labels") == FileReader.standardInput, parsed.positionals.contains(FileReader.standardInput) {
+            throw UsageError("--labels - and the image - would both read standard input: give one of them a file")
+        }
         options.modelPath = parsed.string("--model")
         options.labelsPath = parsed.string("--labels")
         options.inputIndices = parsed.positionalIndices
@@ -119,7 +122,9 @@ public struct CameraCommandOptions: Sendable {
         session.topK = try parsed.integer("--top-k", default: 3, range: OptionRange.topK)
         if parsed.string("--frames") != nil { session.frameLimit = try parsed.integer("--frames", default: 1, range: 1...1_000_000_000) }
         session.duration = try parsed.double("--duration", range: 0...31_536_000, aboveLowerBound: true)
-        session.frameTimeout = try parsed.double("--timeout", range: 0...3600, aboveLowerBound: true) ?? session.frameTimeout
+        // From 0.1 s: the "no frame within S s" line shows a tenth of a second, and a shorter
+        // wait for a camera's next frame is a typo, not a setting.
+        session.frameTimeout = try parsed.double("--timeout", range: 0.1...3600) ?? session.frameTimeout
         session.saveFramesDirectory = parsed.string("--save-frames")
         session.inputPath = parsed.string("--input")
         if session.inputPath != nil {

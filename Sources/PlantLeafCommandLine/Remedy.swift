@@ -85,7 +85,10 @@ enum Remedy {
         case .caFileWithoutTLS: return ": use mqtts:// for TLS, or leave --mqtt-ca out"
         case .libraryMissing: return ": install libmosquitto1 (sudo apt install libmosquitto1)"
         case .libraryUnusable: return "; reinstall libmosquitto1 (sudo apt install --reinstall libmosquitto1)"
-        case .refused: return "; the user is in the --mqtt URL, the password in \(MQTTSettings.passwordVariable) or --mqtt-password-file"
+        case .refused(_, let user, _):
+            let password = "the password in \(MQTTSettings.passwordVariable) or --mqtt-password-file"
+            return user == nil ? "; no user name was sent: give one as mqtt://user@host/topic, \(password)"
+                               : "; the user is in the --mqtt URL, \(password)"
         case .tlsFailed: return "; --mqtt-ca names the CA that signed the broker's certificate"
         // These name the value that is wrong and why; the option to change is plain from it.
         case .invalidURL, .invalidBaseTopic, .passwordFileUnreadable, .passwordFileEmpty, .caFileUnreadable, .unknownHost, .setupFailed:

@@ -80,6 +80,16 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// Without a user in the URL, "the user is in the --mqtt URL" would point at nothing.
+    @Test func refusalWithoutAUserSaysNoneWasSent() throws {
+        let broker = try TestBroker(users: ["camera": "right horse battery"])
+        let result = try runPlantLeaf(["camera", "--input", Self.appleScab, "--mqtt", "mqtt://127.0.0.1:\(broker.port)/plants"], timeLimit: 60)
+        #expect(result.status == 2)
+        #expect(result.stderr == "plantleaf camera: --mqtt: MQTT broker 127.0.0.1:\(broker.port) refused the connection: not authorised "
+            + "(check the user name and password); no user name was sent: give one as mqtt://user@host/topic, "
+            + "the password in PLANTLEAF_MQTT_PASSWORD or --mqtt-password-file\n")
+    }
+
     @Test func passwordOnTheCommandLineIsRefused() throws {
         let result = try runPlantLeaf(["camera", "--input", Self.appleScab, "--mqtt", "mqtt://camera:secret@127.0.0.1/plants"], timeLimit: 60)
         #expect(result.status == 2)

@@ -100,7 +100,7 @@ import Testing
             .example("the fixture's unplug run; the fixture test checks '/dev/video0: camera back after '"),
         // docs/camera.md, --mqtt
         "plantleaf camera: --mqtt: MQTT broker 127.0.0.1:1883 refused the connection: not authorised (check the user name and password); the user is in the --mqtt URL, the password in PLANTLEAF_MQTT_PASSWORD or --mqtt-password-file":
-            .remedy(MQTTError.refused(broker: "127.0.0.1:1883", reason: "not authorised (check the user name and password)")),
+            .remedy(MQTTError.refused(broker: "127.0.0.1:1883", user: "camera", reason: "not authorised (check the user name and password)")),
         "plantleaf camera: --mqtt: MQTT URL 'mqtt://camera:***@127.0.0.1/plants' contains a password: put it in the environment variable PLANTLEAF_MQTT_PASSWORD or in a password file instead, and give only user@host in the URL (--mqtt-password-file names a password file)":
             .printed(.mqttPassword),
         "plantleaf camera: mqtt: connected to 127.0.0.1:18831": .example("a CameraMQTTTests-style run with a broker on a test port"),

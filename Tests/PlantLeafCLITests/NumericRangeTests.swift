@@ -29,7 +29,9 @@ import Testing
             (["camera", "--iterations", "1000001"], "plantleaf camera: --iterations must be from 1 to 1000000, got 1000001"),
             (["camera", "--fps", "0"], "plantleaf camera: --fps must be above 0 and at most 1000, got 0"),
             (["camera", "--duration", "1e10"], "plantleaf camera: --duration must be above 0 and at most 31536000, got 1e10"),
-            (["camera", "--timeout", "3601"], "plantleaf camera: --timeout must be above 0 and at most 3600, got 3601"),
+            (["camera", "--timeout", "3601"], "plantleaf camera: --timeout must be from 0.1 to 3600, got 3601"),
+            // Accepted, it ended the run with "no frame within 0 s".
+            (["camera", "--timeout", "1e-300"], "plantleaf camera: --timeout must be from 0.1 to 3600, got 1e-300"),
             (["camera", "--bench-frames", leaf, "--size", "1x1"],
              "plantleaf camera: --size must be an even width from 16 to 7680 and a height from 16 to 4320, got '1x1'"),
             (["camera", "--size", "641x480"],

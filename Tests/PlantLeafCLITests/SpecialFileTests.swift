@@ -55,6 +55,25 @@ import Testing
         }
     }
 
+    /// Opening a FIFO for writing waits for a reader; after that only SIGKILL ended plantleaf.
+    @Test func fifoAsOutputIsRefusedWithoutHanging() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let fifo = try Self.fifo(in: folder, named: "out")
+        let cases: [(arguments: [String], line: String)] = [
+            (["bench", "--synthetic", "--runs", "1", "--warmup", "0", "--json", fifo],
+             "plantleaf bench: cannot write --json file \(fifo): is a FIFO (named pipe), not a regular file (see plantleaf bench --help)"),
+            (["bench", "--synthetic", "--runs", "1", "--warmup", "0", "--csv", "/dev/null"],
+             "plantleaf bench: cannot write --csv file /dev/null: is a character device, not a regular file (see plantleaf bench --help)"),
+            (["camera", "--input", Self.leaf, "--log", fifo], "plantleaf camera: --log \(fifo): is a FIFO (named pipe), not a regular file"),
+        ]
+        for (arguments, line) in cases {
+            let result = try runPlantLeaf(arguments, timeLimit: 20)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderrLines == [line], "\(arguments)")
+        }
+    }
+
     @Test func dashIsStandardInput() throws {
         let piped = try runPlantLeafInShell("cat \"$1\" | \"$0\" classify --top-k 1 -", [Self.leaf], timeLimit: 60)
         #expect(piped.status == 0, "\(piped.stderr)")
@@ -65,5 +84,10 @@ import Testing
         let twice = try runPlantLeaf(["classify", "-", "-"])
         #expect(twice.status == 2)
         #expect(twice.stderrLines == ["plantleaf classify: - (standard input) can be given once (see plantleaf classify --help)"])
+        // Both would read standard input: the labels first, leaving the image nothing.
+        let labelsToo = try runPlantLeaf(["classify", "--labels", "-", "-"])
+        #expect(labelsToo.status == 2)
+        #expect(labelsToo.stderrLines == ["plantleaf classify: --labels - and the image - would both read standard input: "
+            + "give one of them a file (see plantleaf classify --help)"])
     }
 }

@@ -120,7 +120,7 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         } catch {
             refusal = error
         }
-        #expect(refusal == .refused(broker: "127.0.0.1:\(broker.port)", reason: "not authorised (check the user name and password)"),
+        #expect(refusal == .refused(broker: "127.0.0.1:\(broker.port)", user: "camera", reason: "not authorised (check the user name and password)"),
                 "\(broker.log)")
         #expect(refusal?.description == "MQTT broker 127.0.0.1:\(broker.port) refused the connection: not authorised (check the user name and password)")
 

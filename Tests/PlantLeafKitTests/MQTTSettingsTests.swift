@@ -107,6 +107,52 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
         #expect(reason("mqtt://host/plants\u{7}") == "contains a control character")
     }
 
+    /// The check covered "/availability" only, so a base accepted here made every discovery
+    /// config topic too long for MQTT.
+    @Test func baseTopicLengthCountsTheLongestPublishedTopic() throws {
+        let discoveryOverhead = "homeassistant/sensor/".utf8.count + "/top_class/config".utf8.count
+        let longestBase = String(repeating: "a", count: 65_535 - discoveryOverhead)
+        let longest = try MQTTSettings(url: "mqtt://host/" + longestBase, environment: [:])
+        #expect(longest.baseTopic == longestBase)
+        guard case .invalidBaseTopic(_, let reason)? = settingsError("mqtt://host/" + longestBase + "a") else {
+            Issue.record("a base topic one byte longer was accepted")
+            return
+        }
+        #expect(reason == "makes a published topic 65536 bytes long, above MQTT's 65535")
+        // A non-ASCII character is one '_' in the node id but two bytes in the base topic: here
+        // "<base>/availability" is the longest topic, exactly at the limit.
+        let wide = String(repeating: "é", count: 32_761)
+        let wideSettings = try MQTTSettings(url: "mqtt://host/" + wide, environment: [:])
+        #expect(wideSettings.availabilityTopic.utf8.count == 65_535)
+    }
+
+    /// A NUL in the user name made libmosquitto send only what came before it.
+    @Test func controlCharactersAndNonUTF8InCredentialsAreRefused() throws {
+        func reason(_ url: String) -> String? {
+            guard case .invalidURL(_, let reason)? = settingsError(url) else { return nil }
+            return reason
+        }
+        #expect(reason("mqtt://ad%00min@host/plants") == "the user name contains the control character U+0000")
+        #expect(reason("mqtt://ad%1Bmin@host/plants") == "the user name contains the control character U+001B")
+        #expect(reason("mqtt://ad%C2%85min@host/plants") == "the user name contains the control character U+0085")
+        #expect(reason("mqtt://ad%FFmin@host/plants") == "the user name is not UTF-8 text")
+        let escaped = try MQTTSettings(url: "mqtt://j%C3%BCrgen@host/plants", environment: [:])
+        #expect(escaped.user == "jürgen")
+
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let file = folder + "/password"
+        for bytes in [Array("ad\0min\n".utf8), [0x61, 0xFF, 0x62]] {
+            TestImages.write(bytes, to: file)
+            #expect(settingsError("mqtt://camera@host/t", passwordFile: file)
+                    == .passwordFileUnreadable(path: file, reason: "its first line holds a NUL byte or is not UTF-8 text"))
+        }
+        // The limit is 64 KiB, which "MiB" rounded down to "0 MiB".
+        TestImages.write([UInt8](repeating: 0x61, count: 65_537), to: file)
+        #expect(settingsError("mqtt://camera@host/t", passwordFile: file)
+                == .passwordFileUnreadable(path: file, reason: "65537 bytes, more than the 64 KiB limit"))
+    }
+
     @Test func caFileIsForTLSAndMustBeReadable() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }

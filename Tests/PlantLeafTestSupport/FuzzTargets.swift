@@ -48,7 +48,8 @@ public enum FuzzTargets {
             guard let text = String(validating: bytes, as: UTF8.self) else { return }
             for name in Labels(parsing: text).names {
                 precondition(!name.isEmpty && !name.hasPrefix("#") && !name.contains("\n"), "label file parser kept \(name.debugDescription)")
-                _ = Labels.displayName(name)
+                let shown = Labels.displayName(name)
+                precondition(!shown.unicodeScalars.contains(where: TerminalText.isUnsafe), "display name \(shown.debugDescription) reaches a terminal raw")
             }
         },
         seeds: {
@@ -133,7 +134,7 @@ public enum FuzzTargets {
                 let size = options.session.request.size
                 precondition(CameraCommandOptions.frameWidths.contains(size.width) && size.width % 2 == 0
                     && CameraCommandOptions.frameHeights.contains(size.height) && OptionRange.threads.contains(options.threads)
-                    && options.session.frameTimeout > 0 && options.session.duration.map { $0 > 0 } != false
+                    && options.session.frameTimeout >= 0.1 && options.session.duration.map { $0 > 0 } != false
                     && options.session.interval.map(CameraCommandOptions.intervals.contains) != false, "camera accepted \(arguments)")
             default:
                 guard let options = try? BenchOptions.parse(arguments), !options.help else { return }

@@ -123,3 +123,67 @@ public enum TestModels {
         return builder.finish(root: model, identifier: "TFL3")
     }
 }
+
+/// One tensor of a model made by `TestModels.imageClassifier`.
+public struct TestTensor: Sendable {
+    /// TensorFlow Lite's TensorType codes (schema.fbs), not LiteRT's element types.
+    public enum FileType: UInt8, Sendable {
+        case float32 = 0
+        case uint8 = 3
+        case int8 = 9
+    }
+
+    public var name: String
+    public var type: FileType
+    public var shape: [Int32]
+    public var quantization: (scale: Float, zeroPoint: Int64)?
+
+    public init(_ name: String, _ type: FileType, _ shape: [Int32], quantization: (scale: Float, zeroPoint: Int64)? = nil) {
+        self.name = name
+        self.type = type
+        self.shape = shape
+        self.quantization = quantization
+    }
+}
+
+extension TestModels {
+    /// A model with one image input and the given outputs, each produced by a RESHAPE of the
+    /// input, with a signature naming them all. PlantLeaf's load-time checks read only these
+    /// declarations, so hostile quantisation, sizes or output counts can be tried without a
+    /// model that would compute anything sensible.
+    public static func imageClassifier(input: TestTensor, outputs: [TestTensor]) -> [UInt8] {
+        var builder = FlatBufferBuilder()
+        let all = [input] + outputs
+        let buffers = builder.vector(of: (0...all.count).map { _ in builder.table([:]) })
+        let tensors = builder.vector(of: all.enumerated().map { index, tensor in
+            var fields: [Int: FlatBufferBuilder.Field] = [
+                0: .object(builder.vector(int32: tensor.shape)), 1: .uint8(tensor.type.rawValue),
+                2: .uint32(UInt32(index + 1)), 3: .object(builder.string(tensor.name)),
+            ]
+            if let quantization = tensor.quantization {
+                fields[4] = .object(builder.table([2: .object(builder.vector(float: [quantization.scale])),
+                                                   3: .object(builder.vector(int64: [quantization.zeroPoint]))]))
+            }
+            return builder.table(fields)
+        })
+        let outputIndices = (1...outputs.count).map { Int32($0) }
+        let reshapes = outputIndices.map { output in
+            builder.table([0: .uint32(0), 1: .object(builder.vector(int32: [0])), 2: .object(builder.vector(int32: [output]))])
+        }
+        let subgraph = builder.table([0: .object(tensors), 1: .object(builder.vector(int32: [0])),
+                                      2: .object(builder.vector(int32: outputIndices)), 3: .object(builder.vector(of: reshapes)),
+                                      4: .object(builder.string("main"))])
+        // RESHAPE is builtin operator 22.
+        let operatorCode = builder.table([0: .uint8(22), 2: .int32(1), 3: .int32(22)])
+        let tensorMap = { (name: String, index: UInt32) in
+            builder.table([0: .object(builder.string(name)), 1: .uint32(index)])
+        }
+        let signature = builder.table([0: .object(builder.vector(of: [tensorMap(input.name, 0)])),
+                                       1: .object(builder.vector(of: outputs.enumerated().map { tensorMap($1.name, UInt32($0 + 1)) })),
+                                       2: .object(builder.string("serving_default")), 4: .uint32(0)])
+        let model = builder.table([0: .uint32(3), 1: .object(builder.vector(of: [operatorCode])),
+                                   2: .object(builder.vector(of: [subgraph])), 3: .object(builder.string("plantleaf hostile test model")),
+                                   4: .object(buffers), 7: .object(builder.vector(of: [signature]))])
+        return builder.finish(root: model, identifier: "TFL3")
+    }
+}

@@ -5,7 +5,9 @@
 ///   (`Verdict`'s names: diagnosis, uncertain, no-leaf, no-picture), "top" (rank order: "index",
 ///   "label", "score"), "timing_ms" ("read", "prepare", "invoke", "postprocess"); a file that
 ///   failed is {"path", "error"};
-/// - csv: `csvHeader`, then one row per class of each image, each with the image's verdict.
+/// - csv: `csvHeader`, then one row per class of each image, each with the image's verdict;
+///   labels with control or bidirectional formatting characters written as \xHH, as in text
+///   (JSON keeps them exact, escaped).
 /// The scores are the model's whatever the verdict.
 /// The stage names are `StageTimings`'s, as in camera records and bench reports.
 public enum ClassificationOutput {
@@ -52,7 +54,7 @@ public enum ClassificationOutput {
             let t = result.timings
             let times = [t.read, t.prepare, t.invoke, t.postprocess].map { JSONObject.number($0, decimals: 3) }.joined(separator: ",")
             return result.top.enumerated().map { rank, entry in
-                [csvField(path.escaped), result.verdict.rawValue, String(rank + 1), String(entry.index), csvField(entry.label),
+                [csvField(path.escaped), result.verdict.rawValue, String(rank + 1), String(entry.index), csvField(TerminalText.neutralised(entry.label)),
                  JSONObject.number(entry.score, decimals: 6), times].joined(separator: ",")
             }.joined(separator: "\n")
         }

@@ -32,6 +32,12 @@ public final class Interpreter {
         }
     }
 
+    /// The most bytes the input or the output tensor may take. A model declares its own sizes,
+    /// and LiteRT, the resizer and the scorer allocate and fill whatever it declares: a
+    /// 30000x30000 input cost 5 GB and half a minute per image. 64 MiB holds an int8 input of
+    /// 4729x4729 pixels or a float32 one of 2364x2364, far above any image classifier's.
+    public static let maximumTensorBytes = 64 * 1_048_576
+
     public let modelPath: String
     public let input: TensorInfo
     public let output: TensorInfo
@@ -92,11 +98,23 @@ public final class Interpreter {
         try check(pl_LiteRtGetNumSignatureInputs(signature, &inputCount), "LiteRtGetNumSignatureInputs", modelPath)
         try check(pl_LiteRtGetNumSignatureOutputs(signature, &outputCount), "LiteRtGetNumSignatureOutputs", modelPath)
         guard inputCount == 1, outputCount >= 1 else {
-            throw .unsupportedModel(path: modelPath, reason: "expected 1 input and at least 1 output, found \(inputCount) and \(outputCount)")
+            throw .unsupportedModel(path: modelPath, reason: "expected 1 input and 1 output, found \(inputCount) and \(outputCount)")
         }
         var inputTensor: LiteRtTensor?, outputTensor: LiteRtTensor?
         try check(pl_LiteRtGetSignatureInputTensorByIndex(signature, 0, &inputTensor), "LiteRtGetSignatureInputTensorByIndex", modelPath)
         try check(pl_LiteRtGetSignatureOutputTensorByIndex(signature, 0, &outputTensor), "LiteRtGetSignatureOutputTensorByIndex", modelPath)
+        // Only one output buffer is bound when the model runs, so a model with more would load
+        // and then fail on every image: refused here instead.
+        guard outputCount == 1 else {
+            var names: [String] = []
+            for index in 0..<outputCount {
+                var tensor: LiteRtTensor?
+                try check(pl_LiteRtGetSignatureOutputTensorByIndex(signature, index, &tensor), "LiteRtGetSignatureOutputTensorByIndex", modelPath)
+                names.append(try Interpreter.describe(tensor, modelPath: modelPath).name)
+            }
+            throw .unsupportedModel(path: modelPath, reason: "it has \(outputCount) outputs (\(names.joined(separator: ", "))); "
+                                    + "PlantLeaf reads models with one output, [1, classes]")
+        }
 
         // Refuse a model PlantLeaf cannot feed before compiling it: its own declared shapes
         // (a -1 batch is allowed here; the compiled layouts below resolve it).
@@ -299,12 +317,32 @@ public final class Interpreter {
         guard let classes = output.shape.last, classes > 0, output.shape.dropLast().allSatisfy({ $0 == 1 || $0 == -1 }) else {
             throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.shape), expected [1, classes]")
         }
-        if input.elementType != .float32, input.quantization == nil {
-            throw .unsupportedModel(path: modelPath, reason: "input \(input.name) is \(input.elementType) without per-tensor quantisation")
+        for (role, tensor) in [("input", input), ("output", output)] {
+            if let problem = Interpreter.sizeProblem(tensor) {
+                throw .unsupportedModel(path: modelPath, reason: "\(role) \(tensor.name) is \(tensor.shape) \(tensor.elementType), \(problem)")
+            }
+            guard tensor.elementType != .float32 else { continue }
+            guard let quantization = tensor.quantization else {
+                throw .unsupportedModel(path: modelPath, reason: "\(role) \(tensor.name) is \(tensor.elementType) without per-tensor quantisation")
+            }
+            if let problem = quantization.problem(for: tensor.elementType) {
+                throw .unsupportedModel(path: modelPath, reason: "\(role) \(tensor.name) \(problem)")
+            }
         }
-        if output.elementType != .float32, output.quantization == nil {
-            throw .unsupportedModel(path: modelPath, reason: "output \(output.name) is \(output.elementType) without per-tensor quantisation")
+    }
+
+    /// Why a tensor is over ``maximumTensorBytes`` (its dimensions multiplied without
+    /// overflowing), or nil. A -1 (batch) dimension counts as 1, as it is resolved when compiled.
+    private static func sizeProblem(_ tensor: TensorInfo) -> String? {
+        var bytes = tensor.elementType.byteWidth
+        for dimension in tensor.shape {
+            let (product, overflow) = bytes.multipliedReportingOverflow(by: max(dimension, 1))
+            guard !overflow, product <= maximumTensorBytes else {
+                return "more than the \(maximumTensorBytes / 1_048_576) MiB tensor budget"
+            }
+            bytes = product
         }
+        return nil
     }
 
     private static func makeBuffer(for tensor: TensorInfo, layout: LiteRtLayout, environment: LiteRtEnvironment?,

@@ -44,6 +44,19 @@ public struct Quantization: Sendable, Equatable {
         self.scale = scale
         self.zeroPoint = zeroPoint
     }
+
+    /// Why these parameters cannot describe a tensor of `elementType`, or nil. A scale of 0,
+    /// NaN or infinity turns every value into NaN or infinity (a trap when quantising the
+    /// input, meaningless scores from the output); a zero point outside the type's range is
+    /// what no converter writes.
+    public func problem(for elementType: ElementType) -> String? {
+        guard scale.isFinite, scale > 0 else { return "has quantisation scale \(scale); a positive finite scale is needed" }
+        let range = elementType == .int8 ? -128...127 : 0...255
+        guard range.contains(zeroPoint) else {
+            return "has quantisation zero point \(zeroPoint), outside \(elementType)'s \(range.lowerBound)...\(range.upperBound)"
+        }
+        return nil
+    }
 }
 
 /// A model tensor as the model describes it, with the shape the compiled model resolved.

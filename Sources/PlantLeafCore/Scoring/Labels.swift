@@ -43,12 +43,13 @@ public struct Labels: Sendable, Equatable {
     public subscript(index: Int) -> String { names[index] }
 
     /// A name for people: PlantVillage's "Tomato___Early_blight" reads "Tomato — Early blight".
-    /// Other labels only lose their underscores.
+    /// Other labels only lose their underscores. Control and bidirectional formatting
+    /// characters are written as \xHH (`TerminalText`): the name goes to terminals.
     public static func displayName(_ label: String) -> String {
         let parts = label.split(separator: "___", omittingEmptySubsequences: false).map { part in
             part.replacingUnderscores().split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         }
-        return parts.joined(separator: " — ")
+        return TerminalText.neutralised(parts.joined(separator: " — "))
     }
 }
 

@@ -48,15 +48,9 @@ package final class AppendLog {
         close(descriptor)
     }
 
+    /// Never waits: a FIFO put where the log was (before a SIGHUP, say) is refused, not opened.
     private static func open(_ path: String) throws(FileWriteError) -> Int32 {
-        let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            throw FileWriteError(reason: "not a regular file")
-        }
-        return descriptor
+        try FileWriter.openRegular(path, flags: O_APPEND)
     }
 
     /// Appends `line` and a newline, and returns once they are on disk. Reopens the path first

@@ -33,9 +33,16 @@ package enum FileReader {
         if let problem = typeProblem(status.st_mode) { throw FileReadError(reason: problem) }
         let size = Int(status.st_size)
         guard size <= maximumSize else {
-            throw FileReadError(reason: "\(size) bytes, more than the \(maximumSize / 1_048_576) MiB limit")
+            throw FileReadError(reason: "\(size) bytes, more than the \(sizeText(maximumSize)) limit")
         }
         return try readToEnd(descriptor, expectedSize: size, maximumSize: maximumSize)
+    }
+
+    /// A limit in the largest unit that shows it exactly: "512 MiB", "64 KiB", "1000 bytes".
+    static func sizeText(_ bytes: Int) -> String {
+        if bytes > 0, bytes % 1_048_576 == 0 { return "\(bytes / 1_048_576) MiB" }
+        if bytes > 0, bytes % 1024 == 0 { return "\(bytes / 1024) KiB" }
+        return "\(bytes) bytes"
     }
 
     /// Why a file of this mode is not read, or nil for a regular file.
@@ -69,7 +76,7 @@ package enum FileReader {
         while true {
             if filled == bytes.count {
                 guard filled <= maximumSize else {
-                    throw FileReadError(reason: "more than the \(maximumSize / 1_048_576) MiB limit")
+                    throw FileReadError(reason: "more than the \(sizeText(maximumSize)) limit")
                 }
                 bytes += [UInt8](repeating: 0, count: min(max(filled, 65_536), maximumSize + 1 - filled))
             }

@@ -18,8 +18,39 @@ package enum FileWriter {
         guard access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
         var status = stat()
         guard stat(path, &status) == 0 else { return }
-        if (status.st_mode & S_IFMT) == S_IFDIR { throw FileWriteError(reason: "is a directory") }
+        if let problem = FileReader.typeProblem(status.st_mode) { throw FileWriteError(reason: problem) }
         if access(path, W_OK) != 0 { throw FileWriteError(reason: SystemError(errno).reason) }
+    }
+
+    /// Opens `path` for writing with `flags` added (O_CREAT: mode 644), refusing whatever is not a
+    /// regular file, as inputs are, without ever waiting: opening a FIFO blocks until a reader
+    /// comes, and a signal handler that only sets a flag cannot end that wait. A file of another
+    /// type is refused by its type before opening (opening a device can have effects), and again
+    /// on the open descriptor in case the path was swapped in between; O_NONBLOCK makes that
+    /// open of a swapped-in FIFO return at once.
+    ///
+    /// - Throws: `FileWriteError` with the system's reason or the file's type.
+    package static func openRegular(_ path: String, flags: Int32) throws(FileWriteError) -> Int32 {
+        var status = stat()
+        if stat(path, &status) == 0, let problem = FileReader.typeProblem(status.st_mode) { throw FileWriteError(reason: problem) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | flags, 0o644)
+        guard descriptor >= 0 else {
+            // A FIFO swapped in without a reader: open refuses it with ENXIO.
+            let reason = errno == ENXIO ? "is not a regular file" : SystemError(errno).reason
+            throw FileWriteError(reason: reason)
+        }
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = SystemError(errno).reason
+            close(descriptor)
+            throw FileWriteError(reason: reason)
+        }
+        if let problem = FileReader.typeProblem(status.st_mode) {
+            close(descriptor)
+            throw FileWriteError(reason: problem)
+        }
+        // Regular files ignore O_NONBLOCK; cleared all the same, so writes stay plain blocking ones.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return descriptor
     }
 
     /// Whether two output paths would write the same file: the same text, or existing files
@@ -40,10 +71,10 @@ package enum FileWriter {
 
     /// Creates or truncates `path` and writes `bytes` to it.
     ///
-    /// - Throws: `FileWriteError` with the system's reason (also a delayed error reported by close).
+    /// - Throws: `FileWriteError` with the system's reason (also a delayed error reported by
+    ///   close), or when `path` is not a regular file.
     package static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+        let descriptor = try openRegular(path, flags: O_TRUNC)
         do {
             try SystemCall.writeAll(bytes, to: descriptor)
         } catch {

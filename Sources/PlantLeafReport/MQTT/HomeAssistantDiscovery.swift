@@ -36,14 +36,8 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         device.add("model", "PlantLeaf")
         device.add("sw_version", softwareVersion)
 
-        let sensors: [(objectId: String, name: String, template: String, extra: [(String, String)])] = [
-            ("top_class", "Top class", "{{ value_json.top[0].label }}", [("icon", "mdi:leaf")]),
-            ("top_score", "Top score", "{{ (value_json.top[0].score * 100) | round(1) }}",
-             [("unit_of_measurement", "%"), ("state_class", "measurement")]),
-            ("last_seen", "Last seen", "{{ value_json.time }}", [("device_class", "timestamp")]),
-        ]
         let nodeId = nodeId
-        messages = sensors.map { sensor in
+        messages = HomeAssistantDiscovery.sensors.map { sensor in
             var config = JSONObject()
             config.add("name", sensor.name)
             config.add("has_entity_name", true)
@@ -55,8 +49,25 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
             config.add("payload_available", MQTTPublisher.onlinePayload)
             config.add("payload_not_available", MQTTPublisher.offlinePayload)
             config.add("device", device)
-            return Message(topic: "\(prefix)/sensor/\(nodeId)/\(sensor.objectId)/config", payload: config.text)
+            return Message(topic: HomeAssistantDiscovery.configTopic(prefix: prefix, nodeId: nodeId, objectId: sensor.objectId), payload: config.text)
         }
+    }
+
+    private static let sensors: [(objectId: String, name: String, template: String, extra: [(String, String)])] = [
+        ("top_class", "Top class", "{{ value_json.top[0].label }}", [("icon", "mdi:leaf")]),
+        ("top_score", "Top score", "{{ (value_json.top[0].score * 100) | round(1) }}",
+         [("unit_of_measurement", "%"), ("state_class", "measurement")]),
+        ("last_seen", "Last seen", "{{ value_json.time }}", [("device_class", "timestamp")]),
+    ]
+
+    private static func configTopic(prefix: String, nodeId: String, objectId: String) -> String {
+        "\(prefix)/sensor/\(nodeId)/\(objectId)/config"
+    }
+
+    /// The config topics published for `baseTopic`, in the order of ``messages``.
+    public static func configTopics(baseTopic: String, prefix: String = defaultPrefix) -> [String] {
+        let nodeId = HomeAssistantDiscovery.nodeId(baseTopic: baseTopic)
+        return sensors.map { configTopic(prefix: prefix, nodeId: nodeId, objectId: $0.objectId) }
     }
 
     /// The Home Assistant node id for a base topic: its characters outside [A-Za-z0-9_-] become '_'.

@@ -21,8 +21,9 @@ public enum MQTTError: PlantLeafError {
     case libraryUnusable(reason: String)
     /// The broker's name does not resolve to any address.
     case unknownHost(host: String, reason: String)
-    /// The broker answered the connection with a refusal (CONNACK code 1-5).
-    case refused(broker: String, reason: String)
+    /// The broker answered the connection with a refusal (CONNACK code 1-5); `user` is the user
+    /// name sent, nil when none was.
+    case refused(broker: String, user: String?, reason: String)
     /// TLS could not be set up, or the handshake with the broker failed.
     case tlsFailed(broker: String, reason: String)
     /// A libmosquitto call that sets the client up failed.
@@ -41,7 +42,7 @@ public enum MQTTError: PlantLeafError {
         case .libraryMissing: return "\(MQTTPublisher.librarySoname) not found"
         case .libraryUnusable: return "\(MQTTPublisher.librarySoname) is unusable"
         case .unknownHost(let host, _): return "MQTT broker host '\(host)' not found"
-        case .refused(let broker, _): return "MQTT broker \(broker) refused the connection"
+        case .refused(let broker, _, _): return "MQTT broker \(broker) refused the connection"
         case .tlsFailed(let broker, _): return "MQTT broker \(broker): TLS failed"
         case .setupFailed(let step, _): return "MQTT client set-up failed: \(step)"
         }
@@ -51,7 +52,7 @@ public enum MQTTError: PlantLeafError {
         switch self {
         case .invalidURL(_, let reason): return "\(reason); expected mqtt://[user@]host[:port]/base/topic or mqtts://…"
         case .invalidBaseTopic(_, let reason), .passwordFileUnreadable(_, let reason), .caFileUnreadable(_, let reason),
-             .libraryUnusable(let reason), .unknownHost(_, let reason), .refused(_, let reason), .tlsFailed(_, let reason),
+             .libraryUnusable(let reason), .unknownHost(_, let reason), .refused(_, _, let reason), .tlsFailed(_, let reason),
              .setupFailed(_, let reason):
             return reason
         // The loader's own wording for "no such file" adds nothing to "not found".

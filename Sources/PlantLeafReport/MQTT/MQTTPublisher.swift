@@ -58,7 +58,7 @@ public final class MQTTPublisher: Sendable {
         switch connection.waitForFirstAnswer(timeout: connectTimeout) {
         case .refused(let reason)?:
             connection.stop(timeout: 0)
-            throw .refused(broker: settings.broker, reason: reason)
+            throw .refused(broker: settings.broker, user: settings.user, reason: reason)
         case .tlsFailed(let reason)?:
             connection.stop(timeout: 0)
             throw .tlsFailed(broker: settings.broker, reason: reason)

@@ -28,10 +28,12 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
     public var caFile: String?
 
     /// Each classification result, published with QoS 1 and not retained.
-    public var resultTopic: String { baseTopic + "/result" }
+    public var resultTopic: String { baseTopic + MQTTSettings.resultSuffix }
+    static let resultSuffix = "/result"
     /// `online` (retained) while connected; `offline` after a clean close or, as the last will,
     /// when the broker loses the connection.
-    public var availabilityTopic: String { baseTopic + "/availability" }
+    public var availabilityTopic: String { baseTopic + MQTTSettings.availabilitySuffix }
+    static let availabilitySuffix = "/availability"
 
     /// `host:port` for messages; an IPv6 address in brackets so the port stays readable.
     public var broker: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
@@ -63,8 +65,15 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
         if let at = authority.lastIndex(of: "@") {
             let userInfo = authority[..<at]
             guard !userInfo.contains(":") else { throw MQTTError.passwordInURL(url: shown) }
-            guard let decoded = MQTTSettings.percentDecoded(userInfo), !decoded.isEmpty else {
+            guard let bytes = MQTTSettings.percentDecoded(userInfo), !bytes.isEmpty else {
                 throw invalid("the user name before '@' is empty or has a broken %-escape")
+            }
+            // MQTT user names are UTF-8; decoding anything else would send another name.
+            guard let decoded = String(validating: bytes, as: UTF8.self) else { throw invalid("the user name is not UTF-8 text") }
+            // A NUL ends the name libmosquitto sends (ad%00min connected as "ad"); other
+            // controls have no place in a name either.
+            if let control = decoded.unicodeScalars.first(where: MQTTSettings.isControl) {
+                throw invalid("the user name contains the control character \(MQTTSettings.codePoint(control))")
             }
             user = decoded
             authority = authority[authority.index(after: at)...]
@@ -139,14 +148,34 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
         if topic.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw invalid("has an empty level ('//')")
         }
-        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        if topic.unicodeScalars.contains(where: isControl) {
             throw invalid("contains a control character")
         }
-        // MQTT topics are at most 65535 bytes; the longest one PlantLeaf adds is "/availability".
-        let longestSuffix = "/availability".utf8.count
-        if topic.utf8.count > 65_535 - longestSuffix {
-            throw invalid("is longer than \(65_535 - longestSuffix) bytes")
+        // The discovery config topics repeat the base topic (as a node id) under their own
+        // prefix, so the longest topic depends on which characters the base topic has.
+        let longest = publishedTopics(baseTopic: topic).map(\.utf8.count).max() ?? 0
+        if longest > maximumTopicBytes {
+            throw invalid("makes a published topic \(longest) bytes long, above MQTT's \(maximumTopicBytes)")
         }
+    }
+
+    /// MQTT's limit on a topic name's UTF-8 bytes.
+    static let maximumTopicBytes = 65_535
+
+    /// Every topic published under `baseTopic`: result, availability and the discovery configs.
+    static func publishedTopics(baseTopic: String) -> [String] {
+        [baseTopic + resultSuffix, baseTopic + availabilitySuffix] + HomeAssistantDiscovery.configTopics(baseTopic: baseTopic)
+    }
+
+    /// C0 and C1 controls and DEL.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// "U+0000", as Unicode writes a code point.
+    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(4 - hex.count, 0)) + hex
     }
 
     /// The password for `user`: the first line of `passwordFile` (its line ending stripped), or
@@ -166,7 +195,13 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
         var line = bytes.prefix { $0 != UInt8(ascii: "\n") }
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         guard !line.isEmpty else { throw MQTTError.passwordFileEmpty(path: passwordFile) }
-        return String(decoding: line, as: UTF8.self)
+        // Sent as a C string: a NUL would cut it short, and replacing bytes that are not UTF-8
+        // would send another password; either way the broker would refuse a password the user
+        // never wrote.
+        guard !line.contains(0), let password = String(validating: line, as: UTF8.self) else {
+            throw MQTTError.passwordFileUnreadable(path: passwordFile, reason: "its first line holds a NUL byte or is not UTF-8 text")
+        }
+        return password
     }
 
     /// `url` with the password of any `user:password@` replaced by `***`, for error messages.
@@ -180,7 +215,7 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Decodes %XX escapes (so a user name may hold '@' or ':'); nil for a broken escape.
-    static func percentDecoded(_ text: Substring) -> String? {
+    static func percentDecoded(_ text: Substring) -> [UInt8]? {
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
@@ -191,7 +226,7 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
             guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
             bytes.append(high << 4 | low)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
