@@ -14,7 +14,8 @@ int32_t resample_cpu_kernels(void) { return PL_RESAMPLE_NEON; }
 // the next pixel's first byte or zero, is ignored).
 static inline uint32x4_t pixel_lanes(const uint8_t *row, ptrdiff_t offset, ptrdiff_t row_bytes) {
     uint32_t word = 0;
-    memcpy(&word, row + offset, offset + 4 <= row_bytes ? 4 : 3);
+    // Constant sizes, so the copies compile to plain loads rather than calls.
+    if (offset + 4 <= row_bytes) memcpy(&word, row + offset, 4); else memcpy(&word, row + offset, 3);
     return vmovl_u16(vget_low_u16(vmovl_u8(vcreate_u8(word))));
 }
 
@@ -33,7 +34,7 @@ void resample_horizontal_neon(const uint8_t *source, ptrdiff_t source_pixels, co
         const uint8x8_t bytes = vmovn_u16(vcombine_u16(halves, halves));
         uint32_t word = vget_lane_u32(vreinterpret_u32_u8(bytes), 0);
         // A 4-byte store where the next pixel will overwrite the 4th byte.
-        memcpy(target + x * 3, &word, x + 1 < outputs ? 4 : 3);
+        if (x + 1 < outputs) memcpy(target + x * 3, &word, 4); else memcpy(target + x * 3, &word, 3);
     }
 }
 

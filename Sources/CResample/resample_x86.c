@@ -20,7 +20,7 @@ int32_t resample_cpu_kernels(void) {
 // Output pixel x as its 3 bytes in the low bytes of a word. A 4-byte store is cheaper than a
 // 3-byte one; its 4th byte lands on the next pixel's first, which that pixel then overwrites.
 static inline void store_pixel(uint8_t *target, ptrdiff_t x, ptrdiff_t outputs, uint32_t word) {
-    memcpy(target + x * 3, &word, x + 1 < outputs ? 4 : 3);
+    if (x + 1 < outputs) memcpy(target + x * 3, &word, 4); else memcpy(target + x * 3, &word, 3);
 }
 
 // The vertical sum of bytes [from, to) one at a time: the tail the vector loops leave. Unsigned
@@ -39,7 +39,8 @@ static inline void vertical_bytes(const uint8_t *const *rows, const int32_t *wei
 __attribute__((target("sse4.1")))
 static inline __m128i pixel_lanes(const uint8_t *row, ptrdiff_t offset, ptrdiff_t row_bytes) {
     uint32_t word = 0;
-    memcpy(&word, row + offset, offset + 4 <= row_bytes ? 4 : 3);
+    // Constant sizes, so the copies compile to plain loads rather than calls.
+    if (offset + 4 <= row_bytes) memcpy(&word, row + offset, 4); else memcpy(&word, row + offset, 3);
     return _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)word));
 }
 
