@@ -22,10 +22,13 @@ let package = Package(
         .target(name: "CFuzzer"),
         .target(name: "CV4L2"),
         .target(name: "CAllocator"),
+        // The resize's inner loops with SIMD intrinsics (SSE4.1/AVX2 chosen at run time, NEON);
+        // the portable Swift loops stay as their reference and fallback.
+        .target(name: "CResample"),
         // Dependencies run one way: core <- camera, core <- report, and the command line over all three.
         // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
         // machine-readable result every front end writes.
-        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CAllocator"]),
+        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CAllocator", "CResample"]),
         // Frame sources (V4L2 devices, motion-JPEG streams), the latest-frame mailbox, the session.
         .target(name: "PlantLeafCamera", dependencies: ["PlantLeafCore", "CV4L2"]),
         // Where results go besides the terminal: MQTT and Home Assistant, bench runs and reports.

@@ -99,8 +99,10 @@ data() {
 }
 
 # The reference pipeline (../shared/tools/reference_classify.py) needs PIL, numpy and the
-# ai_edge_litert interpreter; they live in .venv so the system Python is left alone.
-reference_packages=(pillow==11.3.0 numpy==2.2.6 ai-edge-litert==2.3.0)
+# ai_edge_litert interpreter; they live in .venv so the system Python is left alone. Pillow
+# 13.0.0 chooses the order of the resize's two passes from the sizes (11.x always ran the
+# horizontal one first), and PlantLeaf's resize follows 13.0.0.
+reference_packages=(pillow==13.0.0 numpy==2.2.6 ai-edge-litert==2.3.0)
 
 reference() {
     local venv=$root/.venv
@@ -110,9 +112,16 @@ reference() {
         as_root apt-get update -qq
         as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjpeg-turbo-progs >/dev/null
     fi
-    if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import PIL, numpy, ai_edge_litert" 2>/dev/null; then
-        say "reference pipeline packages present in .venv"
-        return
+    if [ -x "$venv/bin/python" ]; then
+        local installed missing=0
+        installed=$("$venv/bin/python" -m pip freeze 2>/dev/null)
+        for package in "${reference_packages[@]}"; do
+            grep -qix "$package" <<<"$installed" || missing=1
+        done
+        if [ "$missing" = 0 ]; then
+            say "reference pipeline packages present in .venv"
+            return
+        fi
     fi
     if ! python3 -m venv --help >/dev/null 2>&1; then
         as_root apt-get update -qq

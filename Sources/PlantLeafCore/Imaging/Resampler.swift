@@ -1,8 +1,10 @@
+import CResample
+import Glibc
+
 /// Bilinear resizing that stays free of aliasing on big downscales: the triangle filter's
 /// support widens with the scale factor, so every source pixel contributes (the same
-/// separable convolution Pillow uses, with the same fixed-point rounding, so PlantLeaf sees what
-/// the reference pipeline sees). Horizontal pass first, row by row as a decoder delivers them,
-/// then vertical, 8-bit in between.
+/// separable convolution Pillow uses, with the same fixed-point rounding and the same order of
+/// the two passes, 8-bit in between, so PlantLeaf sees what the reference pipeline sees).
 public enum Resampler {
     /// Fixed-point weights: 32 bits less 8 for the pixel and 2 of headroom for the sum.
     static let precisionBits = 22
@@ -175,6 +177,38 @@ public enum Resampler {
     }
 }
 
+/// Which implementation of the resize's inner loops runs: the portable Swift loops above, which
+/// are the reference, or one of the C SIMD kernel sets, each bit-identical to them.
+package enum ResampleKernels: String, Sendable, CaseIterable {
+    case portable
+    case sse41 = "sse4.1"
+    case avx2
+    case neon
+
+    /// The sets this CPU runs, portable first and the fastest last.
+    package static let available: [ResampleKernels] = {
+        let cpu = resample_cpu_kernels()
+        return allCases.filter { kernels in
+            switch kernels {
+            case .portable: return true
+            case .sse41: return cpu & Int32(PL_RESAMPLE_SSE41) != 0
+            case .avx2: return cpu & Int32(PL_RESAMPLE_AVX2) != 0
+            case .neon: return cpu & Int32(PL_RESAMPLE_NEON) != 0
+            }
+        }
+    }()
+
+    /// What resizers use unless told otherwise: the set PLANTLEAF_RESAMPLE_KERNELS names when
+    /// this CPU runs it (for timing one set against another), else the fastest available.
+    package static let preferred: ResampleKernels = {
+        if let name = getenv("PLANTLEAF_RESAMPLE_KERNELS").map({ String(cString: $0) }),
+           let named = ResampleKernels(rawValue: name), available.contains(named) {
+            return named
+        }
+        return available.last!
+    }()
+}
+
 /// The filter weights for resizing one source size to one target size, worked out once.
 public struct ResizePlan: Sendable {
     public let sourceWidth: Int
@@ -183,15 +217,44 @@ public struct ResizePlan: Sendable {
     public let height: Int
     let horizontal: Resampler.Kernel?
     let vertical: Resampler.Kernel?
+    /// Pillow 13 runs the vertical pass first when the height shrinks by more than twice as many
+    /// pixels as the width does; the 8-bit rounding between the passes makes the order show in
+    /// the pixels, so it is Pillow's. Only when both passes run.
+    let verticalFirst: Bool
+    package let kernels: ResampleKernels
+    /// The horizontal weights laid out for the AVX2 kernel (empty for the other sets).
+    private let packedHorizontal: [Int32]
 
     /// Works out the horizontal and vertical kernels (none for a side that keeps its size).
     public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, kernels: .preferred)
+    }
+
+    /// A plan whose inner loops are `kernels` (one of `ResampleKernels.available`).
+    package init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, kernels: ResampleKernels) {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.width = width
         self.height = height
-        horizontal = sourceWidth == width ? nil : Resampler.Kernel(inputSize: sourceWidth, outputSize: width)
+        self.kernels = kernels
+        let horizontal = sourceWidth == width ? nil : Resampler.Kernel(inputSize: sourceWidth, outputSize: width)
         vertical = sourceHeight == height ? nil : Resampler.Kernel(inputSize: sourceHeight, outputSize: height)
+        let shrinkage = (width: sourceWidth - width, height: sourceHeight - height)
+        verticalFirst = horizontal != nil && vertical != nil && shrinkage.height > 0 && shrinkage.height > shrinkage.width * 2
+        self.horizontal = horizontal
+        packedHorizontal = Self.packed(horizontal, for: kernels)
+    }
+
+    private static func packed(_ kernel: Resampler.Kernel?, for kernels: ResampleKernels) -> [Int32] {
+        #if arch(x86_64)
+        guard let kernel, kernels == .avx2 else { return [] }
+        let outputs = kernel.starts.count
+        var packed = [Int32](repeating: 0, count: resample_avx2_packed_count(kernel.taps, outputs))
+        packed.withUnsafeMutableBufferPointer { resample_avx2_pack(kernel.weights, kernel.taps, outputs, $0.baseAddress!) }
+        return packed
+        #else
+        return []
+        #endif
     }
 
     /// Whether this plan is the one for these sizes, so it can be kept.
@@ -199,15 +262,57 @@ public struct ResizePlan: Sendable {
         (self.sourceWidth, self.sourceHeight, self.width, self.height) == (sourceWidth, sourceHeight, width, height)
     }
 
-    /// Bytes `resizeRow` writes per source row, and so per row of the intermediate image.
-    var intermediateRowBytes: Int { width * 3 }
+    /// Bytes per row of the image between the passes: the output's width, or the source's
+    /// when the vertical pass runs first.
+    var intermediateRowBytes: Int { (verticalFirst ? sourceWidth : width) * 3 }
 
-    /// The horizontal pass of source row `source` (sourceWidth x 3 bytes) into `target`.
+    /// The horizontal pass of `source` (sourceWidth x 3 bytes) into `target` (width x 3).
     func resizeRow(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>) {
-        if let horizontal {
-            Resampler.resizeRow(source, with: horizontal, into: target)
-        } else {
-            target.update(from: source, count: intermediateRowBytes)
+        guard let horizontal else { return target.update(from: source, count: width * 3) }
+        horizontal.starts.withUnsafeBufferPointer { starts in
+            let starts = starts.baseAddress!, taps = horizontal.taps, outputs = width
+            switch kernels {
+            #if arch(x86_64)
+            case .sse41:
+                resample_horizontal_sse41(source, sourceWidth, starts, horizontal.weights, taps, outputs, target)
+            case .avx2:
+                resample_horizontal_avx2(source, sourceWidth, starts, packedHorizontal, taps, outputs, target)
+            #endif
+            #if arch(arm64)
+            case .neon:
+                resample_horizontal_neon(source, sourceWidth, starts, horizontal.weights, taps, outputs, target)
+            #endif
+            default:
+                Resampler.resizeRow(source, with: horizontal, into: target)
+            }
+        }
+    }
+
+    /// The vertical pass for output row `outputRow`: its window's rows lie one after another
+    /// from `rows`, each `rowBytes` long. `sums` holds `rowBytes` values for the portable loops.
+    func blendRows(_ rows: UnsafePointer<UInt8>, rowBytes: Int, outputRow: Int, sums: UnsafeMutablePointer<Int32>,
+                   into target: UnsafeMutablePointer<UInt8>) {
+        guard let vertical else { return }
+        let taps = vertical.taps
+        vertical.weights.withUnsafeBufferPointer { weights in
+            let weights = weights.baseAddress! + outputRow * taps
+            guard kernels != .portable, taps > 1 else {
+                return Resampler.blendRows(rows, rowBytes: rowBytes, weights: weights, taps: taps, sums: sums, into: target)
+            }
+            withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: taps) { pointers in
+                for tap in 0..<taps { pointers[tap] = rows + tap * rowBytes }
+                let pointers = UnsafePointer(pointers.baseAddress!)
+                switch kernels {
+                #if arch(x86_64)
+                case .sse41: resample_vertical_sse41(pointers, weights, taps, rowBytes, target)
+                case .avx2: resample_vertical_avx2(pointers, weights, taps, rowBytes, target)
+                #endif
+                #if arch(arm64)
+                case .neon: resample_vertical_neon(pointers, weights, taps, rowBytes, target)
+                #endif
+                default: Resampler.blendRows(rows, rowBytes: rowBytes, weights: weights, taps: taps, sums: sums, into: target)
+                }
+            }
         }
     }
 
@@ -233,9 +338,10 @@ public struct ResizePlan: Sendable {
 }
 
 /// Resizes an image that arrives a row at a time, straight from a decoder, to one output size.
-/// Each row gets the horizontal pass as it comes, into a ring only as tall as the vertical
-/// filter (a 10000x12000 photo needs 108 rows of 224 pixels, 73 KB), and each output row is
-/// blended as soon as its last source row is in, so nothing the size of the source is ever held.
+/// Each row goes into a ring only as tall as the vertical filter, after its horizontal pass
+/// when that runs first (a 10000x12000 photo needs 108 rows of 224 pixels, 73 KB), as it came
+/// when the vertical pass runs first (tall sources), and each output row is blended as soon as
+/// its last source row is in, so nothing the size of the source is ever held.
 /// Rows and columns outside the crop are skipped as they come. Each output row goes straight to
 /// its upright place (the EXIF turn is indexing, not a turned copy): quantised into the model's
 /// input tensor (`writing(into:with:_:)`), or into an upright image (`finish()`). The plan is kept
@@ -249,14 +355,18 @@ public final class RowResizer: DecodedRowSink {
     public private(set) var plan: ResizePlan?
     public private(set) var orientation = EXIFOrientation.upright
     private var region = CropRegion(x: 0, y: 0, width: 0, height: 0)
-    /// Horizontally resized rows, `ringRows` of them, each written twice (at slot r mod
-    /// ringRows and ringRows further), so that any ringRows consecutive rows lie in one piece.
+    /// The rows the vertical pass reads (horizontally resized first or not, as the plan says),
+    /// `ringRows` of them, each written twice (at slot r mod ringRows and ringRows further), so
+    /// that any ringRows consecutive rows lie in one piece.
     private var ring: [UInt8] = []
     private var ringRows = 1
     /// The vertical pass's running sums for filters too wide to unroll.
     private var sums: [Int32] = []
-    /// One output row as stored, just blended.
+    /// One row just blended: an output row as stored, or when the vertical pass runs first,
+    /// a source-wide row for the horizontal pass.
     private var blended: [UInt8] = []
+    /// One output row as stored, when the horizontal pass runs last.
+    private var resized: [UInt8] = []
     private var nextOutputRow = 0
     /// Where finished rows go.
     private var destination = Destination.image
@@ -275,11 +385,20 @@ public final class RowResizer: DecodedRowSink {
         case tensor(UnsafeMutableRawBufferPointer, InputQuantizer)
     }
 
+    /// The inner loops its plans run.
+    package let kernels: ResampleKernels
+
     /// A resizer to an upright `width` x `height`, cropping each source with `crop` first.
-    public init(width: Int, height: Int, crop: CropMode = .none) {
+    public convenience init(width: Int, height: Int, crop: CropMode = .none) {
+        self.init(width: width, height: height, crop: crop, kernels: .preferred)
+    }
+
+    /// A resizer whose plans run `kernels` (one of `ResampleKernels.available`).
+    package init(width: Int, height: Int, crop: CropMode = .none, kernels: ResampleKernels) {
         self.width = width
         self.height = height
         self.crop = crop
+        self.kernels = kernels
     }
 
     /// Starts an image: keeps the plan when the cropped source size is the one before, else
@@ -290,7 +409,8 @@ public final class RowResizer: DecodedRowSink {
         // Resized as stored, then placed upright: a quarter turn swaps which stored side becomes which.
         let (storedWidth, storedHeight) = orientation.swapsAxes ? (height, width) : (width, height)
         if plan?.fits(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight) != true {
-            start(ResizePlan(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight))
+            start(ResizePlan(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight,
+                             kernels: kernels))
         }
         nextOutputRow = 0
         return true
@@ -298,7 +418,7 @@ public final class RowResizer: DecodedRowSink {
 
     /// A resizer that starts with `plan` (for resizing a whole image with it).
     fileprivate convenience init(plan: ResizePlan) {
-        self.init(width: plan.width, height: plan.height)
+        self.init(width: plan.width, height: plan.height, kernels: plan.kernels)
         region = CropRegion(x: 0, y: 0, width: plan.sourceWidth, height: plan.sourceHeight)
         start(plan)
     }
@@ -311,7 +431,8 @@ public final class RowResizer: DecodedRowSink {
         ring = [UInt8](repeating: 0, count: 2 * ringRows * rowBytes)
         sums = [Int32](repeating: 0, count: rowBytes)
         blended = [UInt8](repeating: 0, count: rowBytes)
-        upright = [UInt8](repeating: 0, count: rowBytes * plan.height)
+        resized = [UInt8](repeating: 0, count: plan.verticalFirst ? plan.width * 3 : 0)
+        upright = [UInt8](repeating: 0, count: plan.width * 3 * plan.height)
         nextOutputRow = 0
     }
 
@@ -333,7 +454,11 @@ public final class RowResizer: DecodedRowSink {
         let due = plan.outputRows(completedBy: row, from: nextOutputRow)
         ring.withUnsafeMutableBufferPointer { ring in
             let slot = ring.baseAddress! + (row % ringRows) * rowBytes
-            plan.resizeRow(pixels + region.x * 3, into: slot)
+            if plan.verticalFirst {
+                slot.update(from: pixels + region.x * 3, count: rowBytes)
+            } else {
+                plan.resizeRow(pixels + region.x * 3, into: slot)
+            }
             if ringRows > 1 { (slot + ringRows * rowBytes).update(from: slot, count: rowBytes) }
             guard let vertical = plan.vertical else {
                 // Same height: every resized row is an output row.
@@ -342,15 +467,16 @@ public final class RowResizer: DecodedRowSink {
             }
             for outputRow in due {
                 blended.withUnsafeMutableBufferPointer { blended in
-                    vertical.weights.withUnsafeBufferPointer { weights in
-                        sums.withUnsafeMutableBufferPointer { sums in
-                            Resampler.blendRows(ring.baseAddress! + (vertical.starts[outputRow] % ringRows) * rowBytes, rowBytes: rowBytes,
-                                                weights: weights.baseAddress! + outputRow * vertical.taps, taps: vertical.taps,
-                                                sums: sums.baseAddress!, into: blended.baseAddress!)
-                        }
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        plan.blendRows(ring.baseAddress! + (vertical.starts[outputRow] % ringRows) * rowBytes, rowBytes: rowBytes,
+                                       outputRow: outputRow, sums: sums.baseAddress!, into: blended.baseAddress!)
+                    }
+                    guard plan.verticalFirst else { return deliver(blended.baseAddress!, y: outputRow) }
+                    resized.withUnsafeMutableBufferPointer { resized in
+                        plan.resizeRow(blended.baseAddress!, into: resized.baseAddress!)
+                        deliver(resized.baseAddress!, y: outputRow)
                     }
                 }
-                blended.withUnsafeBufferPointer { deliver($0.baseAddress!, y: outputRow) }
             }
         }
         nextOutputRow = due.upperBound

@@ -1,0 +1,47 @@
+// The resize's inner loops with SIMD intrinsics: SSE4.1 and AVX2 on x86_64 (compiled with target
+// attributes, so the package builds with default flags and the CPU is asked at run time), NEON
+// on aarch64. Each computes exactly what the portable Swift loops compute, bit for bit: the same
+// 22-bit fixed-point weights, the same rounding term, the same shift. Which set runs is the
+// caller's choice; `resample_cpu_kernels` only reports what this CPU can run.
+#ifndef PLANTLEAF_CRESAMPLE_H
+#define PLANTLEAF_CRESAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// Bits of resample_cpu_kernels().
+enum {
+    PL_RESAMPLE_SSE41 = 1,
+    PL_RESAMPLE_AVX2 = 2,
+    PL_RESAMPLE_NEON = 4,
+};
+
+// The kernel sets this CPU runs (a mask of PL_RESAMPLE_*); 0 where none is compiled in.
+int32_t resample_cpu_kernels(void);
+
+// Horizontal pass of one row of RGB pixels (3 bytes each, `source_pixels` of them): output pixel
+// x is the sum over t < taps of source pixel starts[x] + t times weights[x * taps + t], plus
+// 2^21, shifted right by 22. Every window lies inside the row, and the weights keep every sum
+// within a byte. Writes outputs x 3 bytes.
+void resample_horizontal_sse41(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
+                               const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target);
+void resample_horizontal_neon(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
+                              const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target);
+
+// The AVX2 horizontal pass multiplies 16-bit pairs, so it takes the weights split and laid out
+// for it once per kernel: resample_avx2_packed_count int32 values, filled by resample_avx2_pack.
+ptrdiff_t resample_avx2_packed_count(ptrdiff_t taps, ptrdiff_t outputs);
+void resample_avx2_pack(const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, int32_t *packed);
+void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
+                              const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target);
+
+// Vertical pass: byte i of the target is the sum over t < taps of rows[t][i] times weights[t],
+// plus 2^21, shifted right by 22, for i < bytes.
+void resample_vertical_sse41(const uint8_t *const *rows, const int32_t *weights, ptrdiff_t taps, ptrdiff_t bytes,
+                             uint8_t *target);
+void resample_vertical_avx2(const uint8_t *const *rows, const int32_t *weights, ptrdiff_t taps, ptrdiff_t bytes,
+                            uint8_t *target);
+void resample_vertical_neon(const uint8_t *const *rows, const int32_t *weights, ptrdiff_t taps, ptrdiff_t bytes,
+                            uint8_t *target);
+
+#endif

@@ -1,0 +1,72 @@
+import PlantLeafCore
+import Testing
+
+/// Every SIMD kernel set this CPU runs against the portable Swift loops: the same pixels, bit for
+/// bit, on random sizes and content, up and down on each axis, both pass orders, every EXIF
+/// orientation, with and without a crop.
+@Suite struct ResampleKernelTests {
+    typealias Random = ResamplerReferenceTests.Random
+
+    static let simdKernels = Array(ResampleKernels.available.dropFirst())
+
+    static func streamed(_ stored: RGBImage, orientation: EXIFOrientation, width: Int, height: Int, crop: CropMode,
+                         kernels: ResampleKernels) -> RGBImage {
+        let resizer = RowResizer(width: width, height: height, crop: crop, kernels: kernels)
+        _ = resizer.begin(width: stored.width, height: stored.height, orientation: orientation)
+        stored.pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<stored.height { resizer.row(pixels.baseAddress! + y * stored.width * 3, y: y) }
+        }
+        return resizer.finish()
+    }
+
+    /// Noise, or only 0 and 255 (the sums' extremes).
+    static func picture(width: Int, height: Int, saturated: Bool, random: inout Random) -> RGBImage {
+        RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { _ in
+            saturated ? (random.next() & 1 == 0 ? 0 : 255) : UInt8(truncatingIfNeeded: random.next())
+        })
+    }
+
+    static func expectSame(_ stored: RGBImage, orientation: EXIFOrientation, width: Int, height: Int, crop: CropMode = .none,
+                           kernels: ResampleKernels) {
+        let portable = streamed(stored, orientation: orientation, width: width, height: height, crop: crop, kernels: .portable)
+        let simd = streamed(stored, orientation: orientation, width: width, height: height, crop: crop, kernels: kernels)
+        // A count, not the images: a failure should name the case, not print 150,000 bytes.
+        let differing = simd.pixels.count == portable.pixels.count ? zip(simd.pixels, portable.pixels).filter { $0 != $1 }.count : -1
+        #expect(differing == 0, "\(kernels): \(stored.width)x\(stored.height) \(orientation) \(crop) -> \(width)x\(height)")
+    }
+
+    @Test func neonIsAlwaysThereOnAarch64() {
+        #if arch(arm64)
+        #expect(ResampleKernels.available.contains(.neon))
+        #endif
+        #expect(ResampleKernels.available.first == .portable)
+        #expect(ResampleKernels.available.contains(ResampleKernels.preferred))
+    }
+
+    @Test(arguments: ResampleKernelTests.simdKernels)
+    func randomSizesAndContent(kernels: ResampleKernels) {
+        var random = Random(state: 2024)
+        for index in 0..<120 {
+            let (sourceWidth, sourceHeight) = (1 + random.below(300), 1 + random.below(300))
+            let (width, height) = (1 + random.below(300), 1 + random.below(300))
+            let stored = Self.picture(width: sourceWidth, height: sourceHeight, saturated: index % 3 == 0, random: &random)
+            Self.expectSame(stored, orientation: EXIFOrientation.allCases[index % 8], width: width, height: height,
+                            crop: index % 5 == 0 ? .center : .none, kernels: kernels)
+        }
+    }
+
+    /// Each axis up and down, the tall shapes that take the vertical pass first, filters wide
+    /// enough to need many taps, and the camera's and the samples' sizes.
+    @Test(arguments: ResampleKernelTests.simdKernels, EXIFOrientation.allCases)
+    func everyDirectionAndOrientation(kernels: ResampleKernels, orientation: EXIFOrientation) {
+        var random = Random(state: 7 + UInt64(orientation.rawValue))
+        let cases = [((1, 1), (24, 24)), ((2, 3), (224, 224)), ((5000, 17), (24, 24)), ((17, 5000), (7, 31)),
+                     ((256, 256), (224, 224)), ((640, 480), (224, 224)), ((3, 900), (40, 2)), ((100, 30), (300, 10)),
+                     ((30, 100), (10, 300)), ((224, 224), (224, 224)), ((224, 1000), (224, 224)), ((1000, 224), (224, 224)),
+                     ((301, 913), (224, 224)), ((4000, 37), (5, 9))]
+        for (index, (source, output)) in cases.enumerated() {
+            let stored = Self.picture(width: source.0, height: source.1, saturated: index % 2 == 1, random: &random)
+            Self.expectSame(stored, orientation: orientation, width: output.0, height: output.1, kernels: kernels)
+        }
+    }
+}
