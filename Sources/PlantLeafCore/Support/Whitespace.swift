@@ -1,4 +1,4 @@
-package extension StringProtocol {
+extension StringProtocol {
     /// The text without leading or trailing spaces, tabs, line breaks and byte-order marks
     /// (U+FEFF, which some editors write at the start of a file).
     package func trimmingWhitespace() -> String {

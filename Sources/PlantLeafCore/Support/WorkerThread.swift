@@ -35,7 +35,7 @@ package final class WorkerThread {
     package func join() { pthread_join(thread, nil) }
 }
 
-package extension WorkerThread {
+extension WorkerThread {
     /// Whether `count` more threads can run at once now: starts them, all held until the last
     /// one started, then lets them end. For thread pools (XNNPACK's) that do not report a
     /// thread they failed to start and break later instead.
