@@ -26,6 +26,9 @@ public struct CameraOptions: Sendable {
     /// With an interval: frames thrown away after the device starts streaming, while the
     /// camera's automatic exposure settles.
     public var settleFrames = 3
+    /// With an interval: the pause before retrying a device that failed, doubled after each
+    /// failed attempt up to the last.
+    public var retryPauses = (first: 1.0, last: 60.0)
 
     /// Hand each result the model's input image (`CameraResult.modelInput`), for a preview. Off
     /// by default: a caller that keeps its results would otherwise keep 150 KB of pixels with each.
@@ -63,6 +66,10 @@ public struct DeviceSetup: Sendable {
     public var plan: CapturePlan
     public var stream: StreamFormat
     public var bufferCount: Int
+
+    package init(device: DeviceDescription, plan: CapturePlan, stream: StreamFormat, bufferCount: Int) {
+        (self.device, self.plan, self.stream, self.bufferCount) = (device, plan, stream, bufferCount)
+    }
 }
 
 /// One classified frame.
@@ -133,66 +140,84 @@ public final class CameraSession {
 
     /// Opens the camera or stream, then calls `onSetup` once (with an interval, also whenever a
     /// failed device is back), `onResult` for each classified frame (returning false ends the
-    /// run, as a stop would) and `onNotice` for one-line
-    /// reports (damaged stream frames, a camera gone and retried), until the frame limit, the
-    /// duration, the end of the stream, a signal or a fault. Setup faults are thrown; a fault
-    /// mid-stream ends the run and is in the summary (with an interval a device fault is retried).
+    /// run, as a stop would) and `onNotice` for what happens on the way (stream frames dropped,
+    /// a camera gone and retried), until the frame limit, the duration, the end of the stream, a
+    /// signal or a fault. Setup faults are thrown; a fault mid-stream ends the run and is in the
+    /// summary (with an interval a device fault is retried).
     ///
     /// - Throws: `CameraError` when the device or stream cannot be opened or set up, or the
     ///   folder for saved frames cannot be made.
     public func run(onSetup: (CameraSetup) -> Void, onResult: (CameraResult) -> Bool,
-                    onNotice: (String) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
-        if let directory = options.saveFramesDirectory {
-            do {
-                try FileWriter.makeDirectory(directory)
-            } catch {
-                throw .cannotOpen(path: directory, reason: "cannot make the folder for saved frames: \(error.reason)")
-            }
-        }
+                    onNotice: (CameraNotice) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
+        try makeSaveFolder()
         // First, so a Ctrl-C during set-up also ends the run through the normal path.
         let stop = try StopSignal()
         var summary: CameraSummary
         if let inputPath = options.inputPath {
             let reader = try MJPEGStreamReader(path: inputPath, maxFrameBytes: options.maxStreamFrameBytes)
-            onSetup(.stream(name: reader.displayName, maxFrameBytes: options.maxStreamFrameBytes))
-            let stream = StreamFormat(format: .mjpeg, size: FrameSize(width: 0, height: 0), bytesPerLine: 0)
-            let mailbox = LatestFrame()
-            let deadline = options.duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
-            let thread = try WorkerThread.capture {
-                reader.run(into: mailbox, stopDescriptor: stop.readEnd, timeout: self.options.frameTimeout, deadline: deadline)
-            }
-            summary = classify(from: mailbox, stream: stream, source: reader.displayName, stop: stop, onResult: onResult, onNotice: onNotice)
-            stop.trigger()
-            thread.join()
-            mailbox.takeNotices().forEach(onNotice)
-            summary.counts = mailbox.snapshot
+            onSetup(.stream(name: reader.name, maxFrameBytes: options.maxStreamFrameBytes))
+            summary = try classifyStream(from: reader, format: StreamFormat(format: .mjpeg, size: FrameSize(width: 0, height: 0), bytesPerLine: 0),
+                                         stop: stop, onResult: onResult, onNotice: onNotice)
         } else if options.interval != nil {
-            summary = try captureAtIntervals(stop: stop, onSetup: onSetup, onResult: onResult, onNotice: onNotice)
+            summary = try captureAtIntervals(opening: openDeviceForOneReading, stop: stop, onSetup: onSetup, onResult: onResult, onNotice: onNotice)
         } else {
-            summary = try captureContinuously(stop: stop, onSetup: onSetup, onResult: onResult, onNotice: onNotice)
+            let (device, setup) = try openDevice()
+            let capture = try CaptureStream(device: device)
+            defer { capture.stop() }
+            onSetup(.device(DeviceSetup(device: setup.device, plan: setup.plan, stream: setup.stream, bufferCount: capture.bufferCount)))
+            try capture.start()
+            summary = try classifyStream(from: V4L2FrameSource(capture: capture), format: setup.stream, stop: stop,
+                                         onResult: onResult, onNotice: onNotice)
         }
         summary.signal = stop.receivedSignal()
         return summary
     }
 
-    // MARK: V4L2, continuously
+    /// `run` on a source of the caller's (the tests' scripted ones), as a stream of `format`.
+    package func run(source: any FrameSource, format: StreamFormat, onResult: (CameraResult) -> Bool,
+                     onNotice: (CameraNotice) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
+        try makeSaveFolder()
+        let stop = try StopSignal()
+        var summary = try classifyStream(from: source, format: format, stop: stop, onResult: onResult, onNotice: onNotice)
+        summary.signal = stop.receivedSignal()
+        return summary
+    }
 
-    private func captureContinuously(stop: StopSignal, onSetup: (CameraSetup) -> Void, onResult: (CameraResult) -> Bool,
-                                     onNotice: (String) -> Void) throws(CameraError) -> CameraSummary {
-        let (device, setup) = try openDevice()
-        let capture = try CaptureStream(device: device)
-        defer { capture.stop() }
-        onSetup(.device(DeviceSetup(device: setup.device, plan: setup.plan, stream: setup.stream, bufferCount: capture.bufferCount)))
-        try capture.start()
+    /// `run` at intervals with a camera the caller opens for each reading (the tests' scripted
+    /// cameras, which fail as often as a test needs).
+    package func runAtIntervals(opening open: () throws(CameraError) -> OpenedCamera, onSetup: (CameraSetup) -> Void = { _ in },
+                                onResult: (CameraResult) -> Bool,
+                                onNotice: (CameraNotice) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
+        try makeSaveFolder()
+        let stop = try StopSignal()
+        var summary = try captureAtIntervals(opening: open, stop: stop, onSetup: onSetup, onResult: onResult, onNotice: onNotice)
+        summary.signal = stop.receivedSignal()
+        return summary
+    }
+
+    private func makeSaveFolder() throws(CameraError) {
+        guard let directory = options.saveFramesDirectory else { return }
+        do {
+            try FileWriter.makeDirectory(directory)
+        } catch {
+            throw .cannotOpen(path: directory, reason: "cannot make the folder for saved frames: \(error.reason)")
+        }
+    }
+
+    // MARK: a stream of frames
+
+    /// Runs `source` on a capture thread into the one-frame mailbox and classifies from it, the
+    /// newest frame each time (with an interval, the newest after each tick).
+    private func classifyStream(from source: any FrameSource, format: StreamFormat, stop: StopSignal,
+                                onResult: (CameraResult) -> Bool, onNotice: (CameraNotice) -> Void) throws(CameraError) -> CameraSummary {
         let mailbox = LatestFrame()
-        let loop = CaptureLoop(capture: capture, mailbox: mailbox, stopDescriptor: stop.readEnd,
-                               frameTimeout: options.frameTimeout, duration: options.duration)
+        let deadline = options.duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
+        let loop = CaptureLoop(source: source, mailbox: mailbox, wake: stop.readEnd, frameTimeout: options.frameTimeout, deadline: deadline)
         let thread = try WorkerThread.capture { loop.run() }
-        var summary = classify(from: mailbox, stream: setup.stream, source: options.devicePath, stop: stop,
-                               onResult: onResult, onNotice: onNotice)
+        var summary = classify(from: mailbox, stream: format, source: source.name, onResult: onResult, onNotice: onNotice)
         stop.trigger()
         thread.join()
-        capture.stop()
+        mailbox.takeNotices().forEach(onNotice)
         summary.counts = mailbox.snapshot
         return summary
     }
@@ -206,18 +231,20 @@ public final class CameraSession {
         return (device, (description, plan, stream))
     }
 
-    private func classify(from mailbox: LatestFrame, stream: StreamFormat, source: String, stop: StopSignal,
-                          onResult: (CameraResult) -> Bool, onNotice: (String) -> Void) -> CameraSummary {
+    private func classify(from mailbox: LatestFrame, stream: StreamFormat, source: String,
+                          onResult: (CameraResult) -> Bool, onNotice: (CameraNotice) -> Void) -> CameraSummary {
         var summary = CameraSummary(counts: CaptureCounts(), classified: 0, corrupt: 0, ages: [])
-        var frame = CapturedFrame()
-        let deadline = options.duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
+        var frame = Frame()
         var nextTick = MonotonicClock.nanoseconds()
         while options.frameLimit.map({ summary.classified < $0 }) ?? true {
             if let interval = options.interval {
                 // One frame per interval: wait for the tick, then take the newest frame after it.
-                if !wait(until: nextTick, deadline: deadline, stop: stop) { break }
-                nextTick += UInt64(interval * 1e9)
-                mailbox.discardPending()
+                // The end of the stream, a stop or a time-out ends the wait at once; the frame
+                // still waiting at the end of a stream is then the last one classified.
+                if mailbox.waitForEnd(until: nextTick) == nil {
+                    nextTick += UInt64(interval * 1e9)
+                    mailbox.discardPending()
+                }
             }
             let end = mailbox.take(into: &frame)
             mailbox.takeNotices().forEach(onNotice)
@@ -236,40 +263,68 @@ public final class CameraSession {
 
     // MARK: V4L2, one frame per interval
 
-    /// Opens the device for each interval, takes one settled frame and closes it again, so the
-    /// camera idles in between; a device that fails (unplugged, busy, gone) is reported and
+    /// A camera opened for one reading: a source streaming from it, what was set up, and how to
+    /// close it again.
+    package struct OpenedCamera {
+        package var source: any FrameSource
+        package var setup: DeviceSetup
+        package var close: () -> Void
+
+        package init(source: any FrameSource, setup: DeviceSetup, close: @escaping () -> Void) {
+            self.source = source
+            self.setup = setup
+            self.close = close
+        }
+    }
+
+    private func openDeviceForOneReading() throws(CameraError) -> OpenedCamera {
+        let (device, setup) = try openDevice()
+        let capture = try CaptureStream(device: device)
+        try capture.start()
+        return OpenedCamera(source: V4L2FrameSource(capture: capture),
+                            setup: DeviceSetup(device: setup.device, plan: setup.plan, stream: setup.stream, bufferCount: capture.bufferCount),
+                            close: { capture.stop() })
+    }
+
+    /// Opens the camera for each interval, takes one settled frame and closes it again, so the
+    /// camera idles in between; a camera that fails (unplugged, busy, gone) is reported and
     /// retried with growing pauses until it is back.
-    private func captureAtIntervals(stop: StopSignal, onSetup: (CameraSetup) -> Void, onResult: (CameraResult) -> Bool,
-                                    onNotice: (String) -> Void) throws(CameraError) -> CameraSummary {
+    private func captureAtIntervals(opening open: () throws(CameraError) -> OpenedCamera, stop: StopSignal,
+                                    onSetup: (CameraSetup) -> Void, onResult: (CameraResult) -> Bool,
+                                    onNotice: (CameraNotice) -> Void) throws(CameraError) -> CameraSummary {
         var summary = CameraSummary(counts: CaptureCounts(), classified: 0, corrupt: 0, ages: [])
         let interval = options.interval ?? 1
         let deadline = options.duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
         var nextTick = MonotonicClock.nanoseconds()
-        var retryPause = 1.0
+        var retryPause = options.retryPauses.first
+        var failing = false
         var announced = false
-        var frame = CapturedFrame()
+        var frame = Frame()
         while options.frameLimit.map({ summary.classified < $0 }) ?? true {
             if !wait(until: nextTick, deadline: deadline, stop: stop) { break }
             let stream: StreamFormat
             do throws(CameraError) {
-                // Said once at the start, and again when a device that failed is back.
-                guard let captured = try captureOneFrame(stop: stop, into: &frame, announce: !announced || retryPause > 1,
-                                                         onSetup: onSetup) else { break }
-                stream = captured
+                let camera = try open()
+                defer { camera.close() }
+                // Said once at the start, and again when a camera that failed is back.
+                if !announced || failing { onSetup(.device(camera.setup)) }
+                guard try settledFrame(from: camera.source, stop: stop, into: &frame) else { break }
+                stream = camera.setup.stream
             } catch {
-                // A device that never worked is a set-up error, as without an interval; one
+                // A camera that never worked is a set-up error, as without an interval; one
                 // that did is waited for.
                 guard announced else { throw error }
                 summary.failedAttempts += 1
-                let pause = min(retryPause, 60)
-                onNotice("\(error.description); trying again in \(JSONObject.number(pause, decimals: 0)) s")
-                retryPause *= 2
-                nextTick = MonotonicClock.nanoseconds() + UInt64(pause * 1e9)
+                failing = true
+                onNotice(.retrying(error, pause: retryPause))
+                nextTick = MonotonicClock.nanoseconds() + UInt64(retryPause * 1e9)
+                retryPause = min(retryPause * 2, options.retryPauses.last)
                 continue
             }
-            if retryPause > 1 {
-                onNotice("\(options.devicePath): camera back after \(summary.failedAttempts) failed attempts")
-                retryPause = 1
+            if failing {
+                onNotice(.cameraBack(device: options.devicePath, failedAttempts: summary.failedAttempts))
+                failing = false
+                retryPause = options.retryPauses.first
             }
             announced = true
             nextTick = max(nextTick + UInt64(interval * 1e9), MonotonicClock.nanoseconds())
@@ -280,31 +335,28 @@ public final class CameraSession {
         return summary
     }
 
-    /// Opens, configures and starts the device, copies the first frame after `settleFrames`
-    /// into `frame`, and closes the device again. Returns nil when stopped.
-    private func captureOneFrame(stop: StopSignal, into frame: inout CapturedFrame, announce: Bool,
-                                 onSetup: (CameraSetup) -> Void) throws(CameraError) -> StreamFormat? {
-        let (device, setup) = try openDevice()
-        let capture = try CaptureStream(device: device)
-        defer { capture.stop() }
-        if announce { onSetup(.device(DeviceSetup(device: setup.device, plan: setup.plan, stream: setup.stream, bufferCount: capture.bufferCount))) }
-        try capture.start()
-        var seen = 0
+    /// Takes frames from `source` until `settleFrames` good ones have passed (while the
+    /// camera's automatic exposure settles) and copies the next into `frame`. False when stopped.
+    ///
+    /// - Throws: `CameraError.noFrame` when no frame comes for `frameTimeout` seconds, or the
+    ///   source's own error.
+    private func settledFrame(from source: any FrameSource, stop: StopSignal, into frame: inout Frame) throws(CameraError) -> Bool {
+        let mailbox = LatestFrame()
+        var frameDeadline = MonotonicClock.nanoseconds() + UInt64(options.frameTimeout * 1e9)
         while true {
-            switch try capture.next(timeout: options.frameTimeout, wakeDescriptor: stop.readEnd) {
-            case .frame(let dequeued):
-                defer { seen += 1 }
-                guard dequeued.flaggedError || seen < options.settleFrames else {
-                    frame.bytes = Array(dequeued.bytes)
-                    frame.sequence = dequeued.sequence
-                    frame.timestamp = dequeued.timestamp
-                    return setup.stream
+            switch try source.next(until: frameDeadline, wake: stop.readEnd, into: mailbox) {
+            case .delivered:
+                frameDeadline = MonotonicClock.nanoseconds() + UInt64(options.frameTimeout * 1e9)
+                if mailbox.snapshot.captured > options.settleFrames {
+                    _ = mailbox.take(into: &frame)
+                    return true
                 }
-                try capture.requeue(dequeued.index)
+            case .waiting:
+                if MonotonicClock.nanoseconds() >= frameDeadline { throw .noFrame(path: source.name, timeout: options.frameTimeout) }
             case .woken:
-                return nil
-            case nil:
-                throw .noFrame(path: options.devicePath, timeout: options.frameTimeout)
+                return false
+            case .ended:
+                throw .streamFailed(path: source.name, reason: "the camera stopped sending frames")
             }
         }
     }
@@ -317,8 +369,7 @@ public final class CameraSession {
             guard now < instant else { return true }
             let end = min(instant, deadline ?? instant)
             var descriptor = pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(min((end - now) / 1_000_000 + 1, 1_000_000)))
-            if ready > 0 { return false }
+            if poll(&descriptor, 1, MonotonicClock.pollTimeout(until: end)) > 0 { return false }
         }
     }
 
@@ -326,7 +377,7 @@ public final class CameraSession {
 
     /// Classifies one frame and reports it; false when the run must end (a failure is then in
     /// the summary, or `onResult` asked to stop).
-    private func classifyFrame(_ frame: CapturedFrame, stream: StreamFormat, source: String, counts: CaptureCounts,
+    private func classifyFrame(_ frame: Frame, stream: StreamFormat, source: String, counts: CaptureCounts,
                                into summary: inout CameraSummary, onResult: (CameraResult) -> Bool) -> Bool {
         if converter?.stream != stream { converter = classifier.frameConverter(for: stream, crop: options.crop) }
         guard let converter else { return false }
@@ -390,47 +441,5 @@ public final class CameraSession {
             throw .cannotOpen(path: path, reason: "cannot encode frame: \(error)")
         }
         return path
-    }
-}
-/// The capture thread's work: dequeue, hand the frame to the mailbox, requeue at once.
-private final class CaptureLoop: @unchecked Sendable {
-    // Touched only by the capture thread while it runs; the session stops the stream after join.
-    let capture: CaptureStream
-    let mailbox: LatestFrame
-    let stopDescriptor: Int32
-    let frameTimeout: Double
-    let deadline: UInt64?
-
-    init(capture: CaptureStream, mailbox: LatestFrame, stopDescriptor: Int32, frameTimeout: Double, duration: Double?) {
-        self.capture = capture
-        self.mailbox = mailbox
-        self.stopDescriptor = stopDescriptor
-        self.frameTimeout = frameTimeout
-        deadline = duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
-    }
-
-    func run() {
-        do {
-            while true {
-                var timeout = frameTimeout
-                if let deadline {
-                    let now = MonotonicClock.nanoseconds()
-                    if now >= deadline { return mailbox.finish(.durationReached) }
-                    timeout = min(timeout, Double(deadline - now) / 1e9)
-                }
-                switch try capture.next(timeout: timeout, wakeDescriptor: stopDescriptor) {
-                case .frame(let frame):
-                    mailbox.put(frame)
-                    try capture.requeue(frame.index)
-                case .woken:
-                    return mailbox.finish(.stopped)
-                case nil:
-                    if let deadline, MonotonicClock.nanoseconds() >= deadline { return mailbox.finish(.durationReached) }
-                    return mailbox.finish(.failed(.noFrame(path: capture.device.path, timeout: frameTimeout)))
-                }
-            }
-        } catch {
-            mailbox.finish(.failed(error))
-        }
     }
 }

@@ -2,9 +2,9 @@ import PlantLeafCore
 import CV4L2
 import Glibc
 
-/// One dequeued buffer. `bytes` points into the driver's mmap'd memory and is valid until the
-/// buffer is queued again.
-struct DequeuedFrame {
+/// One dequeued driver buffer. `bytes` points into the driver's mmap'd memory and is valid
+/// until the buffer is queued again (the mailbox copies what it keeps into a `Frame`).
+struct DequeuedBuffer {
     var index: Int
     var bytes: UnsafeRawBufferPointer
     var sequence: UInt32
@@ -17,7 +17,7 @@ struct DequeuedFrame {
 /// and on `stop` (or deinit) turns streaming off, unmaps and frees them, whatever happened before.
 final class CaptureStream {
     enum Event {
-        case frame(DequeuedFrame)
+        case frame(DequeuedBuffer)
         /// The wake descriptor became readable (stop requested or a signal arrived).
         case woken
     }
@@ -69,10 +69,9 @@ final class CaptureStream {
         streaming = true
     }
 
-    /// Waits up to `timeout` seconds for a filled buffer or for `wakeDescriptor` to be readable.
-    /// Returns nil on timeout.
-    func next(timeout: Double, wakeDescriptor: Int32) throws(CameraError) -> Event? {
-        let deadline = MonotonicClock.nanoseconds() + UInt64(timeout * 1e9)
+    /// Waits until `deadline` (a `MonotonicClock` time) for a filled buffer or for
+    /// `wakeDescriptor` to be readable. Returns nil when the deadline passes first.
+    func next(until deadline: UInt64, wakeDescriptor: Int32) throws(CameraError) -> Event? {
         while true {
             var descriptors = [pollfd(fd: device.descriptor, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -96,7 +95,7 @@ final class CaptureStream {
                     throw .streamFailed(path: device.path, reason: "driver returned unknown buffer \(index)")
                 }
                 let used = min(Int(frame.bytes_used), buffers[index].count)
-                return .frame(DequeuedFrame(index: index, bytes: UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]),
+                return .frame(DequeuedBuffer(index: index, bytes: UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]),
                                             sequence: frame.sequence,
                                             timestamp: frame.timestamp_monotonic != 0 ? frame.timestamp_ns : MonotonicClock.nanoseconds(),
                                             flaggedError: frame.flags & PL_V4L2_BUF_FLAG_ERROR != 0))

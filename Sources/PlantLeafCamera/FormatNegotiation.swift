@@ -21,6 +21,10 @@ public struct CapturePlan: Sendable, Equatable {
     /// nil when the device lists no rates for this size (the driver's default rate is kept).
     public var interval: FrameInterval?
     public var reason: String
+
+    package init(format: FramePixelFormat, size: FrameSize, interval: FrameInterval?, reason: String) {
+        (self.format, self.size, self.interval, self.reason) = (format, size, interval, reason)
+    }
 }
 
 /// Picks the format, size and rate to capture from what a device offers.

@@ -1,18 +1,20 @@
 import PlantLeafCore
 import Glibc
 
-/// Reads a motion-JPEG stream from a file, a pipe or standard input on the capture thread,
-/// splits it into frames and hands each whole frame to the one-frame mailbox, exactly as the
-/// V4L2 capture loop does: the newest frame wins, a slow model never builds a backlog.
-final class MJPEGStreamReader: @unchecked Sendable {
+/// A motion-JPEG stream from a file, a pipe or standard input as a frame source: read on the
+/// capture thread, split into frames, each whole frame handed to the one-frame mailbox as a
+/// device's are: the newest frame wins, a slow model never builds a backlog.
+final class MJPEGStreamReader: FrameSource, @unchecked Sendable {
     /// "-" for standard input.
     let path: String
     /// How the path is shown in messages.
-    var displayName: String { path == "-" ? "standard input" : path }
+    var name: String { path == "-" ? "standard input" : path }
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     // Touched only by the capture thread once it runs.
     private var parser: MJPEGStreamParser
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    private var sequence: UInt32 = 0
 
     /// Opens `path` ("-": standard input) without blocking, so a FIFO with no writer yet is
     /// waited for by poll, where a stop is seen, rather than inside open.
@@ -45,29 +47,22 @@ final class MJPEGStreamReader: @unchecked Sendable {
         if ownsDescriptor { close(descriptor) }
     }
 
-    /// Reads until the stream ends, `stopDescriptor` becomes readable, no bytes come for
-    /// `timeout` seconds or `deadline` (monotonic) passes, and tells the mailbox which.
-    func run(into mailbox: LatestFrame, stopDescriptor: Int32, timeout: Double, deadline: UInt64?) {
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var sequence: UInt32 = 0
-        var lastBytes = MonotonicClock.nanoseconds()
+    /// Reads what the stream has until `deadline` or until `wake` is readable, and hands each
+    /// whole frame to the mailbox. Returns after the first read that completed a frame, so the
+    /// capture loop counts the time without frames from the last whole frame, not the last byte.
+    func next(until deadline: UInt64, wake: Int32, into mailbox: LatestFrame) throws(CameraError) -> FrameSourceStep {
         while true {
-            let now = MonotonicClock.nanoseconds()
-            if let deadline, now >= deadline { return mailbox.finish(.durationReached) }
-            let silence = lastBytes + UInt64(timeout * 1e9)
-            guard now < silence else { return mailbox.finish(.failed(.noFrame(path: displayName, timeout: timeout))) }
-            let wakeUp = min(silence, deadline ?? silence)
             var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0)]
+                               pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             let ready: Int32
             do {
                 // The timeout is worked out again on each try: a signal must not stretch the wait.
-                ready = try SystemCall.retryingInterrupts { poll(&descriptors, 2, MonotonicClock.pollTimeout(until: wakeUp)) }
+                ready = try SystemCall.retryingInterrupts { poll(&descriptors, 2, MonotonicClock.pollTimeout(until: deadline)) }
             } catch {
-                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "poll: \(error.reason)")))
+                throw .streamFailed(path: name, reason: "poll: \(error.reason)")
             }
-            if descriptors[1].revents != 0 { return mailbox.finish(.stopped) }
-            if ready == 0 { continue }
+            if descriptors[1].revents != 0 { return .woken }
+            if ready == 0 { return .waiting }
             let count: Int
             do {
                 count = try SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) } }
@@ -75,30 +70,29 @@ final class MJPEGStreamReader: @unchecked Sendable {
                 // poll said readable, yet nothing is there now: wait again.
                 continue
             } catch {
-                return mailbox.finish(.failed(.streamFailed(path: displayName, reason: "read: \(error.reason)")))
+                throw .streamFailed(path: name, reason: "read: \(error.reason)")
             }
             if count == 0 {
-                if parser.partialFrameBytes > 0 {
-                    mailbox.reject(oversized: false, notice: "\(displayName): stream ended inside a frame (\(parser.partialFrameBytes) bytes): dropped")
-                }
-                return mailbox.finish(.endOfStream)
+                if parser.partialFrameBytes > 0 { mailbox.reject(.endedInsideFrame(bytes: parser.partialFrameBytes), source: name) }
+                return .ended
             }
-            lastBytes = MonotonicClock.nanoseconds()
+            let arrived = MonotonicClock.nanoseconds()
+            var delivered = false
             let events = chunk.withUnsafeBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             for event in events {
                 switch event {
                 case .frame(let bytes):
                     sequence &+= 1
-                    bytes.withUnsafeBytes { frame in
-                        mailbox.put(DequeuedFrame(index: 0, bytes: frame, sequence: sequence, timestamp: lastBytes, flaggedError: false))
-                    }
+                    bytes.withUnsafeBytes { mailbox.put($0, sequence: sequence, timestamp: arrived) }
+                    delivered = true
                 case .oversized(let limit):
-                    mailbox.reject(oversized: true, notice: "\(displayName): frame over the \(limit)-byte limit: dropped")
+                    mailbox.reject(.oversized(limit: limit), source: name)
                 case .damaged(let reason):
-                    mailbox.reject(oversized: false, notice: "\(displayName): damaged frame dropped: \(reason)")
+                    mailbox.reject(.damaged(reason: reason), source: name)
                 }
             }
             mailbox.setSkippedBytes(parser.skippedBytes)
+            return delivered ? .delivered : .waiting
         }
     }
 }

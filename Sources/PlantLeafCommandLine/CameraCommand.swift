@@ -164,7 +164,7 @@ enum CameraCommand {
                     return false
                 }
             }, onNotice: { notice in
-                Console.error("plantleaf camera: \(notice)")
+                Console.error("plantleaf camera: \(EventText.line(notice))")
                 reportConnection()
             })
         } catch {
