@@ -153,6 +153,9 @@ enum CameraCommand {
             }, onResult: { result in
                 let record = CameraOutput.frameRecord(result)
                 if json { Console.out(record) } else { status.draw(result) }
+                // A reader that has gone (`| head -1`) ends the run as classify's does, rather
+                // than a camera classifying for no one.
+                if Console.stdoutFailed { return false }
                 publisher?.publish(record)
                 reportConnection()
                 guard let log else { return true }

@@ -41,4 +41,13 @@ import Testing
         #expect(afterFailure.stdoutLines == ["{\"path\": \"\(folder)/bad.jpg\", \"error\": \"not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)\"}"])
         #expect(afterFailure.stderrLines == ["plantleaf classify: \(folder)/bad.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)", "status 1"])
     }
+
+    /// A camera run whose reader has gone ends at its next result, with the status of a run that
+    /// was stopped, as classify's does; an endless stream would otherwise be classified forever.
+    @Test func cameraEndsWhenTheReaderCloses() throws {
+        let script = "while :; do cat '\(Self.leaf)' || exit; done | \"$0\" \"$@\" | head -1 >/dev/null; echo \"status ${PIPESTATUS[1]}\" >&2"
+        let result = try runPlantLeafInShell(script, ["camera", "--input", "-", "--json"], timeLimit: 60)
+        #expect(result.stderrLines.last == "status 0", "\(result.stderr)")
+        #expect(result.stderrLines.contains { $0.hasPrefix("plantleaf camera: ") && $0.contains(" classified") }, "\(result.stderr)")
+    }
 }
