@@ -428,18 +428,28 @@ public final class CameraSession {
     }
 
     /// frame-000042-Tomato___Early_blight.jpg: the sequence number sorts them, the label says
-    /// what the model made of it.
+    /// what the model made of it (at most 100 bytes of it, so any label makes a valid name). A
+    /// name already taken (an earlier run into the same folder) gets -2, -3 …: frames are never
+    /// overwritten.
     private func save(_ image: RGBImage, sequence: UInt32, label: String, in directory: String) throws(CameraError) -> String {
-        let safeLabel = String(label.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" })
-        let digits = String(sequence)
-        let path = directory + "/frame-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + "-" + safeLabel + ".jpg"
-        do {
-            try FileWriter.write(try JPEGEncoder.encode(image), to: path)
-        } catch let error as FileWriteError {
-            throw .cannotOpen(path: path, reason: "cannot save frame: \(error.reason)")
-        } catch {
-            throw .cannotOpen(path: path, reason: "cannot encode frame: \(error)")
+        var safeLabel = ""
+        for character in label {
+            let safe: Character = character.isLetter || character.isNumber || character == "_" || character == "-" ? character : "_"
+            guard safeLabel.utf8.count + String(safe).utf8.count <= 100 else { break }
+            safeLabel.append(safe)
         }
-        return path
+        let digits = String(sequence)
+        let stem = "frame-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + "-" + safeLabel
+        let jpeg: [UInt8]
+        do {
+            jpeg = try JPEGEncoder.encode(image)
+        } catch {
+            throw .cannotOpen(path: directory + "/" + stem + ".jpg", reason: "cannot encode frame: \(error)")
+        }
+        do {
+            return try FileWriter.writeNew(jpeg, in: directory, stem: stem, suffix: ".jpg")
+        } catch {
+            throw .cannotOpen(path: directory + "/" + stem + ".jpg", reason: "cannot save frame: \(error.reason)")
+        }
     }
 }

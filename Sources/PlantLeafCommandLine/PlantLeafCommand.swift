@@ -25,6 +25,9 @@ public enum PlantLeafCommand {
         // A reader that closes the pipe (`plantleaf classify … | head -1`) ends the run quietly: the
         // failed write says EPIPE instead of the signal killing the process with status 141.
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (ulimit -f) is a write error to report, as a full disk is, and the
+        // log takes back a record cut short; the default action would kill the process mid-line.
+        signal(SIGXFSZ, SIG_IGN)
         holdClosedStandardDescriptors()
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The same arguments as the bytes the system passed: CommandLine.arguments turns invalid

@@ -187,4 +187,63 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderrLines.last == "plantleaf camera: --log /nonexistent/folder/camera.jsonl: no such file or directory")
     }
+
+    /// Saved frames never overwrite: not a file a symlink named like a frame points to, not an
+    /// earlier run's frames in the same folder; and any label makes a valid file name.
+    @Test func savedFramesNeverOverwriteOrFollowSymlinks() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let stream = folder + "/stream.mjpeg"
+        TestImages.write(try Self.bytes(Self.appleScab), to: stream)
+        let frames = folder + "/frames"
+        #expect(mkdir(frames, 0o755) == 0)
+        let precious = folder + "/precious.txt"
+        TestImages.write(Array("keep me".utf8), to: precious)
+        #expect(symlink(precious, frames + "/frame-000001-Apple___Apple_scab.jpg") == 0)
+        for _ in 0..<2 {
+            let result = try runPlantLeaf(["camera", "--input", stream, "--json", "--save-frames", frames], timeLimit: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+        #expect(names == ["frame-000001-Apple___Apple_scab-2.jpg", "frame-000001-Apple___Apple_scab-3.jpg",
+                          "frame-000001-Apple___Apple_scab.jpg"], "\(names)")
+        #expect(try Self.bytes(frames + "/frame-000001-Apple___Apple_scab-2.jpg").starts(with: [0xFF, 0xD8]))
+
+        // A 90-character CJK label is 270 bytes, over a file name's 255.
+        var labels = try String(contentsOfFile: TestPaths.labels, encoding: .utf8).split(separator: "\n").map(String.init)
+        let scab = try #require(labels.firstIndex(of: "Apple___Apple_scab"))
+        labels[scab] = String(repeating: "葉", count: 90)
+        let labelFile = folder + "/labels.txt"
+        TestImages.write(Array((labels.joined(separator: "\n") + "\n").utf8), to: labelFile)
+        let long = try runPlantLeaf(["camera", "--input", stream, "--json", "--labels", labelFile, "--save-frames", folder + "/long"],
+                                    timeLimit: 120)
+        #expect(long.status == 0, "\(long.stderr)")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: folder + "/long")
+        #expect(saved.count == 1 && saved[0].utf8.count <= 255, "\(saved)")
+    }
+
+    /// The log holds whole records only: a symlink in its place is refused, and a record cut
+    /// short by a file-size limit is taken back.
+    @Test func logHoldsWholeRecordsOnly() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let stream = folder + "/stream.mjpeg"
+        TestImages.write(try Self.bytes(Self.appleScab) + Self.bytes(Self.tomatoHealthy), to: stream)
+        let target = folder + "/elsewhere.jsonl"
+        #expect(symlink(target, folder + "/link.jsonl") == 0)
+        let linked = try runPlantLeaf(["camera", "--input", stream, "--json", "--log", folder + "/link.jsonl"])
+        #expect(linked.status == 2)
+        #expect(linked.stderrLines.contains { $0.contains("link.jsonl") && $0.contains("is a symbolic link") }, "\(linked.stderr)")
+        #expect(access(target, F_OK) != 0)
+
+        // ulimit -f counts 1024-byte blocks: the first record fits, a long second one cannot.
+        let log = folder + "/log.jsonl"
+        TestImages.write(Array(repeating: UInt8(ascii: "x"), count: 700) + [UInt8(ascii: "\n")], to: log)
+        let limited = try runPlantLeafInShell("ulimit -f 1; exec \"$0\" \"$@\"", ["camera", "--input", stream, "--json", "--every", "0.1",
+                                                                                  "--log", log])
+        #expect(limited.status != 0)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.hasSuffix("\n"), "the log ends inside a record: \(text.suffix(80))")
+    }
 }

@@ -48,9 +48,14 @@ package final class AppendLog {
         close(descriptor)
     }
 
-    /// Never waits: a FIFO put where the log was (before a SIGHUP, say) is refused, not opened.
+    /// Never waits: a FIFO put where the log was (before a SIGHUP, say) is refused, not opened;
+    /// nor follows a symlink planted at the log's name to a file it would then append to.
     private static func open(_ path: String) throws(FileWriteError) -> Int32 {
-        try FileWriter.openRegular(path, flags: O_APPEND)
+        do {
+            return try FileWriter.openRegular(path, flags: O_APPEND | O_NOFOLLOW)
+        } catch where FileWriter.isSymbolicLink(path) {
+            throw FileWriteError(reason: "is a symbolic link; name the file itself")
+        }
     }
 
     /// Appends `line` and a newline, and returns once they are on disk. Reopens the path first
@@ -66,10 +71,14 @@ package final class AppendLog {
             close(descriptor)
             descriptor = reopened
         }
-        // One write call for the whole line: with O_APPEND it lands at the end in one piece.
+        // One write call for the whole line: with O_APPEND it lands at the end in one piece. A
+        // write cut short (a full disk) is taken back, so the next record never joins a partial one.
+        var before = stat()
+        let size = fstat(descriptor, &before) == 0 ? before.st_size : nil
         do {
             try SystemCall.writeAll(Array((line + "\n").utf8), to: descriptor)
         } catch {
+            if let size { _ = ftruncate(descriptor, size) }
             throw FileWriteError(reason: error.reason)
         }
         do {

@@ -53,6 +53,12 @@ package enum FileWriter {
         return descriptor
     }
 
+    /// Whether `path` itself (not what it points to) is a symbolic link.
+    package static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+    }
+
     /// Whether two output paths would write the same file: the same text, or existing files
     /// with the same device and inode (a link, "./x" and "x").
     package static func sameFile(_ first: String, _ second: String) -> Bool {
@@ -83,6 +89,34 @@ package enum FileWriter {
         }
         // close can report a delayed write error (NFS, full disk).
         guard close(descriptor) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+    }
+
+    /// Writes `bytes` as a new file named `stem` + `suffix` in `folder`, or `stem-2` + `suffix`,
+    /// `stem-3` … when that name is taken, and returns the path written. The file appears whole
+    /// or not at all: the bytes go to a temporary file first (created exclusively, never through
+    /// a symlink) that is then linked under its name, and link never replaces what is there, so
+    /// nothing already in the folder (an earlier run's file, a symlink planted in its place) is
+    /// ever overwritten or followed.
+    ///
+    /// - Throws: `FileWriteError` with the system's reason.
+    package static func writeNew(_ bytes: [UInt8], in folder: String, stem: String, suffix: String) throws(FileWriteError) -> String {
+        let temporary = folder + "/." + stem + ".partial-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+        defer { unlink(temporary) }
+        do {
+            try SystemCall.writeAll(bytes, to: descriptor)
+        } catch {
+            close(descriptor)
+            throw FileWriteError(reason: error.reason)
+        }
+        guard close(descriptor) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+        for attempt in 1...1000 {
+            let path = folder + "/" + stem + (attempt == 1 ? "" : "-\(attempt)") + suffix
+            if link(temporary, path) == 0 { return path }
+            guard errno == EEXIST else { throw FileWriteError(reason: SystemError(errno).reason) }
+        }
+        throw FileWriteError(reason: "1000 files named \(stem)…\(suffix) exist already")
     }
 
     /// Makes `path` (one level) unless it is already a folder.
