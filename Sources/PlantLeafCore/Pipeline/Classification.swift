@@ -1,0 +1,20 @@
+/// The top classes for one image or frame, best first, whether they may be read as an answer,
+/// and what each stage took.
+public struct Classification: Sendable {
+    /// The model's scores, whatever the verdict: a front end shows them beside it.
+    public var top: [ScoredClass]
+    public var verdict: Verdict
+    /// What the verdict's picture checks read from the model-size pixels (for a camera, the next
+    /// frame's readings are compared with these).
+    public var picture: PictureStatistics
+    public var timings: StageTimings
+
+    /// A result as `run(topK:timings:previousPicture:)` makes it (also for tests and other front
+    /// ends' renderers).
+    public init(top: [ScoredClass], verdict: Verdict, picture: PictureStatistics = PictureStatistics(), timings: StageTimings) {
+        self.top = top
+        self.verdict = verdict
+        self.picture = picture
+        self.timings = timings
+    }
+}
