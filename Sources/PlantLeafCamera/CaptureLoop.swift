@@ -1,0 +1,43 @@
+import PlantLeafCore
+
+/// The capture thread's work for every source: asks the source for frames until a stop, the end
+/// of the stream, `frameTimeout` seconds without a frame (frames, not bytes: a stream of garbage
+/// is as silent as an unplugged camera) or the end of the run's duration, and tells the mailbox
+/// which it was.
+package final class CaptureLoop: @unchecked Sendable {
+    // Touched only by the capture thread while it runs.
+    private let source: any FrameSource
+    private let mailbox: LatestFrame
+    private let wake: Int32
+    private let frameTimeout: Double
+    private let deadline: UInt64?
+
+    /// - Parameter deadline: when the run's duration is over (a `MonotonicClock` time), if it has one.
+    package init(source: any FrameSource, mailbox: LatestFrame, wake: Int32, frameTimeout: Double, deadline: UInt64?) {
+        self.source = source
+        self.mailbox = mailbox
+        self.wake = wake
+        self.frameTimeout = frameTimeout
+        self.deadline = deadline
+    }
+
+    package func run() {
+        var lastFrame = MonotonicClock.nanoseconds()
+        while true {
+            let now = MonotonicClock.nanoseconds()
+            if let deadline, now >= deadline { return mailbox.finish(.durationReached) }
+            let silence = lastFrame + UInt64(frameTimeout * 1e9)
+            guard now < silence else { return mailbox.finish(.failed(.noFrame(path: source.name, timeout: frameTimeout))) }
+            do {
+                switch try source.next(until: min(silence, deadline ?? silence), wake: wake, into: mailbox) {
+                case .delivered: lastFrame = MonotonicClock.nanoseconds()
+                case .waiting: continue
+                case .woken: return mailbox.finish(.stopped)
+                case .ended: return mailbox.finish(.endOfStream)
+                }
+            } catch {
+                return mailbox.finish(.failed(error))
+            }
+        }
+    }
+}
