@@ -80,7 +80,11 @@ package enum FileWriter {
     /// - Throws: `FileWriteError` with the system's reason (also a delayed error reported by
     ///   close), or when `path` is not a regular file.
     package static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
-        let descriptor = try openRegular(path, flags: O_TRUNC)
+        try writeAllAndClose(bytes, to: try openRegular(path, flags: O_TRUNC))
+    }
+
+    /// Writes `bytes` to `descriptor` and closes it, whatever happens.
+    private static func writeAllAndClose(_ bytes: [UInt8], to descriptor: Int32) throws(FileWriteError) {
         do {
             try SystemCall.writeAll(bytes, to: descriptor)
         } catch {
@@ -104,13 +108,7 @@ package enum FileWriter {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
         defer { unlink(temporary) }
-        do {
-            try SystemCall.writeAll(bytes, to: descriptor)
-        } catch {
-            close(descriptor)
-            throw FileWriteError(reason: error.reason)
-        }
-        guard close(descriptor) == 0 else { throw FileWriteError(reason: SystemError(errno).reason) }
+        try writeAllAndClose(bytes, to: descriptor)
         for attempt in 1...1000 {
             let path = folder + "/" + stem + (attempt == 1 ? "" : "-\(attempt)") + suffix
             if link(temporary, path) == 0 { return path }
