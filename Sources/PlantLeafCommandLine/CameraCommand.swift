@@ -106,6 +106,8 @@ enum CameraCommand {
             do {
                 let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
                 publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version)
+                // Home Assistant's image entity shows the frame the reading was made from.
+                options.keepModelInput = true
             } catch {
                 Console.error("plantleaf camera: --mqtt: \(Remedy.line(error))")
                 return ExitCode.setupFailure
@@ -153,7 +155,7 @@ enum CameraCommand {
             }, onResult: { result in
                 let record = CameraOutput.frameRecord(result)
                 if json { Console.out(record) } else { status.draw(result) }
-                publisher?.publish(record)
+                publisher?.publish(CameraOutput.mqttReading(result, record: record))
                 reportConnection()
                 guard let log else { return true }
                 do throws(FileWriteError) {

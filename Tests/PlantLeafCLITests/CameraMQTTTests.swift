@@ -29,18 +29,48 @@ import Testing
                     "not published: \(line)")
         }
         #expect(reader.waitFor { $0.topic == "greenhouse/bench1/availability" && $0.payload == "online" } != nil)
+        #expect(reader.waitFor { $0.topic == "greenhouse/bench1/state" && $0.payload == "Apple — Apple scab" } != nil,
+                "the first frame's diagnosis was not shown by name")
         #expect(reader.waitFor { $0.topic == "greenhouse/bench1/availability" && $0.payload == "offline" } != nil,
                 "no offline at the end of the run")
         // What a reader that comes later (Home Assistant restarting) gets from the broker.
         let later = try TopicReader(port: broker.port, topics: ["greenhouse/#", "homeassistant/#"], folder: broker.folder)
         #expect(later.waitFor { $0.topic == "greenhouse/bench1/availability" }
             == ReceivedMessage(retained: true, topic: "greenhouse/bench1/availability", payload: "offline"))
-        for object in ["top_class", "top_score", "last_seen"] {
-            let config = later.waitFor { $0.topic == "homeassistant/sensor/greenhouse_bench1/\(object)/config" }
-            #expect(config?.retained == true, "\(object): \(later.messages)")
+        for topic in HomeAssistantDiscovery.configTopics(baseTopic: "greenhouse/bench1") {
+            let config = later.waitFor { $0.topic == topic }
+            #expect(config?.retained == true, "\(topic): \(later.messages)")
         }
+        // The last reading, as Home Assistant shows it: the apple scab leaf read as such, or (the
+        // same frame over and over reads as a stalled camera) the verdict that says it is not.
+        let lastLine = try #require(published.last)
+        let verdict = try #require(jsonObject(lastLine)?["verdict"] as? String)
+        let diagnosis = verdict == "diagnosis"
+        let state = diagnosis ? "Apple — Apple scab" : String(verdict.map { $0 == "-" ? " " : $0 })
+        #expect(later.waitFor { $0.topic == "greenhouse/bench1/state" }
+            == ReceivedMessage(retained: true, topic: "greenhouse/bench1/state", payload: state), "\(later.messages)")
+        #expect(later.waitFor { $0.topic == "greenhouse/bench1/problem" }
+            == ReceivedMessage(retained: true, topic: "greenhouse/bench1/problem", payload: diagnosis ? "ON" : "OFF"))
+        let attributesText = try #require(later.waitFor { $0.topic == "greenhouse/bench1/attributes" }?.payload)
+        let attributes = try #require(jsonObject(attributesText))
+        #expect(attributes["verdict"] as? String == verdict)
+        #expect((attributes["top"] as? [[String: Any]])?.count == 3)
         later.stop()
         reader.stop()
+        // The frame the reading was made from: the model's 224×224 input as JPEG.
+        let images = try TopicReader(port: broker.port, topics: ["greenhouse/bench1/image"], folder: broker.folder, hexPayloads: true)
+        let image = try #require(images.waitFor { _ in true })
+        #expect(image.retained && image.payload.hasPrefix("ffd8"), "\(image.payload.prefix(16))")
+        let jpeg = try #require(hexBytes(image.payload))
+        let decoded = try ImageDecoder().decode(jpeg)
+        #expect(decoded.width == 224 && decoded.height == 224)
+        images.stop()
+    }
+
+    private func hexBytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        return stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) }
     }
 
     /// The broker is killed and started again while a camera feeds frames: the run goes on, says

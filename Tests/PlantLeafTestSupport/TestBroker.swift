@@ -131,10 +131,12 @@ public final class TopicReader {
     private let process: BackgroundProcess
     private let outputPath: String
 
-    public init(port: Int, topics: [String], folder: String) throws {
+    /// - Parameter hexPayloads: payloads as lowercase hex, for binary ones (an image) that could
+    ///   hold a newline.
+    public init(port: Int, topics: [String], folder: String, hexPayloads: Bool = false) throws {
         outputPath = folder + "/reader-\(UUID().uuidString.prefix(8)).out"
-        // %r: retain flag, %t: topic, %p: payload; one message a line.
-        let arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-F", "%r %t %p"]
+        // %r: retain flag, %t: topic, %p: payload (%x: in hex); one message a line.
+        let arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-F", hexPayloads ? "%r %t %x" : "%r %t %p"]
             + topics.flatMap { ["-t", $0] }
         process = try BackgroundProcess("/usr/bin/mosquitto_sub", arguments, lifetime: TestBroker.lifetime, output: outputPath)
     }
@@ -142,7 +144,8 @@ public final class TopicReader {
 
     /// Every message received so far.
     public var messages: [ReceivedMessage] {
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // Lossy: a binary payload (an image) must not hide the text ones around it.
+        let text = FileManager.default.contents(atPath: outputPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3 else { return nil }

@@ -5,14 +5,21 @@ import Glibc
 /// One libmosquitto client and the state its network thread shares with `publish` callers.
 ///
 /// libmosquitto's own thread (mosquitto_loop_start) connects, reconnects with back-off and calls
-/// the callbacks below. Results wait in a one-result slot and are handed to libmosquitto only
-/// while connected and while fewer than ``maximumUnacknowledged`` messages await the broker's
-/// PUBACK: libmosquitto would otherwise queue every QoS 1 message without limit while the broker
-/// is away or slow.
+/// the callbacks below. Readings (each a few messages: the result and what Home Assistant shows)
+/// wait in a one-reading slot and are handed to libmosquitto only while connected and while fewer
+/// than ``maximumUnacknowledged`` messages await the broker's PUBACK: libmosquitto would otherwise
+/// queue every QoS 1 message without limit while the broker is away or slow.
 ///
 /// The lock is never held across a libmosquitto call: the network thread holds libmosquitto's
 /// own locks while it calls back into this class, so taking them the other way round could deadlock.
 final class MQTTConnection: @unchecked Sendable {
+    /// One message to publish with QoS 1.
+    struct Outgoing: Sendable, Equatable {
+        var topic: String
+        var payload: [UInt8]
+        var retain: Bool
+    }
+
     /// What the broker answered to the first connection attempt that got that far.
     enum FirstAnswer: Equatable {
         case accepted
@@ -23,6 +30,8 @@ final class MQTTConnection: @unchecked Sendable {
     /// QoS 1 messages handed to libmosquitto and not yet acknowledged, at most, before results
     /// wait in the slot instead.
     static let maximumUnacknowledged = 8
+    /// Messages one reading may be made of, at most (result, state, attributes, problem, image).
+    static let maximumMessagesPerReading = 5
     /// Events kept for `takeEvents`; older ones are dropped so a caller that never asks costs nothing.
     static let maximumEvents = 64
     /// Reconnection back-off: libmosquitto's exponential back-off grows the delay from the first to the last.
@@ -39,7 +48,7 @@ final class MQTTConnection: @unchecked Sendable {
     private let lock = Lock()
     // Guarded by `lock`:
     private var connected = false
-    private var newestResult: String?
+    private var newestReading: [Outgoing]?
     private var unacknowledged = 0
     private var events: [MQTTEvent] = []
     private var firstAnswer: FirstAnswer?
@@ -75,10 +84,11 @@ final class MQTTConnection: @unchecked Sendable {
                 throw .tlsFailed(broker: settings.broker, reason: "loading the CA certificates: " + MQTTConnection.reason(status))
             }
         }
-        // libmosquitto's window of messages in flight matches this class's own bound plus the
-        // retained set sent on connect (and the final `offline`), so what is handed over goes
-        // out at once rather than waiting in libmosquitto's queue.
-        let window = UInt32(MQTTConnection.maximumUnacknowledged + retainedOnConnect.count + 1)
+        // libmosquitto's window of messages in flight matches this class's own bound (a reading
+        // may start just below it) plus the retained set sent on connect (and the final
+        // `offline`), so what is handed over goes out at once rather than waiting in
+        // libmosquitto's queue.
+        let window = UInt32(MQTTConnection.maximumUnacknowledged + MQTTConnection.maximumMessagesPerReading + retainedOnConnect.count + 1)
         try check(pl_mosquitto_max_inflight_messages_set(client, window), step: "setting the in-flight window")
         try check(pl_mosquitto_reconnect_delay_set(client, MQTTConnection.firstReconnectDelay, MQTTConnection.lastReconnectDelay, true),
                   step: "setting the reconnect delay")
@@ -155,14 +165,16 @@ final class MQTTConnection: @unchecked Sendable {
         }
     }
 
-    /// Keeps `result` as the newest and hands it over at once if the link allows; never waits.
-    func publish(_ result: String) {
-        let ready: String? = lock.withLock {
+    /// Keeps `reading` (at most ``maximumMessagesPerReading`` messages) as the newest and hands
+    /// it over at once if the link allows; never waits.
+    func publish(_ reading: [Outgoing]) {
+        precondition(reading.count <= MQTTConnection.maximumMessagesPerReading, "a reading of \(reading.count) messages")
+        let ready: [Outgoing]? = lock.withLock {
             guard !closing else { return nil }
-            newestResult = result
-            return takeNewestResultIfSendable()
+            newestReading = reading
+            return takeNewestReadingIfSendable()
         }
-        if let ready { send(ready, to: settings.resultTopic, retain: false) }
+        for message in ready ?? [] { send(message) }
     }
 
     var isConnected: Bool { lock.withLock { connected } }
@@ -186,7 +198,7 @@ final class MQTTConnection: @unchecked Sendable {
         }
         guard running else { return }
         if wasConnected {
-            send(MQTTPublisher.offlinePayload, to: settings.availabilityTopic, retain: true)
+            send(Outgoing(topic: settings.availabilityTopic, payload: Array(MQTTPublisher.offlinePayload.utf8), retain: true))
             let deadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
             lock.withLock {
                 while connected && unacknowledged > 0 && lock.wait(until: deadline) {}
@@ -215,7 +227,7 @@ final class MQTTConnection: @unchecked Sendable {
             }
             return
         }
-        let result: String? = lock.withLock {
+        let reading: [Outgoing]? = lock.withLock {
             connected = true
             lastFailure = nil
             tlsFailureReported = false
@@ -226,10 +238,10 @@ final class MQTTConnection: @unchecked Sendable {
             // can never hold results back for good (the count goes at most one bound over).
             unacknowledged = retainedOnConnect.count
             lock.broadcast()
-            return takeNewestResultIfSendable()
+            return takeNewestReadingIfSendable()
         }
-        for message in retainedOnConnect { send(message.payload, to: message.topic, retain: true) }
-        if let result { send(result, to: settings.resultTopic, retain: false) }
+        for message in retainedOnConnect { send(Outgoing(topic: message.topic, payload: Array(message.payload.utf8), retain: true)) }
+        for message in reading ?? [] { send(message) }
     }
 
     private func connectionEnded(_ code: Int32, systemError: Int32) {
@@ -253,12 +265,12 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     private func messageAcknowledged() {
-        let result: String? = lock.withLock {
+        let reading: [Outgoing]? = lock.withLock {
             unacknowledged = max(unacknowledged - 1, 0)
             lock.broadcast()
-            return takeNewestResultIfSendable()
+            return takeNewestReadingIfSendable()
         }
-        if let result { send(result, to: settings.resultTopic, retain: false) }
+        for message in reading ?? [] { send(message) }
     }
 
     /// OpenSSL's reasons reach the log only; a failed handshake may also end the network thread
@@ -280,29 +292,29 @@ final class MQTTConnection: @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// With the lock held: the newest result if it may go now, counted as unacknowledged.
-    private func takeNewestResultIfSendable() -> String? {
-        guard connected, !closing, unacknowledged < MQTTConnection.maximumUnacknowledged, let result = newestResult else { return nil }
-        newestResult = nil
-        unacknowledged += 1
-        return result
+    /// With the lock held: the newest reading if it may go now, its messages counted as unacknowledged.
+    private func takeNewestReadingIfSendable() -> [Outgoing]? {
+        guard connected, !closing, unacknowledged < MQTTConnection.maximumUnacknowledged, let reading = newestReading else { return nil }
+        newestReading = nil
+        unacknowledged += reading.count
+        return reading
     }
 
     /// Publishes with QoS 1; the caller has already counted the message as unacknowledged.
-    private func send(_ payload: String, to topic: String, retain: Bool) {
-        guard let length = Int32(exactly: payload.utf8.count) else {
+    private func send(_ message: Outgoing) {
+        guard let length = Int32(exactly: message.payload.count) else {
             lock.withLock {
                 unacknowledged = max(unacknowledged - 1, 0)
-                record(.notPublished(topic: topic, reason: "\(payload.utf8.count) bytes is too large for MQTT"))
+                record(.notPublished(topic: message.topic, reason: "\(message.payload.count) bytes is too large for MQTT"))
             }
             return
         }
-        let status = payload.withCString { pl_mosquitto_publish(client, nil, topic, length, $0, 1, retain) }
+        let status = message.payload.withUnsafeBytes { pl_mosquitto_publish(client, nil, message.topic, length, $0.baseAddress, 1, message.retain) }
         guard status != kPLMosquittoSuccess else { return }
         let systemError = errno
         lock.withLock {
             unacknowledged = max(unacknowledged - 1, 0)
-            record(.notPublished(topic: topic, reason: MQTTConnection.reason(status, systemError: systemError)))
+            record(.notPublished(topic: message.topic, reason: MQTTConnection.reason(status, systemError: systemError)))
         }
     }
 
