@@ -14,7 +14,7 @@ import CMosquitto
 ///   ``HomeAssistantDiscovery``.
 ///
 /// Nothing here waits on the network after ``init(settings:softwareVersion:connectTimeout:)``:
-/// libmosquitto's own thread connects and reconnects (back-off from 1 s to 60 s), and
+/// a network thread connects and reconnects (back-off from 1 s to 60 s, plain or TLS), and
 /// ``publish(_:)`` returns at once. While the broker is away only the newest reading is kept, and
 /// it is published as soon as the connection is back; older ones are dropped, never queued.
 ///
@@ -32,7 +32,7 @@ public final class MQTTPublisher: Sendable {
     public static let librarySoname = PL_MOSQUITTO_SONAME
     public static let onlinePayload = "online"
     public static let offlinePayload = "offline"
-    /// Seconds libmosquitto waits before reconnecting: the first delay, doubled after each
+    /// Seconds the publisher waits before reconnecting: the first delay, doubled after each
     /// failed attempt up to the last.
     public static let reconnectDelays = (first: Int(MQTTConnection.firstReconnectDelay), last: Int(MQTTConnection.lastReconnectDelay))
 
@@ -42,8 +42,8 @@ public final class MQTTPublisher: Sendable {
 
     /// Loads libmosquitto, starts connecting on its network thread, and waits up to
     /// `connectTimeout` seconds for the broker's answer, so that mistakes in the settings show at
-    /// start-up. A broker that does not answer in that time is not an error: the publisher keeps
-    /// trying in the background and ``takeEvents()`` reports how it goes.
+    /// start-up. A broker that cannot be reached or does not answer in that time is not an error:
+    /// the publisher keeps trying in the background and ``takeEvents()`` reports how it goes.
     ///
     /// - Parameters:
     ///   - softwareVersion: PlantLeaf's version, shown by Home Assistant as the device's firmware.
@@ -67,7 +67,10 @@ public final class MQTTPublisher: Sendable {
         case .tlsFailed(let reason)?:
             connection.stop(timeout: 0)
             throw .tlsFailed(broker: settings.broker, reason: reason)
-        case .accepted?, nil:
+        case .unknownHost(let reason)?:
+            connection.stop(timeout: 0)
+            throw .unknownHost(host: settings.host, reason: reason)
+        case .accepted?, .unreachable?, nil:
             break
         }
     }
