@@ -133,3 +133,62 @@ import Testing
         #expect(result.stderr == "plantleaf camera: --mqtt-ca goes with --mqtt URL (see plantleaf camera --help)\n")
     }
 }
+
+/// Brokers that misbehave: the camera goes on, with bounded memory and CPU.
+@Suite struct CameraMQTTHostileBrokerTests {
+    /// A broker that sends QoS 2 PUBLISHes it never releases (256 MiB a connection): plantleaf
+    /// drops the connection at the first, so its memory stays bounded, and the whole stream is read.
+    @Test func unreleasedQoS2PublishesDoNotGrowMemory() throws {
+        let broker = try FloodingBroker()
+        defer { broker.stop() }
+        let leaf = try CameraStreamTests.bytes(CameraMQTTTests.appleScab)
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let stream = folder + "/leaves.mjpeg"
+        TestImages.write((0..<40).flatMap { _ in leaf }, to: stream)
+        let run = try runPlantLeafMeasured(["camera", "--input", stream, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/plants"],
+                                           timeLimit: 120)
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        let (frames, _) = CameraStreamTests.records(run.result.stdout)
+        #expect(!frames.isEmpty && run.result.stderr.contains(": 40 frames read, "), "\(run.result.stderr)")
+        #expect(run.result.stderr.contains("plantleaf camera: mqtt: 127.0.0.1:\(broker.port) sent a message though plantleaf subscribes to nothing: "
+            + "connection dropped; retrying every 1 s, backing off to 60 s"), "\(run.result.stderr)")
+        #expect(broker.connections >= 1)
+        // A camera run's own peak is well under this; keeping the broker's 256 MiB is far over it.
+        #expect(run.peakResidentKiB < 200 << 10, "peak \(run.peakResidentKiB) KiB")
+    }
+
+    /// mqtts:// to a port nothing listens on: "cannot connect" at once, the 1 s doubling back-off
+    /// (no core spinning), and a prompt stop when the stream ends.
+    @Test func tlsToARefusingPortBacksOffAndSaysSoPromptly() throws {
+        let port = try freeLocalPort()
+        let script = #"""
+            start=$(date +%s.%N)
+            TIMEFORMAT='cpu %U %S'
+            time ( (cat "$2"; sleep 4) | "$0" camera --input - --json --mqtt "$1" 2>&1 >/dev/null \
+                | while IFS= read -r line; do echo "$(date +%s.%N) $line"; done > "$3" )
+            echo "took $start $(date +%s.%N)" >&2
+            """#
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let result = try runPlantLeafInShell(script, ["mqtts://127.0.0.1:\(port)/plants", CameraMQTTTests.appleScab, folder + "/lines"],
+                                             timeLimit: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = ((try? String(contentsOfFile: folder + "/lines", encoding: .utf8)) ?? "").split(separator: "\n")
+        let took = result.stderrLines.first { $0.hasPrefix("took ") }?.split(separator: " ").compactMap { Double($0) } ?? []
+        let cpu = result.stderrLines.first { $0.hasPrefix("cpu ") }?.split(separator: " ").compactMap { Double($0) } ?? []
+        guard took.count == 2, cpu.count == 2 else {
+            Issue.record("no timing: \(result.stderr)")
+            return
+        }
+        let cannotConnect = lines.first { $0.contains("plantleaf camera: mqtt: cannot connect to 127.0.0.1:\(port): connection refused; "
+            + "retrying every 1 s, backing off to 60 s") }
+        let shownAt = cannotConnect.flatMap { Double($0.split(separator: " ")[0]) }
+        #expect(shownAt.map { $0 - took[0] < 5 } == true, "\(lines) from \(took[0])")
+        // One reading and the model's set-up, not 4 s of a spinning thread.
+        #expect(cpu[0] + cpu[1] < 2.5, "cpu \(cpu)")
+        // The stream ends after 4 s; the stop does not wait for the back-off.
+        #expect(took[1] - took[0] < 7, "took \(took[1] - took[0]) s")
+        #expect(lines.filter { $0.contains("cannot connect") }.count == 1, "\(lines)")
+    }
+}
