@@ -155,7 +155,7 @@ import Testing
             + "connection dropped; retrying every 1 s, backing off to 60 s"), "\(run.result.stderr)")
         #expect(broker.connections >= 1)
         // A camera run's own peak is well under this; keeping the broker's 256 MiB is far over it.
-        #expect(run.peakResidentKiB < 200 << 10, "peak \(run.peakResidentKiB) KiB")
+        #expect(run.peakResidentKiB < 96 << 10, "peak \(run.peakResidentKiB) KiB")
     }
 
     /// mqtts:// to a port nothing listens on: "cannot connect" at once, the 1 s doubling back-off
