@@ -52,7 +52,7 @@ final class MQTTConnection: @unchecked Sendable {
     static let lastReconnectDelay: UInt32 = 60
     /// Seconds between PINGREQs on an idle link; a broker silent for 1.5 times this is taken as gone.
     static let keepAlive: Int32 = 30
-    /// The longest a loop pass waits for the socket: how late a reading (or a stop) is seen at most.
+    /// The longest a loop pass waits for the socket: how late a stop is seen, at most, on a quiet link.
     static let loopIntervalMilliseconds: Int32 = 100
 
     private let settings: MQTTSettings
