@@ -160,7 +160,7 @@ final class MQTTConnection: @unchecked Sendable {
     /// Starts the network thread, which makes the first connection attempt.
     func start() throws(MQTTError) {
         lock.withLock { networkThreadRunning = true }
-        do {
+        do throws(ThreadStartError) {
             networkThread = try WorkerThread { [self] in runNetwork() }
         } catch {
             lock.withLock { networkThreadRunning = false }
