@@ -106,6 +106,8 @@ enum CameraCommand {
             do {
                 let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
                 publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version)
+                // Home Assistant's image entity shows the frame the reading was made from.
+                options.keepModelInput = true
             } catch {
                 Console.error("plantleaf camera: --mqtt: \(Remedy.line(error))")
                 return ExitCode.setupFailure
@@ -156,7 +158,7 @@ enum CameraCommand {
                 // A reader that has gone (`| head -1`) ends the run as classify's does, rather
                 // than a camera classifying for no one.
                 if Console.stdoutFailed { return false }
-                publisher?.publish(record)
+                publisher?.publish(CameraOutput.mqttReading(result, record: record))
                 reportConnection()
                 guard let log else { return true }
                 do throws(FileWriteError) {

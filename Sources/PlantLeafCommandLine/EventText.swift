@@ -15,6 +15,8 @@ enum EventText {
         case .cannotConnect(let broker, let reason): return "cannot connect to \(broker): \(reason); \(retrying)"
         case .refused(let broker, let reason): return "\(broker) refused the connection: \(reason); \(retrying)"
         case .lost(let broker, let reason): return "connection to \(broker) lost: \(reason); \(retrying)"
+        case .unsolicitedMessage(let broker):
+            return "\(broker) sent a message though plantleaf subscribes to nothing: connection dropped; \(retrying)"
         case .tlsFailed(let broker, let reason):
             return "TLS with \(broker) failed: \(reason); not retrying (check the CA file and the broker's host name)"
         case .notPublished(let topic, let reason): return "not published to \(topic): \(reason)"

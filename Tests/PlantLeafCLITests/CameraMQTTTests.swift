@@ -29,18 +29,48 @@ import Testing
                     "not published: \(line)")
         }
         #expect(reader.waitFor { $0.topic == "greenhouse/bench1/availability" && $0.payload == "online" } != nil)
+        #expect(reader.waitFor { $0.topic == "greenhouse/bench1/state" && $0.payload == "Apple — Apple scab" } != nil,
+                "the first frame's diagnosis was not shown by name")
         #expect(reader.waitFor { $0.topic == "greenhouse/bench1/availability" && $0.payload == "offline" } != nil,
                 "no offline at the end of the run")
         // What a reader that comes later (Home Assistant restarting) gets from the broker.
         let later = try TopicReader(port: broker.port, topics: ["greenhouse/#", "homeassistant/#"], folder: broker.folder)
         #expect(later.waitFor { $0.topic == "greenhouse/bench1/availability" }
             == ReceivedMessage(retained: true, topic: "greenhouse/bench1/availability", payload: "offline"))
-        for object in ["top_class", "top_score", "last_seen"] {
-            let config = later.waitFor { $0.topic == "homeassistant/sensor/greenhouse_bench1/\(object)/config" }
-            #expect(config?.retained == true, "\(object): \(later.messages)")
+        for topic in HomeAssistantDiscovery.configTopics(baseTopic: "greenhouse/bench1") {
+            let config = later.waitFor { $0.topic == topic }
+            #expect(config?.retained == true, "\(topic): \(later.messages)")
         }
+        // The last reading, as Home Assistant shows it: the apple scab leaf read as such, or (the
+        // same frame over and over reads as a stalled camera) the verdict that says it is not.
+        let lastLine = try #require(published.last)
+        let verdict = try #require(jsonObject(lastLine)?["verdict"] as? String)
+        let diagnosis = verdict == "diagnosis"
+        let state = diagnosis ? "Apple — Apple scab" : String(verdict.map { $0 == "-" ? " " : $0 })
+        #expect(later.waitFor { $0.topic == "greenhouse/bench1/state" }
+            == ReceivedMessage(retained: true, topic: "greenhouse/bench1/state", payload: state), "\(later.messages)")
+        #expect(later.waitFor { $0.topic == "greenhouse/bench1/problem" }
+            == ReceivedMessage(retained: true, topic: "greenhouse/bench1/problem", payload: diagnosis ? "ON" : "OFF"))
+        let attributesText = try #require(later.waitFor { $0.topic == "greenhouse/bench1/attributes" }?.payload)
+        let attributes = try #require(jsonObject(attributesText))
+        #expect(attributes["verdict"] as? String == verdict)
+        #expect((attributes["top"] as? [[String: Any]])?.count == 3)
         later.stop()
         reader.stop()
+        // The frame the reading was made from: the model's 224×224 input as JPEG.
+        let images = try TopicReader(port: broker.port, topics: ["greenhouse/bench1/image"], folder: broker.folder, hexPayloads: true)
+        let image = try #require(images.waitFor { _ in true })
+        #expect(image.retained && image.payload.hasPrefix("ffd8"), "\(image.payload.prefix(16))")
+        let jpeg = try #require(hexBytes(image.payload))
+        let decoded = try ImageDecoder().decode(jpeg)
+        #expect(decoded.width == 224 && decoded.height == 224)
+        images.stop()
+    }
+
+    private func hexBytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        return stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) }
     }
 
     /// The broker is killed and started again while a camera feeds frames: the run goes on, says
@@ -101,5 +131,64 @@ import Testing
         let result = try runPlantLeaf(["camera", "--mqtt-ca", "/etc/ssl/certs/ca-certificates.crt"])
         #expect(result.status == 2)
         #expect(result.stderr == "plantleaf camera: --mqtt-ca goes with --mqtt URL (see plantleaf camera --help)\n")
+    }
+}
+
+/// Brokers that misbehave: the camera goes on, with bounded memory and CPU.
+@Suite struct CameraMQTTHostileBrokerTests {
+    /// A broker that sends QoS 2 PUBLISHes it never releases (256 MiB a connection): plantleaf
+    /// drops the connection at the first, so its memory stays bounded, and the whole stream is read.
+    @Test func unreleasedQoS2PublishesDoNotGrowMemory() throws {
+        let broker = try FloodingBroker()
+        defer { broker.stop() }
+        let leaf = try CameraStreamTests.bytes(CameraMQTTTests.appleScab)
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let stream = folder + "/leaves.mjpeg"
+        TestImages.write((0..<40).flatMap { _ in leaf }, to: stream)
+        let run = try runPlantLeafMeasured(["camera", "--input", stream, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/plants"],
+                                           timeLimit: 120)
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        let (frames, _) = CameraStreamTests.records(run.result.stdout)
+        #expect(!frames.isEmpty && run.result.stderr.contains(": 40 frames read, "), "\(run.result.stderr)")
+        #expect(run.result.stderr.contains("plantleaf camera: mqtt: 127.0.0.1:\(broker.port) sent a message though plantleaf subscribes to nothing: "
+            + "connection dropped; retrying every 1 s, backing off to 60 s"), "\(run.result.stderr)")
+        #expect(broker.connections >= 1)
+        // A camera run's own peak is well under this; keeping the broker's 256 MiB is far over it.
+        #expect(run.peakResidentKiB < 96 << 10, "peak \(run.peakResidentKiB) KiB")
+    }
+
+    /// mqtts:// to a port nothing listens on: "cannot connect" at once, the 1 s doubling back-off
+    /// (no core spinning), and a prompt stop when the stream ends.
+    @Test func tlsToARefusingPortBacksOffAndSaysSoPromptly() throws {
+        let port = try freeLocalPort()
+        let script = #"""
+            start=$(date +%s.%N)
+            TIMEFORMAT='cpu %U %S'
+            time ( (cat "$2"; sleep 4) | "$0" camera --input - --json --mqtt "$1" 2>&1 >/dev/null \
+                | while IFS= read -r line; do echo "$(date +%s.%N) $line"; done > "$3" )
+            echo "took $start $(date +%s.%N)" >&2
+            """#
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let result = try runPlantLeafInShell(script, ["mqtts://127.0.0.1:\(port)/plants", CameraMQTTTests.appleScab, folder + "/lines"],
+                                             timeLimit: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = ((try? String(contentsOfFile: folder + "/lines", encoding: .utf8)) ?? "").split(separator: "\n")
+        let took = result.stderrLines.first { $0.hasPrefix("took ") }?.split(separator: " ").compactMap { Double($0) } ?? []
+        let cpu = result.stderrLines.first { $0.hasPrefix("cpu ") }?.split(separator: " ").compactMap { Double($0) } ?? []
+        guard took.count == 2, cpu.count == 2 else {
+            Issue.record("no timing: \(result.stderr)")
+            return
+        }
+        let cannotConnect = lines.first { $0.contains("plantleaf camera: mqtt: cannot connect to 127.0.0.1:\(port): connection refused; "
+            + "retrying every 1 s, backing off to 60 s") }
+        let shownAt = cannotConnect.flatMap { Double($0.split(separator: " ")[0]) }
+        #expect(shownAt.map { $0 - took[0] < 5 } == true, "\(lines) from \(took[0])")
+        // One reading and the model's set-up, not 4 s of a spinning thread.
+        #expect(cpu[0] + cpu[1] < 2.5, "cpu \(cpu)")
+        // The stream ends after 4 s; the stop does not wait for the back-off.
+        #expect(took[1] - took[0] < 7, "took \(took[1] - took[0]) s")
+        #expect(lines.filter { $0.contains("cannot connect") }.count == 1, "\(lines)")
     }
 }

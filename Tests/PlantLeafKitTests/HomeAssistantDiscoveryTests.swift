@@ -10,19 +10,18 @@ import Testing
         #expect(HomeAssistantDiscovery.nodeId(baseTopic: "serre n°2/été") == "serre_n_2__t_")
     }
 
-    @Test func threeSensorConfigsReadTheResultJSON() throws {
+    @Test func entityConfigsReadTheRetainedReadingTopics() throws {
         let settings = try MQTTSettings(url: "mqtt://host/greenhouse/bench 1", environment: [:])
         let discovery = HomeAssistantDiscovery(settings: settings, softwareVersion: "1.4.0")
         #expect(discovery.nodeId == "greenhouse_bench_1")
-        #expect(discovery.messages.map(\.topic) == ["top_class", "top_score", "last_seen"].map {
-            "homeassistant/sensor/greenhouse_bench_1/\($0)/config"
-        })
+        let entities = [("sensor", "top_class"), ("sensor", "top_score"), ("sensor", "last_seen"), ("binary_sensor", "problem"), ("image", "frame")]
+        #expect(discovery.messages.map(\.topic) == entities.map { "homeassistant/\($0.0)/greenhouse_bench_1/\($0.1)/config" })
+        #expect(HomeAssistantDiscovery.configTopics(baseTopic: "greenhouse/bench 1") == discovery.messages.map(\.topic))
         let configs = try discovery.messages.map { message in
             try #require(jsonObject(message.payload), "not a JSON object: \(message.payload)")
         }
-        for (config, objectId) in zip(configs, ["top_class", "top_score", "last_seen"]) {
+        for (config, (_, objectId)) in zip(configs, entities) {
             #expect(config["unique_id"] as? String == "plantleaf_greenhouse_bench_1_\(objectId)")
-            #expect(config["state_topic"] as? String == "greenhouse/bench 1/result")
             #expect(config["availability_topic"] as? String == "greenhouse/bench 1/availability")
             #expect(config["payload_available"] as? String == "online")
             #expect(config["payload_not_available"] as? String == "offline")
@@ -32,19 +31,45 @@ import Testing
             #expect(device["model"] as? String == "PlantLeaf")
             #expect(device["sw_version"] as? String == "1.4.0")
         }
-        #expect(configs[0]["value_template"] as? String == "{{ value_json.top[0].label }}")
+        #expect(configs[0]["name"] as? String == "Reading")
+        #expect(configs[0]["state_topic"] as? String == "greenhouse/bench 1/state")
+        #expect(configs[0]["json_attributes_topic"] as? String == "greenhouse/bench 1/attributes")
+        #expect(configs[0]["value_template"] == nil)
+        #expect(configs[1]["state_topic"] as? String == "greenhouse/bench 1/attributes")
         #expect(configs[1]["value_template"] as? String == "{{ (value_json.top[0].score * 100) | round(1) }}")
         #expect(configs[1]["unit_of_measurement"] as? String == "%")
         #expect(configs[1]["state_class"] as? String == "measurement")
+        #expect(configs[2]["state_topic"] as? String == "greenhouse/bench 1/attributes")
         #expect(configs[2]["value_template"] as? String == "{{ value_json.time }}")
         #expect(configs[2]["device_class"] as? String == "timestamp")
+        #expect(configs[3]["state_topic"] as? String == "greenhouse/bench 1/problem")
+        #expect(configs[3]["device_class"] as? String == "problem")
+        #expect(configs[3]["payload_on"] as? String == "ON")
+        #expect(configs[3]["payload_off"] as? String == "OFF")
+        #expect(configs[4]["image_topic"] as? String == "greenhouse/bench 1/image")
+        #expect(configs[4]["content_type"] as? String == "image/jpeg")
+    }
+
+    @Test func theStateLeadsWithTheVerdictAndOnlyAnUnhealthyDiagnosisIsAProblem() {
+        func reading(_ verdict: Verdict, _ label: String) -> MQTTReading {
+            MQTTReading(record: "{}", verdict: verdict, top: [ScoredClass(index: 0, label: label, score: 0.9)], time: "t")
+        }
+        let blight = reading(.diagnosis, "Tomato___Early_blight")
+        #expect(blight.state == "Tomato — Early blight" && blight.isProblem)
+        let healthy = reading(.diagnosis, "Apple___healthy")
+        #expect(healthy.state == "Apple — healthy" && !healthy.isProblem)
+        let expected: [(Verdict, String)] = [(.uncertain, "uncertain"), (.noLeaf, "no leaf"), (.noPicture, "no picture")]
+        for (verdict, state) in expected {
+            let notADiagnosis = reading(verdict, "Tomato___Early_blight")
+            #expect(notADiagnosis.state == state && !notADiagnosis.isProblem, "\(verdict)")
+        }
     }
 
     @Test func textIsEscapedInTheJSON() throws {
         let settings = try MQTTSettings(url: #"mqtt://host/say "hi"\now"#, environment: [:])
         let discovery = HomeAssistantDiscovery(settings: settings, softwareVersion: "1.0 \"beta\"")
         let config = try #require(jsonObject(discovery.messages[0].payload))
-        #expect(config["state_topic"] as? String == #"say "hi"\now/result"#)
+        #expect(config["state_topic"] as? String == #"say "hi"\now/state"#)
         #expect((config["device"] as? [String: Any])?["sw_version"] as? String == "1.0 \"beta\"")
     }
 }

@@ -5,9 +5,20 @@ import PlantLeafReport
 import PlantLeafTestSupport
 import Testing
 
-/// A result as the camera command writes it: frame number, time, top classes.
+/// A result as the camera command writes it: frame number, time, verdict, top classes.
 private func resultJSON(frame: Int) -> String {
-    #"{"frame": \#(frame), "time": "2026-12-02T10:00:00+01:00", "top": [{"label": "Tomato___Early_blight", "score": 0.93}, {"label": "Tomato___healthy", "score": 0.05}]}"#
+    #"{"frame": \#(frame), "time": "2026-12-02T10:00:00+01:00", "verdict": "diagnosis", "top": [{"label": "Tomato___Early_blight", "score": 0.93}, {"label": "Tomato___healthy", "score": 0.05}]}"#
+}
+
+private let earlyBlightTop = [ScoredClass(index: 29, label: "Tomato___Early_blight", score: 0.93),
+                              ScoredClass(index: 37, label: "Tomato___healthy", score: 0.05),
+                              ScoredClass(index: 28, label: "Tomato___Bacterial_spot", score: 0.01),
+                              ScoredClass(index: 30, label: "Tomato___Late_blight", score: 0.005)]
+
+/// The reading the camera command would publish for `resultJSON(frame:)`.
+private func reading(frame: Int, verdict: Verdict = .diagnosis, top: [ScoredClass] = earlyBlightTop,
+                     frameJPEG: [UInt8]? = nil) -> MQTTReading {
+    MQTTReading(record: resultJSON(frame: frame), verdict: verdict, top: top, time: "2026-12-02T10:00:00+01:00", frameJPEG: frameJPEG)
 }
 
 /// Polls `condition` every 20 ms for up to `timeout` seconds.
@@ -40,8 +51,8 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
             #expect(received == ReceivedMessage(retained: true, topic: message.topic, payload: message.payload))
         }
 
-        publisher.publish(resultJSON(frame: 1))
-        publisher.publish(resultJSON(frame: 2))
+        publisher.publish(reading(frame: 1))
+        publisher.publish(reading(frame: 2))
         let second = reader.waitFor { $0.payload == resultJSON(frame: 2) }
         #expect(second == ReceivedMessage(retained: false, topic: "greenhouse/bench1/result", payload: resultJSON(frame: 2)))
         #expect(reader.messages.filter { $0.topic == settings.resultTopic }.map(\.payload).allSatisfy {
@@ -51,9 +62,58 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         publisher.close()
         #expect(!publisher.isConnected)
         #expect(reader.waitFor { $0.topic == settings.availabilityTopic && $0.payload == "offline" } != nil)
-        publisher.publish(resultJSON(frame: 3))  // after close: ignored
+        publisher.publish(reading(frame: 3))  // after close: ignored
         usleep(200_000)
         #expect(!reader.messages.contains { $0.payload == resultJSON(frame: 3) })
+    }
+
+    /// What Home Assistant reads: the readable state, the problem sensor, the attributes and the
+    /// frame, all retained, so a subscriber that comes after the reading (a restarted Home
+    /// Assistant) still gets the last one.
+    @Test func homeAssistantGetsTheReadableStateProblemAttributesAndFrameRetained() throws {
+        let broker = try TestBroker()
+        let settings = try MQTTSettings(url: "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1", environment: [:])
+        let publisher = try MQTTPublisher(settings: settings, softwareVersion: MQTTPublisherTests.version)
+        let reader = try TopicReader(port: broker.port, topics: ["greenhouse/bench1/#"], folder: broker.folder)
+        let images = try TopicReader(port: broker.port, topics: [settings.imageTopic], folder: broker.folder, hexPayloads: true)
+        #expect(reader.waitFor { $0.topic == settings.availabilityTopic } != nil, "\(broker.log)")
+        let green = RGBImage(width: 224, height: 224, pixels: [UInt8]((0..<224 * 224).flatMap { _ in [40, 160, 60] }))
+        let jpeg = try JPEGEncoder.encode(green)
+        publisher.publish(reading(frame: 1, frameJPEG: jpeg))
+
+        #expect(reader.waitFor { $0.topic == settings.stateTopic }
+            == ReceivedMessage(retained: false, topic: "greenhouse/bench1/state", payload: "Tomato — Early blight"), "\(reader.messages)")
+        #expect(reader.waitFor { $0.topic == settings.problemTopic }?.payload == "ON")
+        #expect(reader.waitFor { $0.topic == settings.resultTopic }?.payload == resultJSON(frame: 1))
+        let attributesText = try #require(reader.waitFor { $0.topic == settings.attributesTopic }?.payload)
+        let attributes = try #require(jsonObject(attributesText), "\(attributesText)")
+        #expect(attributes["verdict"] as? String == "diagnosis")
+        #expect(attributes["time"] as? String == "2026-12-02T10:00:00+01:00")
+        let top = try #require(attributes["top"] as? [[String: Any]], "\(attributesText)")
+        #expect(top.map { $0["name"] as? String } == ["Tomato — Early blight", "Tomato — healthy", "Tomato — Bacterial spot"])
+        #expect(top.map { $0["label"] as? String } == ["Tomato___Early_blight", "Tomato___healthy", "Tomato___Bacterial_spot"])
+        #expect(top.map { $0["score"] as? Double } == [0.93, 0.05, 0.01])
+        let image = try #require(images.waitFor { $0.topic == settings.imageTopic }?.payload)
+        #expect(image.hasPrefix("ffd8") && image == jpeg.map { String(format: "%02x", $0) }.joined(), "\(image.prefix(16))")
+
+        // Not a diagnosis: the state says so and the problem sensor is off, whatever the top class.
+        publisher.publish(reading(frame: 2, verdict: .noPicture))
+        #expect(reader.waitFor { $0.topic == settings.stateTopic && $0.payload == "no picture" } != nil, "\(reader.messages)")
+        #expect(reader.waitFor { $0.topic == settings.problemTopic && $0.payload == "OFF" } != nil)
+        #expect(eventually { reader.messages.filter { $0.topic == settings.attributesTopic }.count == 2 })
+
+        let later = try TopicReader(port: broker.port, topics: ["greenhouse/bench1/#"], folder: broker.folder)
+        #expect(later.waitFor { $0.topic == settings.stateTopic }
+            == ReceivedMessage(retained: true, topic: "greenhouse/bench1/state", payload: "no picture"), "\(later.messages)")
+        #expect(later.waitFor { $0.topic == settings.problemTopic } == ReceivedMessage(retained: true, topic: "greenhouse/bench1/problem", payload: "OFF"))
+        #expect(later.waitFor { $0.topic == settings.attributesTopic }?.retained == true)
+        #expect(later.waitFor { $0.topic == settings.imageTopic }?.retained == true, "the last frame is kept for a later subscriber")
+        // The raw result is a stream of events, not a state: not retained.
+        #expect(!later.messages.contains { $0.topic == settings.resultTopic })
+        later.stop()
+        images.stop()
+        reader.stop()
+        publisher.close()
     }
 
     @Test func resumesAfterTheBrokerRestartsWithOnlyTheNewestResult() throws {
@@ -62,7 +122,7 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         let publisher = try MQTTPublisher(settings: settings, softwareVersion: MQTTPublisherTests.version)
         var reader = try TopicReader(port: broker.port, topics: ["plants/#"], folder: broker.folder)
         #expect(reader.waitFor { $0.payload == "online" } != nil)
-        publisher.publish(resultJSON(frame: 1))
+        publisher.publish(reading(frame: 1))
         #expect(reader.waitFor { $0.payload == resultJSON(frame: 1) } != nil)
 
         broker.stop()
@@ -70,7 +130,7 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         #expect(eventually { !publisher.isConnected }, "the publisher did not notice the broker went away")
         let lost = Date()
         // While the broker is away: ten results, of which only the last should ever arrive.
-        for frame in 2...11 { publisher.publish(resultJSON(frame: frame)) }
+        for frame in 2...11 { publisher.publish(reading(frame: frame)) }
         #expect(Date().timeIntervalSince(lost) < 0.5, "publish waited for the network")
         // libmosquitto retries 1 s after the loss, then at least 2 s after that: restarting in
         // between gives the new reader over a second to subscribe before the publisher is back.
@@ -85,7 +145,7 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         // The restarted broker kept nothing: `online` is there because the publisher sent it again.
         #expect(reader.messages.contains { $0.topic == "plants/availability" && $0.payload == "online" })
 
-        publisher.publish(resultJSON(frame: 12))
+        publisher.publish(reading(frame: 12))
         #expect(reader.waitFor { $0.payload == resultJSON(frame: 12) } != nil)
         let events = publisher.takeEvents()
         #expect(events.count == 3, "\(events)")
@@ -103,7 +163,7 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         #expect(!publisher.isConnected)
         let events = publisher.takeEvents()
         #expect(events == [.cannotConnect(broker: "127.0.0.1:\(broker.port)", reason: "connection refused")], "\(events)")
-        publisher.publish(resultJSON(frame: 1))
+        publisher.publish(reading(frame: 1))
         try broker.start()
         #expect(eventually(timeout: 20) { publisher.isConnected }, "no connection after the broker started")
         #expect(publisher.takeEvents() == [.connected(broker: "127.0.0.1:\(broker.port)")])

@@ -110,7 +110,7 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
     /// The check covered "/availability" only, so a base accepted here made every discovery
     /// config topic too long for MQTT.
     @Test func baseTopicLengthCountsTheLongestPublishedTopic() throws {
-        let discoveryOverhead = "homeassistant/sensor/".utf8.count + "/top_class/config".utf8.count
+        let discoveryOverhead = "homeassistant/binary_sensor/".utf8.count + "/problem/config".utf8.count
         let longestBase = String(repeating: "a", count: 65_535 - discoveryOverhead)
         let longest = try MQTTSettings(url: "mqtt://host/" + longestBase, environment: [:])
         #expect(longest.baseTopic == longestBase)

@@ -131,10 +131,12 @@ public final class TopicReader {
     private let process: BackgroundProcess
     private let outputPath: String
 
-    public init(port: Int, topics: [String], folder: String) throws {
+    /// - Parameter hexPayloads: payloads as lowercase hex, for binary ones (an image) that could
+    ///   hold a newline.
+    public init(port: Int, topics: [String], folder: String, hexPayloads: Bool = false) throws {
         outputPath = folder + "/reader-\(UUID().uuidString.prefix(8)).out"
-        // %r: retain flag, %t: topic, %p: payload; one message a line.
-        let arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-F", "%r %t %p"]
+        // %r: retain flag, %t: topic, %p: payload (%x: in hex); one message a line.
+        let arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-F", hexPayloads ? "%r %t %x" : "%r %t %p"]
             + topics.flatMap { ["-t", $0] }
         process = try BackgroundProcess("/usr/bin/mosquitto_sub", arguments, lifetime: TestBroker.lifetime, output: outputPath)
     }
@@ -142,7 +144,8 @@ public final class TopicReader {
 
     /// Every message received so far.
     public var messages: [ReceivedMessage] {
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // Lossy: a binary payload (an image) must not hide the text ones around it.
+        let text = FileManager.default.contents(atPath: outputPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3 else { return nil }
@@ -203,4 +206,93 @@ private func loopbackAddress(port: Int) -> sockaddr_in {
     address.sin_port = UInt16(port).bigEndian
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
     return address
+}
+
+/// A hostile fake broker on 127.0.0.1: it accepts every client's CONNECT, then sends it PUBLISH
+/// packets with QoS 2 that it never releases (no PUBREL), `packetBytes` each, until
+/// `bytesPerConnection` are sent or the client goes. A client that keeps them grows by as much.
+public final class FloodingBroker: @unchecked Sendable {
+    public let port: Int
+    private let listener: Int32
+    private let packet: [UInt8]
+    private let bytesPerConnection: Int
+    private let lock = NSLock()
+    private var accepted = 0
+    private var stopped = false
+
+    public init(packetBytes: Int = 1 << 20, bytesPerConnection: Int = 256 << 20) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestBrokerError("socket: \(SystemError(errno))") }
+        var address = loopbackAddress(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+            }
+        } && listen(descriptor, 8) == 0
+        guard listening else {
+            close(descriptor)
+            throw TestBrokerError("bind or listen: \(SystemError(errno))")
+        }
+        listener = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+        self.bytesPerConnection = bytesPerConnection
+        packet = FloodingBroker.qos2Publish(payloadBytes: packetBytes)
+        Thread { [self] in acceptClients() }.start()
+    }
+
+    deinit { stop() }
+
+    /// Connections accepted so far.
+    public var connections: Int { lock.withLock { accepted } }
+
+    /// Stops accepting; connections being flooded end at their next send.
+    public func stop() {
+        let first: Bool = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { shutdown(listener, Int32(SHUT_RDWR)) }
+    }
+
+    private func acceptClients() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0, !lock.withLock({ stopped }) else {
+                if client >= 0 { close(client) }
+                if errno == EINTR { continue }
+                close(listener)
+                return
+            }
+            lock.withLock { accepted += 1 }
+            Thread { [self] in flood(client) }.start()
+        }
+    }
+
+    private func flood(_ client: Int32) {
+        defer { close(client) }
+        var connect = [UInt8](repeating: 0, count: 4096)
+        guard recv(client, &connect, connect.count, 0) > 0, connect[0] == 0x10 else { return }
+        let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
+        guard send(client, connack, connack.count, Int32(MSG_NOSIGNAL)) == connack.count else { return }
+        var sent = 0
+        while sent < bytesPerConnection && !lock.withLock({ stopped }) {
+            let written = packet.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written == packet.count else { return }
+            sent += written
+        }
+    }
+
+    /// PUBLISH, QoS 2 (fixed header 0x34), topic "x", packet id 1, `payloadBytes` bytes.
+    static func qos2Publish(payloadBytes: Int) -> [UInt8] {
+        var remaining = 2 + 1 + 2 + payloadBytes
+        var header: [UInt8] = [0x34]
+        repeat {
+            var byte = UInt8(remaining % 128)
+            remaining /= 128
+            if remaining > 0 { byte |= 0x80 }
+            header.append(byte)
+        } while remaining > 0
+        return header + [0x00, 0x01, UInt8(ascii: "x"), 0x00, 0x01] + [UInt8](repeating: 0x2A, count: payloadBytes)
+    }
 }

@@ -21,6 +21,9 @@
 
 // The log level of errors (mosquitto.h's MOSQ_LOG_ERR): the only lines that say why TLS failed.
 #define kPLMosquittoLogError 0x08
+// The log level of debug lines (MOSQ_LOG_DEBUG): the only sign of a PUBLISH the broker sent
+// with QoS 2, which libmosquitto keeps until the broker releases it and only then hands on.
+#define kPLMosquittoLogDebug 0x10
 
 // CONNACK return codes of MQTT 3.1.1 (section 3.2.2.3), passed to the connect callback.
 #define kPLConnackAccepted 0
@@ -52,15 +55,14 @@ typedef int (*PLMosquittoPasswordCallback)(char *buffer, int size, int rwflag, v
     X(int, mosquitto_will_set, (PLMosquitto *client, const char *topic, int length, const void *payload, int qos, bool retain), (client, topic, length, payload, qos, retain)) \
     X(int, mosquitto_username_pw_set, (PLMosquitto *client, const char *user, const char *password), (client, user, password)) \
     X(int, mosquitto_tls_set, (PLMosquitto *client, const char *ca_file, const char *ca_path, const char *cert_file, const char *key_file, PLMosquittoPasswordCallback key_password), (client, ca_file, ca_path, cert_file, key_file, key_password)) \
+    X(int, mosquitto_threaded_set, (PLMosquitto *client, bool threaded), (client, threaded)) \
     X(int, mosquitto_max_inflight_messages_set, (PLMosquitto *client, unsigned int count), (client, count)) \
-    X(int, mosquitto_reconnect_delay_set, (PLMosquitto *client, unsigned int delay, unsigned int delay_max, bool exponential_backoff), (client, delay, delay_max, exponential_backoff)) \
     X(void, mosquitto_connect_callback_set, (PLMosquitto *client, PLMosquittoConnectCallback callback), (client, callback)) \
     X(void, mosquitto_disconnect_callback_set, (PLMosquitto *client, PLMosquittoDisconnectCallback callback), (client, callback)) \
     X(void, mosquitto_publish_callback_set, (PLMosquitto *client, PLMosquittoPublishCallback callback), (client, callback)) \
     X(void, mosquitto_log_callback_set, (PLMosquitto *client, PLMosquittoLogCallback callback), (client, callback)) \
-    X(int, mosquitto_connect_async, (PLMosquitto *client, const char *host, int port, int keepalive), (client, host, port, keepalive)) \
-    X(int, mosquitto_loop_start, (PLMosquitto *client), (client)) \
-    X(int, mosquitto_loop_stop, (PLMosquitto *client, bool force), (client, force)) \
+    X(int, mosquitto_connect, (PLMosquitto *client, const char *host, int port, int keepalive), (client, host, port, keepalive)) \
+    X(int, mosquitto_loop, (PLMosquitto *client, int timeout_ms, int max_packets), (client, timeout_ms, max_packets)) \
     X(int, mosquitto_publish, (PLMosquitto *client, int *message_id, const char *topic, int length, const void *payload, int qos, bool retain), (client, message_id, topic, length, payload, qos, retain)) \
     X(int, mosquitto_disconnect, (PLMosquitto *client), (client)) \
     X(const char *, mosquitto_strerror, (int code), (code))

@@ -1,13 +1,19 @@
 import PlantLeafCore
-/// Home Assistant MQTT discovery: three retained config messages that make Home Assistant show a
-/// PlantLeaf camera as one device with three sensors, all read from the result topic:
+/// Home Assistant MQTT discovery: retained config messages that make Home Assistant show a
+/// PlantLeaf camera as one device with these entities, all read from retained topics so that a
+/// restarted Home Assistant shows the last reading at once:
 ///
-/// - `top_class`: the label of the best class (`top[0].label` of the result JSON);
-/// - `top_score`: its score as a percentage, 0-100 with one decimal (`top[0].score` × 100);
-/// - `last_seen`: the result's `time` (ISO 8601 with offset), as a timestamp sensor.
+/// - sensor `top_class`, "Reading": the readable state (`MQTTReading.state`: "Tomato — Early
+///   blight" for a diagnosis, else the verdict in words), with the verdict, time and top 3 as
+///   attributes. Its object id is the one the raw-label sensor had, so an existing entity (and
+///   the dashboards using it) carries on;
+/// - sensor `top_score`: the best class's score as a percentage, 0-100 with one decimal;
+/// - sensor `last_seen`: the reading's time (ISO 8601 with offset), as a timestamp sensor;
+/// - binary_sensor `problem` (device class problem): on for a diagnosis of a class that is not healthy;
+/// - image `frame`: the picture the reading was made from (JPEG).
 ///
-/// Each sensor goes offline with the availability topic. Config topics are
-/// `<prefix>/sensor/<nodeId>/<object id>/config`.
+/// Each entity goes offline with the availability topic. Config topics are
+/// `<prefix>/<component>/<nodeId>/<object id>/config`.
 public struct HomeAssistantDiscovery: Sendable, Equatable {
     /// One MQTT message: published retained, QoS 1.
     public struct Message: Sendable, Equatable {
@@ -17,15 +23,18 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// Home Assistant's default discovery prefix.
     public static let defaultPrefix = "homeassistant"
+    /// The problem sensor's payloads.
+    public static let problemOn = "ON"
+    public static let problemOff = "OFF"
 
     /// The base topic with every character outside [a-zA-Z0-9_-] replaced by `_`, as discovery
     /// topics and ids allow.
     public let nodeId: String
-    /// The three sensor configs, in the order above.
+    /// The entity configs, in the order above.
     public let messages: [Message]
 
     /// - Parameters:
-    ///   - settings: gives the base topic (hence the node id), the result and availability topics.
+    ///   - settings: gives the base topic (hence the node id) and the topics read.
     ///   - softwareVersion: shown as the device's firmware version.
     ///   - prefix: Home Assistant's discovery prefix, if changed from the default there.
     public init(settings: MQTTSettings, softwareVersion: String, prefix: String = HomeAssistantDiscovery.defaultPrefix) {
@@ -37,37 +46,58 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         device.add("sw_version", softwareVersion)
 
         let nodeId = nodeId
-        messages = HomeAssistantDiscovery.sensors.map { sensor in
+        messages = HomeAssistantDiscovery.entities.map { entity in
             var config = JSONObject()
-            config.add("name", sensor.name)
+            config.add("name", entity.name)
             config.add("has_entity_name", true)
-            config.add("unique_id", "plantleaf_\(nodeId)_\(sensor.objectId)")
-            config.add("state_topic", settings.resultTopic)
-            config.add("value_template", sensor.template)
-            for (key, value) in sensor.extra { config.add(key, value) }
+            config.add("unique_id", "plantleaf_\(nodeId)_\(entity.objectId)")
+            for (key, value) in entity.settings(settings) { config.add(key, value) }
             config.add("availability_topic", settings.availabilityTopic)
             config.add("payload_available", MQTTPublisher.onlinePayload)
             config.add("payload_not_available", MQTTPublisher.offlinePayload)
             config.add("device", device)
-            return Message(topic: HomeAssistantDiscovery.configTopic(prefix: prefix, nodeId: nodeId, objectId: sensor.objectId), payload: config.text)
+            return Message(topic: HomeAssistantDiscovery.configTopic(prefix: prefix, component: entity.component, nodeId: nodeId,
+                                                                     objectId: entity.objectId),
+                           payload: config.text)
         }
     }
 
-    private static let sensors: [(objectId: String, name: String, template: String, extra: [(String, String)])] = [
-        ("top_class", "Top class", "{{ value_json.top[0].label }}", [("icon", "mdi:leaf")]),
-        ("top_score", "Top score", "{{ (value_json.top[0].score * 100) | round(1) }}",
-         [("unit_of_measurement", "%"), ("state_class", "measurement")]),
-        ("last_seen", "Last seen", "{{ value_json.time }}", [("device_class", "timestamp")]),
+    private struct Entity {
+        var component: String
+        var objectId: String
+        var name: String
+        /// The config's keys between the unique id and the availability, from the topics.
+        var settings: @Sendable (MQTTSettings) -> [(String, String)]
+    }
+
+    private static let entities: [Entity] = [
+        Entity(component: "sensor", objectId: "top_class", name: "Reading") { settings in
+            [("state_topic", settings.stateTopic), ("json_attributes_topic", settings.attributesTopic), ("icon", "mdi:leaf")]
+        },
+        Entity(component: "sensor", objectId: "top_score", name: "Top score") { settings in
+            [("state_topic", settings.attributesTopic), ("value_template", "{{ (value_json.top[0].score * 100) | round(1) }}"),
+             ("unit_of_measurement", "%"), ("state_class", "measurement")]
+        },
+        Entity(component: "sensor", objectId: "last_seen", name: "Last seen") { settings in
+            [("state_topic", settings.attributesTopic), ("value_template", "{{ value_json.time }}"), ("device_class", "timestamp")]
+        },
+        Entity(component: "binary_sensor", objectId: "problem", name: "Problem") { settings in
+            [("state_topic", settings.problemTopic), ("payload_on", problemOn), ("payload_off", problemOff), ("device_class", "problem")]
+        },
+        // Home Assistant's MQTT image platform: the topic's payload is the image file itself.
+        Entity(component: "image", objectId: "frame", name: "Frame") { settings in
+            [("image_topic", settings.imageTopic), ("content_type", "image/jpeg")]
+        },
     ]
 
-    private static func configTopic(prefix: String, nodeId: String, objectId: String) -> String {
-        "\(prefix)/sensor/\(nodeId)/\(objectId)/config"
+    private static func configTopic(prefix: String, component: String, nodeId: String, objectId: String) -> String {
+        "\(prefix)/\(component)/\(nodeId)/\(objectId)/config"
     }
 
     /// The config topics published for `baseTopic`, in the order of ``messages``.
     public static func configTopics(baseTopic: String, prefix: String = defaultPrefix) -> [String] {
         let nodeId = HomeAssistantDiscovery.nodeId(baseTopic: baseTopic)
-        return sensors.map { configTopic(prefix: prefix, nodeId: nodeId, objectId: $0.objectId) }
+        return entities.map { configTopic(prefix: prefix, component: $0.component, nodeId: nodeId, objectId: $0.objectId) }
     }
 
     /// The Home Assistant node id for a base topic: its characters outside [A-Za-z0-9_-] become '_'.

@@ -2,66 +2,122 @@ import PlantLeafCore
 import CMosquitto
 import Glibc
 
-/// One libmosquitto client and the state its network thread shares with `publish` callers.
+/// The link to the broker: a network thread of PlantLeaf's own that connects, runs
+/// libmosquitto's loop (mosquitto_loop) and reconnects with back-off, and the state it shares
+/// with `publish` callers.
 ///
-/// libmosquitto's own thread (mosquitto_loop_start) connects, reconnects with back-off and calls
-/// the callbacks below. Results wait in a one-result slot and are handed to libmosquitto only
-/// while connected and while fewer than ``maximumUnacknowledged`` messages await the broker's
-/// PUBACK: libmosquitto would otherwise queue every QoS 1 message without limit while the broker
-/// is away or slow.
+/// Why PlantLeaf's own thread rather than libmosquitto's (mosquitto_loop_start): in libmosquitto
+/// 2.0 a TLS connection to a port that refuses spins that thread at full speed instead of backing
+/// off, and a broker's PUBLISH packets with QoS 2 are kept until the broker releases them, without
+/// limit, in a client that lives as long as the thread. Here each connection gets a fresh client,
+/// a connection that fails waits 1 s, then twice as long each time up to 60 s, whatever the
+/// scheme, and a connection on which the broker sends any PUBLISH (PlantLeaf subscribes to
+/// nothing) is dropped at once, its client and whatever it kept destroyed.
 ///
-/// The lock is never held across a libmosquitto call: the network thread holds libmosquitto's
-/// own locks while it calls back into this class, so taking them the other way round could deadlock.
+/// `publish` puts the reading in a one-reading slot and hands it to libmosquitto at once if the
+/// link allows (the network thread does when acknowledgements make room): only while connected
+/// and while fewer than ``maximumUnacknowledged`` messages await the broker's PUBACK, as
+/// libmosquitto would otherwise queue every QoS 1 message without limit while the broker is slow.
+///
+/// libmosquitto calls the callbacks below on the network thread, within mosquitto_loop and
+/// mosquitto_connect, while holding its own locks; they only take `lock`, never `clientLock`,
+/// and no libmosquitto call is made with `lock` held.
 final class MQTTConnection: @unchecked Sendable {
+    /// One message to publish with QoS 1.
+    struct Outgoing: Sendable, Equatable {
+        var topic: String
+        var payload: [UInt8]
+        var retain: Bool
+    }
+
     /// What the broker answered to the first connection attempt that got that far.
     enum FirstAnswer: Equatable {
         case accepted
         case refused(reason: String)
         case tlsFailed(reason: String)
+        case unknownHost(reason: String)
+        /// The broker could not be reached; retried in the background.
+        case unreachable
     }
 
-    /// QoS 1 messages handed to libmosquitto and not yet acknowledged, at most, before results
+    /// QoS 1 messages handed to libmosquitto and not yet acknowledged, at most, before readings
     /// wait in the slot instead.
     static let maximumUnacknowledged = 8
+    /// Messages one reading may be made of, at most (result, state, attributes, problem, image).
+    static let maximumMessagesPerReading = 5
     /// Events kept for `takeEvents`; older ones are dropped so a caller that never asks costs nothing.
     static let maximumEvents = 64
-    /// Reconnection back-off: libmosquitto's exponential back-off grows the delay from the first to the last.
+    /// Reconnection back-off: the first delay, doubled after each failed attempt up to the last.
     static let firstReconnectDelay: UInt32 = 1
     static let lastReconnectDelay: UInt32 = 60
     /// Seconds between PINGREQs on an idle link; a broker silent for 1.5 times this is taken as gone.
     static let keepAlive: Int32 = 30
+    /// The longest a loop pass waits for the socket: how late a stop is seen, at most, on a quiet link.
+    static let loopIntervalMilliseconds: Int32 = 100
 
-    private let client: OpaquePointer
     private let settings: MQTTSettings
     /// Published retained each time a connection is accepted: `online`, then the discovery configs.
     private let retainedOnConnect: [HomeAssistantDiscovery.Message]
+    /// The first client, made by init so that set-up errors show there; later ones by the thread.
+    private var firstClient: OpaquePointer?
+    private var networkThread: WorkerThread?
+
+    /// Held while the current client is used from outside the network thread, and by that thread
+    /// while it sets or clears the client, so a client is never destroyed in use.
+    private let clientLock = Lock()
+    /// The client of the connection being run; nil between connections. Guarded by `clientLock`.
+    private var currentClient: OpaquePointer?
 
     private let lock = Lock()
     // Guarded by `lock`:
     private var connected = false
-    private var newestResult: String?
+    /// Set by the connect callback: the retained set is still to be sent on this connection.
+    private var retainedSetDue = false
+    private var newestReading: [Outgoing]?
     private var unacknowledged = 0
     private var events: [MQTTEvent] = []
     private var firstAnswer: FirstAnswer?
     private var closing = false
+    /// When a closing connection stops waiting for acknowledgements.
+    private var closeDeadline: UInt64 = 0
     /// The last failed attempt's event, so retries failing the same way are reported once.
     private var lastFailure: MQTTEvent?
     /// Whether a TLS failure was reported since the last connection: OpenSSL logs several lines
     /// for one failure, the first says the most.
     private var tlsFailureReported = false
+    /// Whether the broker sent a PUBLISH on this connection.
+    private var unsolicitedPublish = false
     private var networkThreadRunning = false
 
-    /// Creates and configures the client; nothing is sent until `start`.
+    /// Makes and configures the first client; nothing is sent until `start`.
     init(settings: MQTTSettings, retainedOnConnect: [HomeAssistantDiscovery.Message]) throws(MQTTError) {
+        self.settings = settings
+        self.retainedOnConnect = retainedOnConnect
+        firstClient = try makeClient()
+    }
+
+    deinit {
+        stop(timeout: 0)
+        if let firstClient { pl_mosquitto_destroy(firstClient) }
+    }
+
+    /// A client configured for `settings`, its callbacks pointing at this object.
+    private func makeClient() throws(MQTTError) -> OpaquePointer {
         // No client id: libmosquitto makes a random one, so two cameras never take over each
         // other's session. A clean session: nothing is left queued on the broker for us.
         guard let client = pl_mosquitto_new(nil, true, nil) else {
             throw .setupFailed(step: "mosquitto_new", reason: SystemError(errno).reason)
         }
-        self.client = client
-        self.settings = settings
-        self.retainedOnConnect = retainedOnConnect
+        do throws(MQTTError) {
+            try configure(client)
+        } catch {
+            pl_mosquitto_destroy(client)
+            throw error
+        }
+        return client
+    }
 
+    private func configure(_ client: OpaquePointer) throws(MQTTError) {
         pl_mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
         try check(pl_mosquitto_will_set(client, settings.availabilityTopic, Int32(MQTTPublisher.offlinePayload.utf8.count),
                                         MQTTPublisher.offlinePayload, 1, true), step: "setting the last will")
@@ -75,13 +131,12 @@ final class MQTTConnection: @unchecked Sendable {
                 throw .tlsFailed(broker: settings.broker, reason: "loading the CA certificates: " + MQTTConnection.reason(status))
             }
         }
-        // libmosquitto's window of messages in flight matches this class's own bound plus the
-        // retained set sent on connect (and the final `offline`), so what is handed over goes
-        // out at once rather than waiting in libmosquitto's queue.
-        let window = UInt32(MQTTConnection.maximumUnacknowledged + retainedOnConnect.count + 1)
+        // libmosquitto's window of messages in flight matches this class's own bound (a reading
+        // may start just below it) plus the retained set sent on connect (and the final
+        // `offline`), so what is handed over goes out at once rather than waiting in
+        // libmosquitto's queue.
+        let window = UInt32(MQTTConnection.maximumUnacknowledged + MQTTConnection.maximumMessagesPerReading + retainedOnConnect.count + 1)
         try check(pl_mosquitto_max_inflight_messages_set(client, window), step: "setting the in-flight window")
-        try check(pl_mosquitto_reconnect_delay_set(client, MQTTConnection.firstReconnectDelay, MQTTConnection.lastReconnectDelay, true),
-                  step: "setting the reconnect delay")
         pl_mosquitto_connect_callback_set(client) { _, context, code in
             guard let context else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().connectionAnswered(code)
@@ -95,58 +150,25 @@ final class MQTTConnection: @unchecked Sendable {
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().messageAcknowledged()
         }
         pl_mosquitto_log_callback_set(client) { _, context, level, line in
-            guard level & kPLMosquittoLogError != 0, let context, let line else { return }
-            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().loggedError(String(cString: line))
+            guard let context, let line else { return }
+            let connection = Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue()
+            if level & kPLMosquittoLogError != 0 { connection.loggedError(String(cString: line)) }
+            if level & kPLMosquittoLogDebug != 0 { connection.loggedDebug(line) }
         }
     }
 
-    deinit {
-        stop(timeout: 0)
-        pl_mosquitto_destroy(client)
-    }
-
-    /// Starts the network thread and connecting. A host that does not resolve and a TLS handshake
-    /// that fails at once are errors here; a broker that cannot be reached yet is retried in the
-    /// background.
+    /// Starts the network thread, which makes the first connection attempt.
     func start() throws(MQTTError) {
-        // The thread first: libmosquitto 2.0 retries a first connection that failed only when
-        // the thread was already running as it failed.
-        let started = pl_mosquitto_loop_start(client)
-        guard started == kPLMosquittoSuccess else {
-            throw .setupFailed(step: "starting the network thread", reason: MQTTConnection.reason(started))
-        }
         lock.withLock { networkThreadRunning = true }
-        // Resolves the host here, on the calling thread; the TCP connection completes on the
-        // network thread, which reports a refusal through connectionEnded.
-        let status = pl_mosquitto_connect_async(client, settings.host, Int32(settings.port), MQTTConnection.keepAlive)
-        let systemError = errno
-        switch status {
-        case kPLMosquittoSuccess:
-            break
-        // For MOSQ_ERR_EAI errno holds getaddrinfo's code; only "try again" (no DNS server
-        // reachable yet, as at boot) is worth retrying.
-        case kPLMosquittoLookup where systemError != EAI_AGAIN:
-            throw .unknownHost(host: settings.host, reason: String(cString: gai_strerror(systemError)).lowercased())
-        // The handshake may fail within the call (the TCP connection to a local broker is
-        // immediate); loggedError has the reason.
-        case kPLMosquittoTLS:
-            let reason: String = lock.withLock {
-                if case .tlsFailed(let reason)? = firstAnswer { return reason }
-                return MQTTConnection.reason(status)
-            }
-            throw .tlsFailed(broker: settings.broker, reason: reason)
-        case kPLMosquittoLookup, kPLMosquittoErrno:
-            lock.withLock {
-                let event = MQTTEvent.cannotConnect(broker: settings.broker, reason: MQTTConnection.reason(status, systemError: systemError))
-                record(event)
-                lastFailure = event
-            }
-        default:
-            throw .setupFailed(step: "connecting to \(settings.broker)", reason: MQTTConnection.reason(status))
+        do throws(ThreadStartError) {
+            networkThread = try WorkerThread { [self] in runNetwork() }
+        } catch {
+            lock.withLock { networkThreadRunning = false }
+            throw .setupFailed(step: "starting the network thread", reason: error.reason)
         }
     }
 
-    /// Waits up to `timeout` seconds for the broker's first answer; nil if none came by then.
+    /// Waits up to `timeout` seconds for the first attempt's outcome; nil if none came by then.
     func waitForFirstAnswer(timeout: Double) -> FirstAnswer? {
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
         return lock.withLock {
@@ -155,14 +177,24 @@ final class MQTTConnection: @unchecked Sendable {
         }
     }
 
-    /// Keeps `result` as the newest and hands it over at once if the link allows; never waits.
-    func publish(_ result: String) {
-        let ready: String? = lock.withLock {
-            guard !closing else { return nil }
-            newestResult = result
-            return takeNewestResultIfSendable()
+    /// Keeps `reading` (at most ``maximumMessagesPerReading`` messages) as the newest, in place of
+    /// any older one waiting; the network thread hands it over. Never waits.
+    func publish(_ reading: [Outgoing]) {
+        precondition(reading.count <= MQTTConnection.maximumMessagesPerReading, "a reading of \(reading.count) messages")
+        let accepted: Bool = lock.withLock {
+            guard !closing else { return false }
+            newestReading = reading
+            return true
         }
-        if let ready { send(ready, to: settings.resultTopic, retain: false) }
+        if accepted { sendNewestReadingIfSendable() }
+    }
+
+    /// Hands the newest reading to the current client if the link allows.
+    private func sendNewestReadingIfSendable() {
+        clientLock.withLock {
+            guard let client = currentClient, let reading = lock.withLock({ takeNewestReadingIfSendable() }) else { return }
+            for message in reading { send(message, on: client) }
+        }
     }
 
     var isConnected: Bool { lock.withLock { connected } }
@@ -174,34 +206,163 @@ final class MQTTConnection: @unchecked Sendable {
         }
     }
 
-    /// Publishes `offline` (retained) if connected, waits up to `timeout` seconds for the broker
-    /// to acknowledge everything sent, then disconnects and ends the network thread. A clean
-    /// disconnect means the broker does not send the last will; the `offline` sent here stands.
+    /// Has the network thread publish `offline` (retained) if connected, wait up to `timeout`
+    /// seconds for the broker to acknowledge everything sent, disconnect and end; waits for that.
+    /// A clean disconnect means the broker does not send the last will; the `offline` sent here
+    /// stands. A thread caught in a connection attempt (a host that does not answer) is left to
+    /// end on its own after `timeout` and a second more.
     func stop(timeout: Double) {
-        let (running, wasConnected): (Bool, Bool) = lock.withLock {
-            guard networkThreadRunning, !closing else { return (false, false) }
+        let running: Bool = lock.withLock {
+            guard networkThreadRunning, !closing else { return false }
             closing = true
-            if connected { unacknowledged += 1 }
-            return (true, connected)
+            closeDeadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
+            lock.broadcast()
+            return true
         }
         guard running else { return }
-        if wasConnected {
-            send(MQTTPublisher.offlinePayload, to: settings.availabilityTopic, retain: true)
-            let deadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
-            lock.withLock {
-                while connected && unacknowledged > 0 && lock.wait(until: deadline) {}
-            }
+        let ended: Bool = lock.withLock {
+            let deadline = closeDeadline + 1_000_000_000
+            while networkThreadRunning && lock.wait(until: deadline) {}
+            return !networkThreadRunning
         }
-        // Also wakes the network thread from a back-off sleep; loop_stop then waits for it to end.
-        _ = pl_mosquitto_disconnect(client)
-        _ = pl_mosquitto_loop_stop(client, false)
-        lock.withLock {
-            networkThreadRunning = false
-            connected = false
-        }
+        if ended { networkThread?.join() }
+        networkThread = nil
     }
 
     // MARK: Network thread
+
+    /// Connects, runs the connection, and after it fails or ends waits the back-off and starts
+    /// again with a fresh client, until `stop` or a failure retrying cannot mend.
+    private func runNetwork() {
+        var client = firstClient
+        firstClient = nil
+        var delay = MQTTConnection.firstReconnectDelay
+        while !lock.withLock({ closing }) {
+            if client == nil {
+                do throws(MQTTError) {
+                    client = try makeClient()
+                } catch {
+                    lock.withLock { record(.cannotConnect(broker: settings.broker, reason: error.description)) }
+                }
+            }
+            if let current = client {
+                let outcome = connectAndRun(current)
+                pl_mosquitto_destroy(current)
+                client = nil
+                if outcome == .givenUp { break }
+                if outcome == .wasAccepted { delay = MQTTConnection.firstReconnectDelay }
+            }
+            let deadline = MonotonicClock.nanoseconds() + UInt64(delay) * 1_000_000_000
+            lock.withLock {
+                while !closing && lock.wait(until: deadline) {}
+            }
+            delay = min(delay * 2, MQTTConnection.lastReconnectDelay)
+        }
+        if let client { pl_mosquitto_destroy(client) }
+        lock.withLock {
+            networkThreadRunning = false
+            connected = false
+            lock.broadcast()
+        }
+    }
+
+    private enum ConnectionOutcome { case wasAccepted, failed, givenUp }
+
+    /// One connection on `client`, from the attempt to its end.
+    private func connectAndRun(_ client: OpaquePointer) -> ConnectionOutcome {
+        lock.withLock {
+            unsolicitedPublish = false
+            retainedSetDue = false
+        }
+        // Publishing from other threads then wakes the loop rather than writing to the socket
+        // behind its back.
+        _ = pl_mosquitto_threaded_set(client, true)
+        // Blocking: resolves the host, connects and, for mqtts://, does the TLS handshake.
+        let status = pl_mosquitto_connect(client, settings.host, Int32(settings.port), MQTTConnection.keepAlive)
+        let systemError = errno
+        guard status == kPLMosquittoSuccess else { return connectFailed(status, systemError: systemError) }
+        clientLock.withLock { currentClient = client }
+        defer { clientLock.withLock { currentClient = nil } }
+        var accepted = false
+        while true {
+            let status = pl_mosquitto_loop(client, MQTTConnection.loopIntervalMilliseconds, 1)
+            let (due, closingNow, unsolicited, isConnected): ([Outgoing], Bool, Bool, Bool) = lock.withLock {
+                var due: [Outgoing] = []
+                if retainedSetDue {
+                    retainedSetDue = false
+                    due = retainedOnConnect.map { Outgoing(topic: $0.topic, payload: Array($0.payload.utf8), retain: true) }
+                }
+                return (due, closing, unsolicitedPublish, connected)
+            }
+            accepted = accepted || isConnected
+            for message in due { send(message, on: client) }
+            sendNewestReadingIfSendable()
+            if unsolicited {
+                lock.withLock {
+                    connected = false
+                    record(.unsolicitedMessage(broker: settings.broker))
+                }
+                _ = pl_mosquitto_disconnect(client)
+                return accepted ? .wasAccepted : .failed
+            }
+            if closingNow {
+                close(client, wasConnected: isConnected)
+                return .givenUp
+            }
+            // connectionEnded has reported why.
+            guard status == kPLMosquittoSuccess else {
+                return lock.withLock({ tlsFailureReported }) ? .givenUp : (accepted ? .wasAccepted : .failed)
+            }
+        }
+    }
+
+    /// Reports a failed attempt; whether to retry.
+    private func connectFailed(_ status: Int32, systemError: Int32) -> ConnectionOutcome {
+        lock.withLock {
+            defer { lock.broadcast() }
+            switch status {
+            // For MOSQ_ERR_EAI errno holds getaddrinfo's code; only "try again" (no DNS server
+            // reachable yet, as at boot) is worth retrying on the first attempt.
+            case kPLMosquittoLookup where systemError != EAI_AGAIN && firstAnswer == nil:
+                firstAnswer = .unknownHost(reason: String(cString: gai_strerror(systemError)).lowercased())
+                return .givenUp
+            // A failed handshake: a wrong CA file or host name does not fix itself. loggedError
+            // has reported OpenSSL's reason.
+            case kPLMosquittoTLS:
+                tlsFailed(reason: MQTTConnection.reason(status))
+                return .givenUp
+            case kPLMosquittoErrno where settings.usesTLS && systemError == EPROTO:
+                tlsFailed(reason: MQTTConnection.reason(status, systemError: systemError))
+                return .givenUp
+            default:
+                let reason = status == kPLMosquittoLookup
+                    ? String(cString: gai_strerror(systemError)).lowercased() : MQTTConnection.reason(status, systemError: systemError)
+                let event = MQTTEvent.cannotConnect(broker: settings.broker, reason: reason)
+                // After "lost ... retrying", a broker still away is no news.
+                if event != lastFailure, !MQTTConnection.isLoss(lastFailure) { record(event) }
+                lastFailure = event
+                if firstAnswer == nil { firstAnswer = .unreachable }
+                return .failed
+            }
+        }
+    }
+
+    /// Sends the reading still waiting, then `offline`, waits for the acknowledgements until the
+    /// close deadline, and disconnects.
+    private func close(_ client: OpaquePointer, wasConnected: Bool) {
+        guard wasConnected else { return }
+        while lock.withLock({ connected && newestReading != nil && MonotonicClock.nanoseconds() < closeDeadline }) {
+            sendNewestReadingIfSendable()
+            guard pl_mosquitto_loop(client, MQTTConnection.loopIntervalMilliseconds, 1) == kPLMosquittoSuccess else { break }
+        }
+        lock.withLock { unacknowledged += 1 }
+        send(Outgoing(topic: settings.availabilityTopic, payload: Array(MQTTPublisher.offlinePayload.utf8), retain: true), on: client)
+        while lock.withLock({ connected && unacknowledged > 0 && MonotonicClock.nanoseconds() < closeDeadline }) {
+            guard pl_mosquitto_loop(client, MQTTConnection.loopIntervalMilliseconds, 1) == kPLMosquittoSuccess else { break }
+        }
+        _ = pl_mosquitto_disconnect(client)
+        lock.withLock { connected = false }
+    }
 
     private func connectionAnswered(_ code: Int32) {
         guard code == kPLConnackAccepted else {
@@ -215,21 +376,18 @@ final class MQTTConnection: @unchecked Sendable {
             }
             return
         }
-        let result: String? = lock.withLock {
+        lock.withLock {
             connected = true
             lastFailure = nil
             tlsFailureReported = false
             if firstAnswer == nil { firstAnswer = .accepted }
             record(.connected(broker: settings.broker))
-            // libmosquitto resends what a lost connection left unacknowledged and reports those
-            // acknowledgements too; counting afresh means a PUBACK lost with the old connection
-            // can never hold results back for good (the count goes at most one bound over).
+            // Each connection has a fresh client, so nothing of an earlier one is in flight:
+            // only the retained set the loop sends next.
             unacknowledged = retainedOnConnect.count
+            retainedSetDue = true
             lock.broadcast()
-            return takeNewestResultIfSendable()
         }
-        for message in retainedOnConnect { send(message.payload, to: message.topic, retain: true) }
-        if let result { send(result, to: settings.resultTopic, retain: false) }
     }
 
     private func connectionEnded(_ code: Int32, systemError: Int32) {
@@ -243,7 +401,9 @@ final class MQTTConnection: @unchecked Sendable {
             if settings.usesTLS && (code == kPLMosquittoTLS || (code == kPLMosquittoErrno && systemError == EPROTO)) {
                 tlsFailed(reason: reason)
             } else if wasConnected {
-                record(.lost(broker: settings.broker, reason: reason))
+                let event = MQTTEvent.lost(broker: settings.broker, reason: reason)
+                record(event)
+                lastFailure = event
             } else {
                 let event = MQTTEvent.cannotConnect(broker: settings.broker, reason: reason)
                 if event != lastFailure { record(event) }
@@ -253,23 +413,26 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     private func messageAcknowledged() {
-        let result: String? = lock.withLock {
+        lock.withLock {
             unacknowledged = max(unacknowledged - 1, 0)
             lock.broadcast()
-            return takeNewestResultIfSendable()
         }
-        if let result { send(result, to: settings.resultTopic, retain: false) }
     }
 
-    /// OpenSSL's reasons reach the log only; a failed handshake may also end the network thread
-    /// without a disconnect callback, so the log is where TLS failures are noticed.
+    /// libmosquitto logs every PUBLISH it receives (before keeping one with QoS 2 until the
+    /// broker releases it); PlantLeaf subscribes to nothing, so any is one too many.
+    private func loggedDebug(_ line: UnsafePointer<CChar>) {
+        guard strstr(line, " received PUBLISH ") != nil else { return }
+        lock.withLock { unsolicitedPublish = true }
+    }
+
+    /// OpenSSL's reasons reach the log only, so the log is where a TLS failure's reason comes from.
     private func loggedError(_ line: String) {
         guard settings.usesTLS, line.hasPrefix("OpenSSL Error") else { return }
         lock.withLock { tlsFailed(reason: MQTTConnection.openSSLReason(line)) }
     }
 
-    /// With the lock held. A failed handshake (MOSQ_ERR_TLS, or errno EPROTO) ends libmosquitto's
-    /// thread: nothing retries after it.
+    /// With the lock held. A failed handshake (MOSQ_ERR_TLS, or errno EPROTO) is not retried.
     private func tlsFailed(reason: String) {
         guard !tlsFailureReported else { return }
         tlsFailureReported = true
@@ -280,30 +443,36 @@ final class MQTTConnection: @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// With the lock held: the newest result if it may go now, counted as unacknowledged.
-    private func takeNewestResultIfSendable() -> String? {
-        guard connected, !closing, unacknowledged < MQTTConnection.maximumUnacknowledged, let result = newestResult else { return nil }
-        newestResult = nil
-        unacknowledged += 1
-        return result
+    /// With the lock held: the newest reading if it may go now, its messages counted as unacknowledged.
+    private func takeNewestReadingIfSendable() -> [Outgoing]? {
+        guard connected, unacknowledged < MQTTConnection.maximumUnacknowledged, let reading = newestReading else { return nil }
+        newestReading = nil
+        unacknowledged += reading.count
+        return reading
     }
 
-    /// Publishes with QoS 1; the caller has already counted the message as unacknowledged.
-    private func send(_ payload: String, to topic: String, retain: Bool) {
-        guard let length = Int32(exactly: payload.utf8.count) else {
+    /// Publishes with QoS 1, on the network thread; the caller has already counted the message
+    /// as unacknowledged.
+    private func send(_ message: Outgoing, on client: OpaquePointer) {
+        guard let length = Int32(exactly: message.payload.count) else {
             lock.withLock {
                 unacknowledged = max(unacknowledged - 1, 0)
-                record(.notPublished(topic: topic, reason: "\(payload.utf8.count) bytes is too large for MQTT"))
+                record(.notPublished(topic: message.topic, reason: "\(message.payload.count) bytes is too large for MQTT"))
             }
             return
         }
-        let status = payload.withCString { pl_mosquitto_publish(client, nil, topic, length, $0, 1, retain) }
+        let status = message.payload.withUnsafeBytes { pl_mosquitto_publish(client, nil, message.topic, length, $0.baseAddress, 1, message.retain) }
         guard status != kPLMosquittoSuccess else { return }
         let systemError = errno
         lock.withLock {
             unacknowledged = max(unacknowledged - 1, 0)
-            record(.notPublished(topic: topic, reason: MQTTConnection.reason(status, systemError: systemError)))
+            record(.notPublished(topic: message.topic, reason: MQTTConnection.reason(status, systemError: systemError)))
         }
+    }
+
+    private static func isLoss(_ event: MQTTEvent?) -> Bool {
+        if case .lost? = event { return true }
+        return false
     }
 
     /// With the lock held.

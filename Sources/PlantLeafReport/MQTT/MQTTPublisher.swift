@@ -3,22 +3,27 @@ import CMosquitto
 
 /// Publishes classification results to an MQTT broker, for Home Assistant, Node-RED and the like.
 ///
-/// Topics, under the settings' base topic:
-/// - `<base>/result`: each result, exactly the JSON text given to ``publish(_:)``, QoS 1, not retained;
+/// Topics, under the settings' base topic, all QoS 1:
+/// - `<base>/result`: each reading's record, exactly the JSON text given to ``publish(_:)``, not retained;
+/// - `<base>/state`, `<base>/attributes`, `<base>/problem`, `<base>/image` (retained): what Home
+///   Assistant shows of the last reading (``MQTTReading``), so a restarted Home Assistant or any
+///   later subscriber gets it at once;
 /// - `<base>/availability`: `online` (retained) once connected, `offline` (retained) after
 ///   ``close(timeout:)``, and `offline` as the last will the broker publishes if the connection dies;
 /// - Home Assistant discovery configs (retained), sent again on every connection: see
 ///   ``HomeAssistantDiscovery``.
 ///
 /// Nothing here waits on the network after ``init(settings:softwareVersion:connectTimeout:)``:
-/// libmosquitto's own thread connects and reconnects (back-off from 1 s to 60 s), and
-/// ``publish(_:)`` returns at once. While the broker is away only the newest result is kept, and
+/// a network thread connects and reconnects (back-off from 1 s to 60 s, plain or TLS), and
+/// ``publish(_:)`` returns at once. While the broker is away only the newest reading is kept, and
 /// it is published as soon as the connection is back; older ones are dropped, never queued.
 ///
 /// ```swift
 /// let settings = try MQTTSettings(url: "mqtt://camera@broker.local/greenhouse/bench1")
 /// let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1.4.0")
-/// publisher.publish(#"{"time": "2026-12-02T10:00:00+01:00", "top": [{"label": "Tomato___Early_blight", "score": 0.93}]}"#)
+/// let top = [ScoredClass(index: 29, label: "Tomato___Early_blight", score: 0.93)]
+/// publisher.publish(MQTTReading(record: #"{"verdict": "diagnosis", "top": [...]}"#, verdict: .diagnosis, top: top,
+///                               time: "2026-12-02T10:00:00+01:00"))
 /// for event in publisher.takeEvents() { print(event) }   // connected(broker: "broker.local:1883")
 /// publisher.close()
 /// ```
@@ -27,7 +32,7 @@ public final class MQTTPublisher: Sendable {
     public static let librarySoname = PL_MOSQUITTO_SONAME
     public static let onlinePayload = "online"
     public static let offlinePayload = "offline"
-    /// Seconds libmosquitto waits before reconnecting: the first delay, doubled after each
+    /// Seconds the publisher waits before reconnecting: the first delay, doubled after each
     /// failed attempt up to the last.
     public static let reconnectDelays = (first: Int(MQTTConnection.firstReconnectDelay), last: Int(MQTTConnection.lastReconnectDelay))
 
@@ -37,8 +42,8 @@ public final class MQTTPublisher: Sendable {
 
     /// Loads libmosquitto, starts connecting on its network thread, and waits up to
     /// `connectTimeout` seconds for the broker's answer, so that mistakes in the settings show at
-    /// start-up. A broker that does not answer in that time is not an error: the publisher keeps
-    /// trying in the background and ``takeEvents()`` reports how it goes.
+    /// start-up. A broker that cannot be reached or does not answer in that time is not an error:
+    /// the publisher keeps trying in the background and ``takeEvents()`` reports how it goes.
     ///
     /// - Parameters:
     ///   - softwareVersion: PlantLeaf's version, shown by Home Assistant as the device's firmware.
@@ -62,7 +67,10 @@ public final class MQTTPublisher: Sendable {
         case .tlsFailed(let reason)?:
             connection.stop(timeout: 0)
             throw .tlsFailed(broker: settings.broker, reason: reason)
-        case .accepted?, nil:
+        case .unknownHost(let reason)?:
+            connection.stop(timeout: 0)
+            throw .unknownHost(host: settings.host, reason: reason)
+        case .accepted?, .unreachable?, nil:
             break
         }
     }
@@ -89,11 +97,21 @@ public final class MQTTPublisher: Sendable {
         }
     }
 
-    /// Publishes one result (a JSON object as text) to `<base>/result`, or keeps it as the newest
-    /// if it cannot go now (not connected, or the broker is behind with acknowledgements), in place
-    /// of any older one waiting. Returns at once. Ignored after ``close(timeout:)``.
-    public func publish(_ resultJSON: String) {
-        connection.publish(resultJSON)
+    /// Publishes one reading (its record to `<base>/result`, what Home Assistant shows to the
+    /// retained topics), or keeps it as the newest if it cannot go now (not connected, or the
+    /// broker is behind with acknowledgements), in place of any older one waiting. Returns at
+    /// once. Ignored after ``close(timeout:)``.
+    public func publish(_ reading: MQTTReading) {
+        var messages = [MQTTConnection.Outgoing(topic: settings.resultTopic, payload: Array(reading.record.utf8), retain: false),
+                        MQTTConnection.Outgoing(topic: settings.stateTopic, payload: Array(reading.state.utf8), retain: true),
+                        MQTTConnection.Outgoing(topic: settings.attributesTopic, payload: Array(reading.attributes.utf8), retain: true),
+                        MQTTConnection.Outgoing(topic: settings.problemTopic,
+                                                payload: Array((reading.isProblem ? HomeAssistantDiscovery.problemOn : HomeAssistantDiscovery.problemOff).utf8),
+                                                retain: true)]
+        if let image = reading.frameJPEG {
+            messages.append(MQTTConnection.Outgoing(topic: settings.imageTopic, payload: image, retain: true))
+        }
+        connection.publish(messages)
     }
 
     /// Whether the broker has accepted the connection and it has not been lost since.

@@ -34,6 +34,19 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
     /// when the broker loses the connection.
     public var availabilityTopic: String { baseTopic + MQTTSettings.availabilitySuffix }
     static let availabilitySuffix = "/availability"
+    /// What Home Assistant shows, each published retained so that a Home Assistant that restarts
+    /// (or any later subscriber) gets the last reading at once: the readable state,
+    public var stateTopic: String { baseTopic + MQTTSettings.stateSuffix }
+    static let stateSuffix = "/state"
+    /// its attributes (JSON: verdict, time, top classes),
+    public var attributesTopic: String { baseTopic + MQTTSettings.attributesSuffix }
+    static let attributesSuffix = "/attributes"
+    /// `ON` or `OFF` for the problem sensor,
+    public var problemTopic: String { baseTopic + MQTTSettings.problemSuffix }
+    static let problemSuffix = "/problem"
+    /// and the frame the reading was made from, as JPEG bytes.
+    public var imageTopic: String { baseTopic + MQTTSettings.imageSuffix }
+    static let imageSuffix = "/image"
 
     /// `host:port` for messages; an IPv6 address in brackets so the port stays readable.
     public var broker: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
@@ -162,9 +175,11 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
     /// MQTT's limit on a topic name's UTF-8 bytes.
     static let maximumTopicBytes = 65_535
 
-    /// Every topic published under `baseTopic`: result, availability and the discovery configs.
+    /// Every topic published under `baseTopic`: result, availability, Home Assistant's and the
+    /// discovery configs.
     static func publishedTopics(baseTopic: String) -> [String] {
-        [baseTopic + resultSuffix, baseTopic + availabilitySuffix] + HomeAssistantDiscovery.configTopics(baseTopic: baseTopic)
+        [resultSuffix, availabilitySuffix, stateSuffix, attributesSuffix, problemSuffix, imageSuffix].map { baseTopic + $0 }
+            + HomeAssistantDiscovery.configTopics(baseTopic: baseTopic)
     }
 
     /// C0 and C1 controls and DEL.

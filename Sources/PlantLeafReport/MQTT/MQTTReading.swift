@@ -1,0 +1,57 @@
+import PlantLeafCore
+
+/// One classification as the publisher sends it: the machine-readable record for the result topic,
+/// and what Home Assistant shows, worded here from the verdict and the top classes.
+public struct MQTTReading: Sendable, Equatable {
+    /// The JSON object published as is to the result topic (the camera's record).
+    public var record: String
+    public var verdict: Verdict
+    /// Best first; the first ``attributeClassCount`` go into the attributes.
+    public var top: [ScoredClass]
+    /// When the frame was taken (ISO 8601 with offset), for the "last seen" sensor.
+    public var time: String
+    /// The picture the reading was made from, as JPEG bytes, for the image entity; nil sends none.
+    public var frameJPEG: [UInt8]?
+
+    /// Classes listed in the attributes: enough to see what else the model considered.
+    public static let attributeClassCount = 3
+
+    public init(record: String, verdict: Verdict, top: [ScoredClass], time: String, frameJPEG: [UInt8]? = nil) {
+        self.record = record
+        self.verdict = verdict
+        self.top = top
+        self.time = time
+        self.frameJPEG = frameJPEG
+    }
+
+    /// The state a grower reads: the class's readable name for a diagnosis ("Tomato — Early
+    /// blight"), the verdict in words otherwise ("uncertain", "no leaf", "no picture"), so that a
+    /// reading the model should not be trusted on never looks like a diagnosis.
+    public var state: String {
+        if verdict == .diagnosis, let best = top.first { return Labels.displayName(best.label) }
+        return String(verdict.rawValue.map { $0 == "-" ? " " : $0 })
+    }
+
+    /// Whether the problem sensor is on: a diagnosis of a class that is not a healthy one.
+    /// PlantVillage names its healthy classes "<crop>___healthy".
+    public var isProblem: Bool {
+        guard verdict == .diagnosis, let best = top.first else { return false }
+        return !best.label.lowercased().hasSuffix("healthy")
+    }
+
+    /// The state sensor's attributes: the verdict, the time and the top classes by readable name
+    /// and label, with scores from 0 to 1.
+    public var attributes: String {
+        var object = JSONObject()
+        object.add("verdict", verdict.rawValue)
+        object.add("time", time)
+        object.add("top", objects: top.prefix(MQTTReading.attributeClassCount).map { scored in
+            var entry = JSONObject()
+            entry.add("name", Labels.displayName(scored.label))
+            entry.add("label", scored.label)
+            entry.add("score", scored.score, decimals: 4)
+            return entry
+        })
+        return object.text
+    }
+}
