@@ -155,19 +155,19 @@ enum CameraCommand {
             }, onResult: { result in
                 let record = CameraOutput.frameRecord(result)
                 if json { Console.out(record) } else { status.draw(result) }
-                // A reader that has gone (`| head -1`) ends the run as classify's does, rather
-                // than a camera classifying for no one.
-                if Console.stdoutFailed { return false }
                 publisher?.publish(CameraOutput.mqttReading(result, record: record))
                 reportConnection()
-                guard let log else { return true }
-                do throws(FileWriteError) {
-                    try log.append(record)
-                    return true
-                } catch {
-                    logFailure = error
-                    return false
+                if let log {
+                    do throws(FileWriteError) {
+                        try log.append(record)
+                    } catch {
+                        logFailure = error
+                        return false
+                    }
                 }
+                // A reader that has gone (`| head -1`) ends the run as classify's does, rather
+                // than a camera classifying for no one; this reading still went to the log and broker.
+                return !Console.stdoutFailed
             }, onNotice: { notice in
                 Console.error("plantleaf camera: \(EventText.line(notice))")
                 reportConnection()
