@@ -111,36 +111,62 @@ void resample_avx2_pack(const int32_t *weights, ptrdiff_t taps, ptrdiff_t output
     }
 }
 
+// Output pixel x's sums of high and low weight parts: 8 lanes each, taps 0-1 of each group in
+// the lower 128 bits and 2-3 in the upper, to be added across the halves.
+__attribute__((target("avx2")))
+static inline void horizontal_sums_avx2(const uint8_t *source, ptrdiff_t row_bytes, ptrdiff_t at, const int32_t *group,
+                                        ptrdiff_t groups, __m256i *high, __m256i *low) {
+    // 16-bit R0 R1 G0 G1 B0 B1 0 0 from pixels 0 and 1 (lower half) and 2 and 3 (upper half).
+    const __m256i pairs = _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
+                                           6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
+    *high = _mm256_setzero_si256();
+    *low = *high;
+    for (ptrdiff_t g = 0; g < groups; g++, at += 12, group += 16) {
+        __m128i bytes;
+        if (at + 16 <= row_bytes) {
+            bytes = _mm_loadu_si128((const __m128i *)(source + at));
+        } else {
+            // The row's end: taps past it have zero weight, but must not be read.
+            uint8_t tail[16] = {0};
+            memcpy(tail, source + at, (size_t)(row_bytes - at < 16 ? row_bytes - at : 16));
+            bytes = _mm_loadu_si128((const __m128i *)tail);
+        }
+        const __m256i pixels = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(bytes), pairs);
+        *high = _mm256_add_epi32(*high, _mm256_madd_epi16(pixels, _mm256_loadu_si256((const __m256i *)group)));
+        *low = _mm256_add_epi32(*low, _mm256_madd_epi16(pixels, _mm256_loadu_si256((const __m256i *)(group + 8))));
+    }
+}
+
+// Two output pixels' sums (a's in the lower 128 bits, b's in the upper) to their bytes: the
+// reduction across halves, recombination and shift run once for both.
+__attribute__((target("avx2")))
+static inline __m256i horizontal_pixels_avx2(__m256i high_a, __m256i low_a, __m256i high_b, __m256i low_b) {
+    const __m256i high = _mm256_add_epi32(_mm256_permute2x128_si256(high_a, high_b, 0x20),
+                                          _mm256_permute2x128_si256(high_a, high_b, 0x31));
+    const __m256i low = _mm256_add_epi32(_mm256_permute2x128_si256(low_a, low_b, 0x20),
+                                         _mm256_permute2x128_si256(low_a, low_b, 0x31));
+    __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(high, 11), low), _mm256_set1_epi32(ROUNDING));
+    sum = _mm256_srli_epi32(sum, PRECISION_BITS);
+    return _mm256_packus_epi16(_mm256_packus_epi32(sum, sum), sum);
+}
+
 __attribute__((target("avx2")))
 void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
                               const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target) {
     const ptrdiff_t row_bytes = source_pixels * 3, groups = (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS;
-    // 16-bit R0 R1 G0 G1 B0 B1 0 0 from pixels 0 and 1 (lower half) and 2 and 3 (upper half).
-    const __m256i pairs = _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
-                                           6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
-    for (ptrdiff_t x = 0; x < outputs; x++) {
-        const int32_t *group = packed + x * groups * 16;
-        __m256i high = _mm256_setzero_si256(), low = high;
-        for (ptrdiff_t at = starts[x] * 3, g = 0; g < groups; g++, at += 12, group += 16) {
-            __m128i bytes;
-            if (at + 16 <= row_bytes) {
-                bytes = _mm_loadu_si128((const __m128i *)(source + at));
-            } else {
-                // The row's end: taps past it have zero weight, but must not be read.
-                uint8_t tail[16] = {0};
-                memcpy(tail, source + at, (size_t)(row_bytes - at < 16 ? row_bytes - at : 16));
-                bytes = _mm_loadu_si128((const __m128i *)tail);
-            }
-            const __m256i pixels = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(bytes), pairs);
-            high = _mm256_add_epi32(high, _mm256_madd_epi16(pixels, _mm256_loadu_si256((const __m256i *)group)));
-            low = _mm256_add_epi32(low, _mm256_madd_epi16(pixels, _mm256_loadu_si256((const __m256i *)(group + 8))));
-        }
-        const __m128i h = _mm_add_epi32(_mm256_castsi256_si128(high), _mm256_extracti128_si256(high, 1));
-        const __m128i l = _mm_add_epi32(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1));
-        __m128i sum = _mm_add_epi32(_mm_add_epi32(_mm_slli_epi32(h, 11), l), _mm_set1_epi32(ROUNDING));
-        sum = _mm_srli_epi32(sum, PRECISION_BITS);
-        const __m128i out = _mm_packus_epi16(_mm_packus_epi32(sum, sum), sum);
-        store_pixel(target, x, outputs, (uint32_t)_mm_cvtsi128_si32(out));
+    ptrdiff_t x = 0;
+    for (; x + 1 < outputs; x += 2) {
+        __m256i high_a, low_a, high_b, low_b;
+        horizontal_sums_avx2(source, row_bytes, starts[x] * 3, packed + x * groups * 16, groups, &high_a, &low_a);
+        horizontal_sums_avx2(source, row_bytes, starts[x + 1] * 3, packed + (x + 1) * groups * 16, groups, &high_b, &low_b);
+        const __m256i out = horizontal_pixels_avx2(high_a, low_a, high_b, low_b);
+        store_pixel(target, x, outputs, (uint32_t)_mm256_cvtsi256_si32(out));
+        store_pixel(target, x + 1, outputs, (uint32_t)_mm256_extract_epi32(out, 4));
+    }
+    if (x < outputs) {
+        __m256i high, low;
+        horizontal_sums_avx2(source, row_bytes, starts[x] * 3, packed + x * groups * 16, groups, &high, &low);
+        store_pixel(target, x, outputs, (uint32_t)_mm256_cvtsi256_si32(horizontal_pixels_avx2(high, low, high, low)));
     }
 }
 

@@ -44,4 +44,16 @@ void resample_vertical_avx2(const uint8_t *const *rows, const int32_t *weights, 
 void resample_vertical_neon(const uint8_t *const *rows, const int32_t *weights, ptrdiff_t taps, ptrdiff_t bytes,
                             uint8_t *target);
 
+// YUV rows to RGB (3 bytes a pixel), BT.601 limited range to full range in 8-bit fixed point:
+// with L = 298 (Y - 16) + 128, R = (L + 409 (Cr - 128)) >> 8, G = (L - 100 (Cb - 128) - 208
+// (Cr - 128)) >> 8, B = (L + 516 (Cb - 128)) >> 8, each clamped to a byte. YUYV rows are
+// Y0 Cb Y1 Cr for each pair of pixels (`pixels` even); NV12 pixel x takes the Cb Cr pair at
+// chroma + (x / 2) * 2. The portable loops are the reference; the SIMD ones give the same bytes.
+void yuv_yuyv_rgb_portable(const uint8_t *yuyv, ptrdiff_t pixels, uint8_t *rgb);
+void yuv_nv12_rgb_portable(const uint8_t *luma, const uint8_t *chroma, ptrdiff_t pixels, uint8_t *rgb);
+void yuv_yuyv_rgb_sse41(const uint8_t *yuyv, ptrdiff_t pixels, uint8_t *rgb);
+void yuv_nv12_rgb_sse41(const uint8_t *luma, const uint8_t *chroma, ptrdiff_t pixels, uint8_t *rgb);
+void yuv_yuyv_rgb_avx2(const uint8_t *yuyv, ptrdiff_t pixels, uint8_t *rgb);
+void yuv_nv12_rgb_avx2(const uint8_t *luma, const uint8_t *chroma, ptrdiff_t pixels, uint8_t *rgb);
+
 #endif

@@ -1,3 +1,5 @@
+import CResample
+
 /// Why one captured frame could not be turned into model input. The frame is skipped and counted.
 public enum FrameError: PlantLeafError {
     case tooShort(bytes: Int, expected: Int)
@@ -21,7 +23,7 @@ public enum FrameError: PlantLeafError {
 /// Every frame goes through the classify path's `RowResizer`, the resize files get, so a frame
 /// and a file of the same picture give the same pixels. Raw frames have only the rows and
 /// columns the crop keeps converted, a row at a time, to RGB (YUV chroma taken from the sample
-/// each pixel shares; RGB24 rows are read in place). MJPEG frames go through the one JPEG
+/// each pixel shares, by the C kernels of the resizer's set; RGB24 rows are read in place). MJPEG frames go through the one JPEG
 /// decoder, in strict mode (a damaged frame is an error), DCT-scaled to the smallest fast scale
 /// that still covers the model input, its rows streaming into the resizer. The resizer keeps its
 /// plan and buffers while the frames keep their size.
@@ -37,14 +39,20 @@ public final class FrameConverter {
     private var rgbRow: [UInt8]
 
     /// A converter for frames of `stream` to `outputSize`, cropped with `crop`.
-    public init(stream: StreamFormat, crop: CropMode, outputSize: FrameSize) {
+    public convenience init(stream: StreamFormat, crop: CropMode, outputSize: FrameSize) {
+        self.init(stream: stream, crop: crop, outputSize: outputSize, kernels: .preferred)
+    }
+
+    /// A converter whose YUV conversion and resize run `kernels` (one of `ResampleKernels.available`).
+    package init(stream: StreamFormat, crop: CropMode, outputSize: FrameSize, kernels: ResampleKernels) {
         self.stream = stream
         self.crop = crop
         self.outputSize = outputSize
         decoder = ImageDecoder(minimumSize: (outputSize.width, outputSize.height), strict: true)
         // MJPEG frames carry their own size, so the resizer crops them as they come; raw frames
         // are cropped here, before conversion.
-        resizer = RowResizer(width: outputSize.width, height: outputSize.height, crop: stream.format == .mjpeg ? crop : .none)
+        resizer = RowResizer(width: outputSize.width, height: outputSize.height, crop: stream.format == .mjpeg ? crop : .none,
+                             kernels: kernels)
         // YUYV shares chroma across 2 pixels of a row, NV12 across 2x2.
         region = crop.region(width: stream.size.width, height: stream.size.height, alignment: stream.format == .rgb24 ? 1 : 2)
         rgbRow = [UInt8](repeating: 0, count: stream.format == .yuyv || stream.format == .nv12 ? region.width * 3 : 0)
@@ -68,6 +76,7 @@ public final class FrameConverter {
         _ = resizer.begin(width: region.width, height: region.height, orientation: .upright)
         let line = stream.bytesPerLine, region = region, format = stream.format
         let chromaPlane = line * stream.size.height
+        let kernels = resizer.kernels
         bytes.withUnsafeBufferPointer { frame in
             rgbRow.withUnsafeMutableBufferPointer { rgb in
                 let frame = frame.baseAddress!, rgb = rgb.baseAddress!
@@ -78,10 +87,10 @@ public final class FrameConverter {
                         resizer.row(frame + y * line + region.x * 3, y: row)
                         continue
                     case .yuyv:
-                        YCbCr.rgb(yuyv: frame + y * line + region.x * 2, pixels: region.width, into: rgb)
+                        YCbCr.rgb(yuyv: frame + y * line + region.x * 2, pixels: region.width, into: rgb, kernels: kernels)
                     case .nv12:
                         YCbCr.rgb(luma: frame + y * line + region.x, chroma: frame + chromaPlane + y / 2 * line + region.x,
-                                  pixels: region.width, into: rgb)
+                                  pixels: region.width, into: rgb, kernels: kernels)
                     case .mjpeg:
                         preconditionFailure("MJPEG frames take the decoder's path (returned above)")
                     }
@@ -114,20 +123,29 @@ public enum YCbCr {
     @inline(__always)
     static func clamp(_ value: Int32) -> UInt8 { value < 0 ? 0 : value > 255 ? 255 : UInt8(truncatingIfNeeded: value) }
 
-    /// `pixels` (even) RGB pixels from a YUYV row (Y0 U Y1 V: two pixels sharing U and V).
-    static func rgb(yuyv: UnsafePointer<UInt8>, pixels: Int, into target: UnsafeMutablePointer<UInt8>) {
-        for pair in 0..<(pixels / 2) {
-            let source = yuyv + pair &* 4, pixel = target + pair &* 6
-            (pixel[0], pixel[1], pixel[2]) = rgb(y: source[0], cb: source[1], cr: source[3])
-            (pixel[3], pixel[4], pixel[5]) = rgb(y: source[2], cb: source[1], cr: source[3])
+    /// `pixels` (even) RGB pixels from a YUYV row (Y0 U Y1 V: two pixels sharing U and V), each
+    /// exactly `rgb(y:cb:cr:)`, with the inner loops of `kernels`.
+    package static func rgb(yuyv: UnsafePointer<UInt8>, pixels: Int, into target: UnsafeMutablePointer<UInt8>,
+                            kernels: ResampleKernels) {
+        switch kernels {
+        #if arch(x86_64)
+        case .sse41: yuv_yuyv_rgb_sse41(yuyv, pixels, target)
+        case .avx2: yuv_yuyv_rgb_avx2(yuyv, pixels, target)
+        #endif
+        default: yuv_yuyv_rgb_portable(yuyv, pixels, target)
         }
     }
 
-    /// `pixels` (even) RGB pixels from an NV12 luma row and the U V pairs its 2x2 blocks share.
-    static func rgb(luma: UnsafePointer<UInt8>, chroma: UnsafePointer<UInt8>, pixels: Int, into target: UnsafeMutablePointer<UInt8>) {
-        for x in 0..<pixels {
-            let pair = chroma + (x >> 1) &* 2, pixel = target + x &* 3
-            (pixel[0], pixel[1], pixel[2]) = rgb(y: luma[x], cb: pair[0], cr: pair[1])
+    /// `pixels` RGB pixels from an NV12 luma row and the U V pairs its 2x2 blocks share, each
+    /// exactly `rgb(y:cb:cr:)`, with the inner loops of `kernels`.
+    package static func rgb(luma: UnsafePointer<UInt8>, chroma: UnsafePointer<UInt8>, pixels: Int,
+                            into target: UnsafeMutablePointer<UInt8>, kernels: ResampleKernels) {
+        switch kernels {
+        #if arch(x86_64)
+        case .sse41: yuv_nv12_rgb_sse41(luma, chroma, pixels, target)
+        case .avx2: yuv_nv12_rgb_avx2(luma, chroma, pixels, target)
+        #endif
+        default: yuv_nv12_rgb_portable(luma, chroma, pixels, target)
         }
     }
 }
