@@ -23,8 +23,9 @@ build: setup
 demo: build
 	$(RELEASE_BIN) classify samples/plantvillage
 
-## test: unit tests and end-to-end tests of the built binary
+## test: unit tests and end-to-end tests of the built binary (with the reference pipeline in .venv for the parity tests)
 test: setup
+	@scripts/setup.sh reference
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@scripts/example/check.sh

@@ -6,7 +6,8 @@
 #   scripts/setup.sh runtime   libLiteRt.so from the ai-edge-litert wheel, sha256-verified
 #   scripts/setup.sh data      links the models and sample images from ../shared
 #   scripts/setup.sh all       all three (several steps may be named: setup.sh data runtime)
-#   scripts/setup.sh reference djpeg, and .venv with the reference pipeline's Python packages (make bench only)
+#   scripts/setup.sh reference djpeg, and .venv with the reference pipeline's Python packages (make test's parity
+#                              tests and make bench)
 #   scripts/setup.sh photos    reference, and scikit-image in .venv for its sample photos (make verdicts only)
 #   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
 set -euo pipefail
