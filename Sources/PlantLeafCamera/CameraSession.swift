@@ -78,7 +78,8 @@ public struct CameraResult: Sendable {
     /// When the frame was captured, on the wall clock: ISO 8601 local time with its offset.
     public var time: String
     public var top: [ScoredClass]
-    /// Whether `top` may be read as an answer; a frame whose readings repeat the previous frame's
+    /// Whether `top` may be read as an answer; a frame whose readings repeat the previous frames'
+    /// (`VerdictPolicy.unchangedReadings` of them)
     /// is `no-picture` (a stalled camera) when the picture check runs.
     public var verdict: Verdict
     /// From the driver's capture timestamp to the scores being ready.
@@ -130,7 +131,7 @@ public final class CameraSession {
     private var converter: FrameConverter?
     private var recentResults: [UInt64] = []
     /// The last classified frame's readings: a frame repeating them is the same frame again.
-    private var previousPicture: PictureStatistics?
+    private var history = PictureHistory()
 
     /// A session that classifies with `classifier`; nothing is opened until `run`.
     public init(classifier: Classifier, options: CameraOptions) {
@@ -394,12 +395,12 @@ public final class CameraSession {
         }
         let classification: Classification
         do {
-            classification = try classifier.run(topK: options.topK, timings: prepared.input.timings, previousPicture: previousPicture)
+            classification = try classifier.run(topK: options.topK, timings: prepared.input.timings, history: history)
         } catch {
             summary.failure = .streamFailed(path: source, reason: "inference: \(error)")
             return false
         }
-        previousPicture = classification.picture
+        history.record(classification.picture)
         let now = MonotonicClock.nanoseconds()
         let age = Double(now &- frame.timestamp) / 1e6
         recentResults.append(now)

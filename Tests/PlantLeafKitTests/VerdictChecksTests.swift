@@ -155,11 +155,19 @@ enum VerdictTestPictures {
         #expect(Self.verdict(leaf, policy: Self.camera) == .diagnosis)
     }
 
-    @Test func frameRepeatingThePreviousReadingsHasNoPicture() {
+    @Test func frameRepeatingTheSameReadingsHasNoPicture() {
         let picture = PictureStatistics(image: VerdictTestPictures.greenLeaf)
         let next = PictureStatistics(image: VerdictTestPictures.spottedBrownLeaf)
-        #expect(Self.camera.verdict(picture: picture, top: Self.confident, mirrored: Self.confident, previousPicture: picture) == .noPicture)
-        #expect(Self.camera.verdict(picture: next, top: Self.confident, mirrored: Self.confident, previousPicture: picture) == .diagnosis)
+        var history = PictureHistory()
+        var verdicts: [Verdict] = []
+        for _ in 0..<7 {
+            verdicts.append(Self.camera.verdict(picture: picture, top: Self.confident, mirrored: Self.confident, history: history))
+            history.record(picture)
+        }
+        #expect(verdicts == Array(repeating: .diagnosis, count: 4) + Array(repeating: .noPicture, count: 3))
+        // A changed picture starts the count again.
+        #expect(Self.camera.verdict(picture: next, top: Self.confident, mirrored: Self.confident, history: history) == .diagnosis)
+        #expect(history.unchangedReadings == 7)
     }
 
     @Test func withoutChecksEverythingIsADiagnosis() {

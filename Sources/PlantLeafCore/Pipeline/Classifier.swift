@@ -216,11 +216,11 @@ public final class Classifier {
     /// spent on this input. With the mirror check the input tensor is left mirrored: prepare the
     /// next input before running again.
     ///
-    /// - Parameter previousPicture: for a camera, the previous frame's readings
-    ///   (`Classification.picture`): a frame repeating them exactly is `no-picture`.
+    /// - Parameter history: for a camera, its readings so far (`Classification.picture` of each):
+    ///   a frame repeating the same picture for the policy's `unchangedReadings` is `no-picture`.
     /// - Throws: `RuntimeError` when LiteRT's invoke or output read fails.
     public func run(topK: Int, timings: StageTimings = StageTimings(),
-                    previousPicture: PictureStatistics? = nil) throws(RuntimeError) -> Classification {
+                    history: PictureHistory? = nil) throws(RuntimeError) -> Classification {
         let invokeStart = MonotonicClock.nanoseconds()
         try interpreter.invoke()
         var invoke = MonotonicClock.milliseconds(since: invokeStart)
@@ -239,7 +239,7 @@ public final class Classifier {
             postprocess += MonotonicClock.milliseconds(since: mirroredPostStart)
         }
         let verdict = top.first.map {
-            policy.verdict(picture: inputPicture, top: $0, mirrored: mirrored, previousPicture: previousPicture)
+            policy.verdict(picture: inputPicture, top: $0, mirrored: mirrored, history: history)
         } ?? .uncertain
         var timings = timings
         timings.invoke = invoke

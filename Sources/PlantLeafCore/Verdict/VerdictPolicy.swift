@@ -28,16 +28,24 @@ public struct VerdictPolicy: Sendable, Equatable {
     /// green check score 0.340, 0.543 and 0.699. 0.6 catches the first two and keeps a margin
     /// of 0.127 to the right leaves; 0.7 would catch the hot dog too, 0.027 below two right leaves.
     public var minimumScore: Double
+    /// From this many camera readings running with identical statistics on, the picture is a
+    /// stuck or still one (a frozen driver, a test pattern, a stalled stream), not the scene.
+    /// A live sensor's noise changes every frame's sums, so no two readings of a real scene are
+    /// identical; five rather than two lets a camera that repeats a frame now and then (a
+    /// driver handing the same buffer twice under load) keep its reading.
+    public var unchangedReadings: Int
 
     /// A policy running `checks` with the measured thresholds unless others are given.
     public init(checks: VerdictChecks, darkestMeanLuminance: Double = 30, brightestMeanLuminance: Double = 235,
-                flattestLuminanceSpread: Double = 8, minimumGreenShare: Double = 0.10, minimumScore: Double = 0.6) {
+                flattestLuminanceSpread: Double = 8, minimumGreenShare: Double = 0.10, minimumScore: Double = 0.6,
+                unchangedReadings: Int = 5) {
         self.checks = checks
         self.darkestMeanLuminance = darkestMeanLuminance
         self.brightestMeanLuminance = brightestMeanLuminance
         self.flattestLuminanceSpread = flattestLuminanceSpread
         self.minimumGreenShare = minimumGreenShare
         self.minimumScore = minimumScore
+        self.unchangedReadings = unchangedReadings
     }
 
     /// The verdict on one result. The checks go from the cheapest and most basic up, and the
@@ -49,14 +57,14 @@ public struct VerdictPolicy: Sendable, Equatable {
     ///   - top: the model's top class with its score.
     ///   - mirrored: the top class for the same pixels mirrored left to right; the mirror check
     ///     needs it and is passed over without it.
-    ///   - previousPicture: for a camera, the previous frame's statistics: identical readings
-    ///     (every sum equal) mean the camera delivers the same frame again, since sensor noise
-    ///     changes a live frame's sums.
+    ///   - history: for a camera, its readings before this one: `unchangedReadings` readings
+    ///     running with identical statistics (every sum equal) mean the camera delivers the same
+    ///     frame again and again, since sensor noise changes a live frame's sums.
     public func verdict(picture: PictureStatistics, top: ScoredClass, mirrored: ScoredClass? = nil,
-                        previousPicture: PictureStatistics? = nil) -> Verdict {
+                        history: PictureHistory? = nil) -> Verdict {
         if checks.contains(.picture) && (picture.luminanceMean < darkestMeanLuminance
             || picture.luminanceMean > brightestMeanLuminance || picture.luminanceSpread < flattestLuminanceSpread
-            || picture == previousPicture) {
+            || (history?.readingsRunning(with: picture) ?? 1) >= unchangedReadings) {
             return .noPicture
         }
         if checks.contains(.vegetation) && picture.greenShare < minimumGreenShare { return .noLeaf }
