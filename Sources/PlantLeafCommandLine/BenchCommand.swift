@@ -26,6 +26,7 @@ enum BenchCommand {
           --runs N             measured runs per thread count, 1 to 1000000 (default: 100)
           --warmup N           unmeasured runs first, 0 to 1000000 (default: 10)
           --threads LIST       CPU thread counts to measure, each 1 to 64, e.g. 1,2,4 (default: 1)
+          --no-cache           compile without XNNPACK's weight cache (see plantleaf classify --help)
           --min-seconds S      keep measuring past --runs until S seconds were measured, 0 to 86400 (default: 0)
           --json FILE          write everything to FILE as JSON (schema_version \(BenchReport.schemaVersion))
           --csv FILE           write one row per run per stage to FILE
@@ -66,7 +67,8 @@ enum BenchCommand {
         }
         if let reports = options.comparedReports { return compare(reports) }
         let settings = BenchSettings(classifier: ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
-                                                                                threads: options.threadCounts[0]),
+                                                                                threads: options.threadCounts[0],
+                                                                                weightCache: !options.noCache),
                                      imagePath: options.synthetic ? nil : options.imagePath ?? defaultImage(),
                                      runs: options.runs, warmup: options.warmup, threadCounts: options.threadCounts,
                                      minimumSeconds: options.minimumSeconds, softwareVersion: ProjectPaths.version,

@@ -29,6 +29,7 @@ enum CameraCommand {
                              or all or none (default: all)
           --min-score X      top score below which the score and mirror checks say uncertain, 0 to 1 (default: 0.6)
           --threads N        CPU threads for inference, 1 to 64 (default: 1)
+          --no-cache         compile the model without XNNPACK's weight cache (see plantleaf classify --help)
           --frames N         stop after N classified frames, 1 to 1000000000
           --duration S       stop after S seconds, above 0 and at most 31536000 (a year)
           --timeout S        give up when no frame arrives for S seconds, from 0.1 to 3600 (default: 5)
@@ -82,7 +83,8 @@ enum CameraCommand {
         do {
             classifier = try Classifier(options: ProjectPaths.classifierOptions(modelPath: parsed.modelPath, labelsPath: parsed.labelsPath,
                                                                                 threads: parsed.threads, crop: options.crop,
-                                                                                verdictPolicy: parsed.verdictPolicy))
+                                                                                verdictPolicy: parsed.verdictPolicy,
+                                                                                weightCache: !parsed.noCache))
         } catch {
             Console.error("plantleaf camera: \(Remedy.line(error))")
             return ExitCode.setupFailure

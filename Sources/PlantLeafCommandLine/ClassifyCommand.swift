@@ -32,6 +32,8 @@ enum ClassifyCommand {
           --min-score X      top score below which the score and mirror checks say uncertain, 0 to 1 (default: 0.6)
           --mean M --std S   feed the model (pixel - M) / S instead of what its input tensor implies;
                              M from -1000 to 1000, S above 0 and at most 1000
+          --no-cache         compile the model without XNNPACK's weight cache (kept in
+                             $XDG_CACHE_HOME/plantleaf, else ~/.cache/plantleaf, so later runs start sooner)
           -h, --help         show this help
 
         EXIT CODES: 0 every file classified (or the reader of a pipe closed it), 1 some files failed,
@@ -55,7 +57,7 @@ enum ClassifyCommand {
         let normalization = options.normalization
         let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
                                                                threads: threads, normalization: normalization, crop: options.crop,
-                                                               verdictPolicy: options.verdictPolicy)
+                                                               verdictPolicy: options.verdictPolicy, weightCache: !options.noCache)
         let entries = ImageFiles.expand(options.inputIndices.map { PathName(bytes: bytes[$0]) })
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
         let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)

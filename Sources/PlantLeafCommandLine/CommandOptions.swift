@@ -23,6 +23,8 @@ public struct ClassifyOptions: Equatable, Sendable {
     public var verdictPolicy = VerdictPolicy(checks: .classifyDefault)
     public var modelPath: String?
     public var labelsPath: String?
+    /// --no-cache: compile without the XNNPACK weight cache.
+    public var noCache = false
     /// Where each input path is in the arguments, to take its bytes from there.
     public var inputIndices: [Int] = []
 
@@ -31,7 +33,7 @@ public struct ClassifyOptions: Equatable, Sendable {
     public static func parse(_ arguments: [String]) throws(UsageError) -> ClassifyOptions {
         let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--jobs", "--format", "--mean", "--std",
                                                         "--crop", "--checks", "--min-score"],
-                                   flags: ["--help", "-h"])
+                                   flags: ["--no-cache", "--help", "-h"])
         var options = ClassifyOptions()
         if parsed.has("--help") || parsed.has("-h") {
             options.help = true
@@ -56,6 +58,7 @@ public struct ClassifyOptions: Equatable, Sendable {
         options.modelPath = parsed.string("--model")
         options.labelsPath = parsed.string("--labels")
         options.inputIndices = parsed.positionalIndices
+        options.noCache = parsed.has("--no-cache")
         return options
     }
 }
@@ -86,6 +89,8 @@ public struct CameraCommandOptions: Sendable {
     public var mqttURL: String?
     public var mqttPasswordFile: String?
     public var mqttCAFile: String?
+    /// --no-cache: compile without the XNNPACK weight cache.
+    public var noCache = false
     /// --every's range: from ten readings a second to one a day.
     public static let intervals = 0.1...86_400.0
 
@@ -97,7 +102,7 @@ public struct CameraCommandOptions: Sendable {
                                             "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
                                             "--iterations", "--input", "--every", "--log", "--mqtt", "--mqtt-password-file",
                                             "--mqtt-ca", "--checks", "--min-score"],
-                                   flags: ["--json", "--preview", "--list", "--help", "-h"])
+                                   flags: ["--json", "--preview", "--list", "--no-cache", "--help", "-h"])
         var options = CameraCommandOptions()
         if parsed.has("--help") || parsed.has("-h") {
             options.help = true
@@ -151,6 +156,7 @@ public struct CameraCommandOptions: Sendable {
         options.benchFramesImage = parsed.string("--bench-frames")
         options.modelPath = parsed.string("--model")
         options.labelsPath = parsed.string("--labels")
+        options.noCache = parsed.has("--no-cache")
         return options
     }
 }
@@ -171,6 +177,8 @@ public struct BenchOptions: Equatable, Sendable {
     public var jsonPath: String?
     public var csvPath: String?
     public var profile = false
+    /// --no-cache: compile without the XNNPACK weight cache.
+    public var noCache = false
 
     /// bench's (or bench compare's) arguments, range-checked.
     /// - Throws: `UsageError` for an unknown option, a value out of range, or output files that clash.
@@ -185,7 +193,7 @@ public struct BenchOptions: Equatable, Sendable {
         }
         let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--image", "--runs", "--warmup", "--threads",
                                                        "--min-seconds", "--json", "--csv"],
-                                   flags: ["--synthetic", "--profile", "--help", "-h"])
+                                   flags: ["--synthetic", "--profile", "--no-cache", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") {
             options.help = true
             return options
@@ -210,6 +218,7 @@ public struct BenchOptions: Equatable, Sendable {
         options.threadCounts = try threadCounts(parsed.string("--threads"))
         options.synthetic = parsed.has("--synthetic")
         options.profile = parsed.has("--profile")
+        options.noCache = parsed.has("--no-cache")
         options.imagePath = parsed.string("--image")
         options.modelPath = parsed.string("--model")
         options.labelsPath = parsed.string("--labels")

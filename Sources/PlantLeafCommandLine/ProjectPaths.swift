@@ -81,11 +81,31 @@ package enum ProjectPaths {
     /// layout, with the runtime found as `liteRtCandidates` says.
     package static func classifierOptions(modelPath: String?, labelsPath: String?, threads: Int,
                                          normalization: Normalization? = nil, crop: CropMode = .center,
-                                         verdictPolicy: VerdictPolicy = VerdictPolicy(checks: .classifyDefault)) -> Classifier.Options {
+                                         verdictPolicy: VerdictPolicy = VerdictPolicy(checks: .classifyDefault),
+                                         weightCache: Bool = true) -> Classifier.Options {
         let defaults = defaultModelAndLabels()
+        let runtime = Interpreter.Options(runtimeLibraryCandidates: liteRtCandidates(), threads: threads,
+                                          weightCacheFolder: weightCache ? cacheFolder() : nil)
         return Classifier.Options(modelPath: modelPath ?? defaults.modelPath, labelsPath: labelsPath ?? defaults.labelsPath,
-                                  runtime: Interpreter.Options(runtimeLibraryCandidates: liteRtCandidates(), threads: threads),
+                                  runtime: runtime,
                                   normalization: normalization, crop: crop, verdictPolicy: verdictPolicy)
+    }
+
+    /// The user's cache folder for plantleaf: $XDG_CACHE_HOME/plantleaf, or ~/.cache/plantleaf
+    /// (the XDG base directory rules: a relative $XDG_CACHE_HOME is ignored). nil without a home.
+    package static func cacheFolder(environment: [String: String] = cacheEnvironment()) -> String? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/plantleaf" }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return home + "/.cache/plantleaf"
+    }
+
+    /// $XDG_CACHE_HOME and $HOME, as this process has them.
+    package static func cacheEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["XDG_CACHE_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 
     private static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

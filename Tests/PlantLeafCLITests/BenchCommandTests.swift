@@ -100,6 +100,34 @@ import Testing
         #expect(rows.last?.hasPrefix("2,5,decoder_alone,") == true)
     }
 
+    /// The second process reads the cache the first wrote; the compile times are printed, not
+    /// held to a bound (the machine's other work decides them).
+    @Test func secondProcessReadsTheWeightCache() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = folder + "/cache"
+        var states: [String] = []
+        for process in 1...2 {
+            let jsonPath = folder + "/bench\(process).json"
+            let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "1", "--warmup", "0", "--json", jsonPath], environment: environment)
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let json = try #require(jsonObject(try String(contentsOfFile: jsonPath, encoding: .utf8)))
+            let cache = try #require(json["weight_cache"] as? [String: Any])
+            #expect(cache["folder"] as? String == folder + "/cache/plantleaf")
+            states.append(cache["state"] as? String ?? "none")
+            let results = try #require(json["results"] as? [[String: Any]])
+            print("weight cache, process \(process): \(states.last!), load + compile \(results.first?["load_compile_ms"] ?? "?") ms; "
+                  + "without the cache \(cache["cold_compile_ms"] ?? "?") ms, reading it \(cache["warm_compile_ms"] ?? "?") ms")
+        }
+        #expect(states == ["built", "loaded"])
+        let uncached = try runPlantLeaf(["bench", "--synthetic", "--runs", "1", "--warmup", "0", "--no-cache", "--json", folder + "/off.json"],
+                                        environment: environment)
+        #expect(uncached.status == 0, "stderr: \(uncached.stderr)")
+        let off = try #require(jsonObject(try String(contentsOfFile: folder + "/off.json", encoding: .utf8)))
+        #expect(off["weight_cache"] is NSNull)
+    }
+
     @Test func syntheticImageNeedsNoFile() throws {
         let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "2", "--warmup", "0"])
         #expect(result.status == 0, "stderr: \(result.stderr)")

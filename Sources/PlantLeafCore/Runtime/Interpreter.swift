@@ -18,12 +18,16 @@ public final class Interpreter {
         /// Compile with LiteRT's per-op profiler, so `startProfiling()` and `stopProfiling()`
         /// can time each op. Off by default: profiling adds its own cost to every invoke.
         public var profiling: Bool
+        /// The folder for XNNPACK's weight cache (see `WeightCache`), or nil for none. A cache
+        /// that cannot be used is no error: the model is compiled without, as `weightCache` says.
+        public var weightCacheFolder: String?
 
         /// Options with the runtime at one of `runtimeLibraryCandidates`.
-        public init(runtimeLibraryCandidates: [String], threads: Int = 1, profiling: Bool = false) {
+        public init(runtimeLibraryCandidates: [String], threads: Int = 1, profiling: Bool = false, weightCacheFolder: String? = nil) {
             self.runtimeLibraryCandidates = runtimeLibraryCandidates
             self.threads = threads
             self.profiling = profiling
+            self.weightCacheFolder = weightCacheFolder
         }
 
         /// Options with the runtime at `runtimeLibraryPath`.
@@ -43,6 +47,8 @@ public final class Interpreter {
     public let output: TensorInfo
     public let options: Options
     public var threads: Int { options.threads }
+    /// Whether the weight cache was read, written or not used.
+    public let weightCache: WeightCacheState
     private let handles: Handles
 
     /// Maps and checks the model at `modelPath`, then compiles it.
@@ -125,7 +131,19 @@ public final class Interpreter {
         try check(pl_LiteRtCreateOptions(&handles.options), "LiteRtCreateOptions", modelPath)
         try check(pl_LiteRtSetOptionsHardwareAccelerators(handles.options, accelerator),
                   "LiteRtSetOptionsHardwareAccelerators", modelPath)
-        try check(pl_litert_add_toml_options(handles.options, "xnnpack", "num_threads = \(threads)\n"),
+        var cache: WeightCache?
+        var cacheState = WeightCacheState.off
+        if let folder = options.weightCacheFolder {
+            // Loaded already by checkPrerequisites: this only names the path.
+            let runtimePath = try LiteRtLibrary.load(candidates: options.runtimeLibraryCandidates)
+            do {
+                cache = try WeightCache(folder: folder, model: modelFile, runtimePath: runtimePath)
+            } catch {
+                cacheState = .unavailable(error.reason)
+            }
+        }
+        let cacheOption = cache.map { "weight_cache_file_path = \"\($0.compilePath)\"\n" } ?? ""
+        try check(pl_litert_add_toml_options(handles.options, "xnnpack", "num_threads = \(threads)\n" + cacheOption),
                   "LiteRtAddOpaqueOptions(xnnpack)", modelPath)
         if options.profiling {
             try check(pl_litert_add_toml_options(handles.options, "runtime_options_string", "enable_profiling = true\n"),
@@ -148,7 +166,9 @@ public final class Interpreter {
         pl_stderr_capture_end(&capture) { line in
             String(cString: line!).utf8.starts(with: "INFO: ".utf8) ? 0 : 1
         }
+        if compileStatus != LiteRtStatus(kPLStatusOk) { cache?.abandon() }
         try check(compileStatus, "LiteRtCreateCompiledModel", modelPath)
+        weightCache = cache?.commit() ?? cacheState
         if options.profiling {
             try check(pl_LiteRtCompiledModelGetProfiler(handles.compiledModel, &handles.profiler), "LiteRtCompiledModelGetProfiler", modelPath)
         }

@@ -18,6 +18,8 @@ public final class ModelFile {
     public let path: String
     /// The whole file, mapped read-only; unmapped in deinit.
     let bytes: UnsafeRawBufferPointer
+    /// The mapped file's identity, which keys its stored digest (`WeightCache`).
+    let identity: FileIdentity
 
     /// Maps and checks the file at `path`. Throws `RuntimeError.modelNotFound`,
     /// `.modelUnreadable` (not a regular file, or not readable), `.notAModel` or `.damagedModel`.
@@ -55,6 +57,7 @@ public final class ModelFile {
         }
         self.path = path
         self.bytes = bytes
+        identity = FileIdentity(status)
     }
 
     deinit {

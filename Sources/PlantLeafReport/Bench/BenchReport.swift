@@ -52,6 +52,17 @@ public enum BenchReport {
         runtime.add("load_ms", result.libraryLoadMilliseconds, decimals: 3)
         root.add("runtime", runtime)
 
+        if let timing = result.weightCache {
+            var cache = JSONObject()
+            cache.add("folder", timing.folder)
+            cache.add("state", timing.state)
+            cache.add("cold_compile_ms", timing.coldMilliseconds, decimals: 3)
+            if let warm = timing.warmMilliseconds { cache.add("warm_compile_ms", warm, decimals: 3) } else { cache.addNull("warm_compile_ms") }
+            root.add("weight_cache", cache)
+        } else {
+            root.addNull("weight_cache")
+        }
+
         var image = JSONObject()
         image.add("source", result.imageName)
         image.add("sha256", result.imageSHA256)
@@ -226,6 +237,13 @@ public enum BenchReport {
 
     // MARK: - Text
 
+    private static func weightCacheLine(_ timing: WeightCacheTiming?) -> String {
+        guard let timing else { return "off (--no-cache)" }
+        let cold = "load + compile \(BenchText.milliseconds(timing.coldMilliseconds)) ms without it"
+        guard let warm = timing.warmMilliseconds else { return "\(timing.state); \(cold)" }
+        return "\(cold), \(BenchText.milliseconds(warm)) ms reading it (first compile: \(timing.state), \(timing.folder))"
+    }
+
     /// The readable report: the machine, the model and runtime, then each thread count's stage
     /// table and invoke histogram.
     public static func text(_ result: BenchResult) -> String {
@@ -236,6 +254,7 @@ public enum BenchReport {
         lines += BenchText.table([
             ["model", "\(result.settings.classifier.modelPath) (\(input.elementType) \(input.shape), sha256 \(result.modelSHA256))"],
             ["runtime", "\(result.liteRtPath) (sha256 \(result.liteRtSHA256)), loaded in \(BenchText.milliseconds(result.libraryLoadMilliseconds)) ms"],
+            ["cache", weightCacheLine(result.weightCache)],
             ["image", "\(result.imageName) (\(result.imageFormat), \(result.imageBytes) bytes, decoded at \(result.imageWidth)x\(result.imageHeight))"],
             ["runs", "\(result.settings.runs) measured after \(result.settings.warmup) warm-up"
                 + (result.settings.minimumSeconds > 0 ? ", at least \(DecimalText.fixed(result.settings.minimumSeconds, decimals: 1)) s" : "")

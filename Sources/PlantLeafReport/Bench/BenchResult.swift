@@ -94,6 +94,17 @@ public struct FrequencyDrop: Sendable, Equatable {
     public var fraction: Double { fromMHz > 0 ? (fromMHz - toMHz) / fromMHz : 0 }
 }
 
+/// What the weight cache saves: a model load + compile without it (cold: what a process with no
+/// cache, or a new model, costs) and one reading it (warm), on the first thread count.
+public struct WeightCacheTiming: Sendable {
+    public var folder: String
+    /// What the first compile found: "built", "loaded" or "unavailable: REASON".
+    public var state: String
+    public var coldMilliseconds: Double
+    /// nil when the cache could not be used.
+    public var warmMilliseconds: Double?
+}
+
 /// A whole benchmark: settings, machine, the files measured, results per thread count.
 public struct BenchResult: Sendable {
     public var settings: BenchSettings
@@ -119,6 +130,8 @@ public struct BenchResult: Sendable {
     public var imageHeight: Int
     public var imageBytes: Int
     public var runs: [ThreadRunResult]
+    /// Model load + compile without and with the weight cache; nil with the cache off.
+    public var weightCache: WeightCacheTiming?
 
     public var warnings: [String] { BenchWarnings.evaluate(machine: machine, conditions: conditions, threadCounts: settings.threadCounts) }
 }

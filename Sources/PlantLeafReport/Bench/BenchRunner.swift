@@ -81,6 +81,7 @@ public struct BenchRunner {
         }
         let libraryLoad = MonotonicClock.milliseconds(since: libraryStart)
 
+        let weightCache = try measureWeightCache()
         var runs: [ThreadRunResult] = []
         var model: (input: TensorInfo, decoded: PreparedInput)?
         for threads in settings.threadCounts {
@@ -100,7 +101,38 @@ public struct BenchRunner {
                            libraryLoadMilliseconds: libraryLoad, allocatorSettled: allocatorSettled,
                            input: input, imageName: imageName, imageSHA256: SHA256.hex(of: bytes),
                            imageFormat: ImageFormat.detect(bytes)?.rawValue ?? MachineInfo.unknown,
-                           imageWidth: decoded.sourceWidth, imageHeight: decoded.sourceHeight, imageBytes: bytes.count, runs: runs)
+                           imageWidth: decoded.sourceWidth, imageHeight: decoded.sourceHeight, imageBytes: bytes.count, runs: runs,
+                           weightCache: weightCache)
+    }
+
+    /// Compiles the model without the cache, then with it until it is read (a first compile may
+    /// build it), timing the cold and the warm compile; nil when no cache folder is set.
+    private func measureWeightCache() throws(BenchError) -> WeightCacheTiming? {
+        var runtime = settings.classifier.runtime
+        runtime.threads = settings.threadCounts[0]
+        guard let folder = runtime.weightCacheFolder else { return nil }
+        let path = settings.classifier.modelPath
+        do {
+            var uncached = runtime
+            uncached.weightCacheFolder = nil
+            let coldStart = MonotonicClock.nanoseconds()
+            _ = try Interpreter(modelPath: path, options: uncached)
+            let cold = MonotonicClock.milliseconds(since: coldStart)
+            let first = try Interpreter(modelPath: path, options: runtime).weightCache
+            let state: String
+            switch first {
+            case .built: state = "built"
+            case .loaded: state = "loaded"
+            case .unavailable(let reason): return WeightCacheTiming(folder: folder, state: "unavailable: \(reason)", coldMilliseconds: cold)
+            case .off: return nil
+            }
+            let warmStart = MonotonicClock.nanoseconds()
+            _ = try Interpreter(modelPath: path, options: runtime)
+            return WeightCacheTiming(folder: folder, state: state, coldMilliseconds: cold,
+                                     warmMilliseconds: MonotonicClock.milliseconds(since: warmStart))
+        } catch {
+            throw .setup(.runtime(error))
+        }
     }
 
     /// Builds a classifier with `threads` threads and runs it: once on its own (the first

@@ -1,6 +1,6 @@
-import PlantLeafCore
 /// SHA-256 (FIPS 180-4) of files, so a benchmark names exactly which model and which
-/// libLiteRt.so it measured. Written here because the project links no crypto library.
+/// libLiteRt.so it measured, and the weight cache is keyed by them. Written here because the
+/// project links no crypto library.
 public enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
