@@ -106,6 +106,8 @@ import Testing
         "plantleaf camera: mqtt: connected to 127.0.0.1:18831": .example("a CameraMQTTTests-style run with a broker on a test port"),
         "plantleaf camera: mqtt: connection to 127.0.0.1:18831 lost: the connection was lost; retrying every 1 s, backing off to 60 s":
             .example("the same run, the broker stopped for 2 s"),
+        "plantleaf camera: mqtt: 127.0.0.1:1883 sent a message though plantleaf subscribes to nothing: connection dropped; retrying every 1 s, backing off to 60 s":
+            .example("a run against the flooding broker of CameraMQTTHostileBrokerTests, which expects the line with its own port"),
         // Set-up lines and summaries: measured, their numbers differ on every run.
         "plantleaf camera: /dev/video0 (vivid, vivid): YUYV 640x480 at 59.94 fps, crop center, 4 buffers [auto; also offered: NV12 640x480 at 59.94 fps, RGB24 640x480 at 59.94 fps]":
             .example("the camera fixture's vivid device"),
