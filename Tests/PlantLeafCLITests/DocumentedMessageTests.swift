@@ -123,8 +123,10 @@ import Testing
         "plantleaf camera: standard input: stream ended inside a frame (1000 bytes): dropped": .example("the stream made for camera.md's example"),
         "plantleaf camera: 42 frames read, 3 classified, 39 superseded, 2 broken, 1 over the size limit, 0 corrupt, 993004 bytes skipped between frames; frame age median 14.5 ms, p99 30 ms; the stream ended":
             .example("the stream made for camera.md's example"),
-        "plantleaf camera: 30 frames read, 30 classified, 0 superseded, 0 broken, 0 over the size limit, 0 corrupt, 0 bytes skipped between frames; frame age median 17.5 ms, p99 30.1 ms; the stream ended":
+        "plantleaf camera: 30 frames read, 30 classified, 0 superseded, 0 broken, 0 over the size limit, 0 corrupt, 0 bytes skipped between frames; verdicts: 30 diagnosis, 0 uncertain, 0 no-leaf, 0 no-picture; frame age median 26.7 ms, p99 35.1 ms; the stream ended":
             .example("README.md's status block, the Early blight photo piped in for 3 s"),
+        "plantleaf camera: leaf.fifo: motion-JPEG stream, crop center, frames up to 16 MiB":
+            .example("README.md's status block; CameraStreamTests holds the same line for standard input"),
     ]
 
     /// Every quoted line of README.md and docs/*.md, in document order.
