@@ -113,6 +113,10 @@ import Testing
         #expect(boot.text("yuyv.err").contains("YUYV 256x256 at 59.94 fps"))
         let yuyv = boot.frames("yuyv")
         expectEveryFrame(yuyv.frames, count: 30, matches: reference)
+        // vivid repeats the fed picture pixel for pixel: the first readings are diagnoses, and
+        // from the fifth running with the same picture on, a stuck camera's no-picture.
+        let verdicts = yuyv.frames.map { $0["verdict"] as? String ?? "none" }
+        #expect(verdicts.prefix(4).allSatisfy { $0 == "diagnosis" } && verdicts.dropFirst(4).allSatisfy { $0 == "no-picture" }, "\(verdicts)")
         #expect(yuyv.summary?["classified"] as? Int == 30)
         #expect(yuyv.summary?["corrupt"] as? Int == 0)
         let sequences = yuyv.frames.compactMap { $0["frame"] as? Int }
@@ -133,6 +137,21 @@ import Testing
         #expect(boot.status("unplugged") == 1)
         #expect(boot.text("unplugged.err").contains("/dev/video0: camera unplugged during capture (ENODEV); reconnect it and run again"))
         #expect(boot.frames("unplugged").summary?["error"] != nil)
+    }
+
+    /// A black frame (a lens cap, the greenhouse at night) through a real driver is no-picture.
+    /// (vivid's own moving test pattern is not caught by any check: docs/verdicts.md says so.)
+    @Test func blackFrameIsNoPicture() throws {
+        let directory = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(directory) }
+        let black = directory + "/black.jpg"
+        TestImages.write(TestImages.jpeg([UInt8](repeating: 0, count: 256 * 256 * 3), width: 256, height: 256), to: black)
+        let boot = try boot(["-s", "256x256"], images: [black], in: directory, script: """
+            "$PLANTLEAF" camera --size 256x256 --frames 3 --json > black.out 2> black.err; echo $? > black.rc
+            """)
+        #expect(boot.status("black") == 0, "\(boot.text("black.err"))")
+        let verdicts = boot.frames("black").frames.map { $0["verdict"] as? String ?? "none" }
+        #expect(verdicts == ["no-picture", "no-picture", "no-picture"], "\(verdicts)")
     }
 
     /// --every on vivid: one result a second, the camera unplugged (vivid's disconnect control,
