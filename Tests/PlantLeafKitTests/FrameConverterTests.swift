@@ -58,9 +58,21 @@ private func nv12(from image: RGBImage) -> [UInt8] {
         var rgb: [UInt8] = []
         for y in region.y..<(region.y + region.height) {
             for x in region.x..<(region.x + region.width) {
-                let (luma, cb, cr) = format == .yuyv
-                    ? (frame[(y * 320 + x) * 2], frame[(y * 320 + x / 2 * 2) * 2 + 1], frame[(y * 320 + x / 2 * 2) * 2 + 3])
-                    : (frame[y * 320 + x], frame[320 * 240 + y / 2 * 320 + x / 2 * 2], frame[320 * 240 + y / 2 * 320 + x / 2 * 2 + 1])
+                // Index arithmetic in separate Int statements: Swift 6.0's type checker gives up
+                // on the whole tuple expression under emulation.
+                let pair: Int = x / 2 * 2
+                let luma: UInt8, cb: UInt8, cr: UInt8
+                if format == .yuyv {
+                    let row: Int = y * 320
+                    luma = frame[(row + x) * 2]
+                    cb = frame[(row + pair) * 2 + 1]
+                    cr = frame[(row + pair) * 2 + 3]
+                } else {
+                    let chroma: Int = 320 * 240 + (y / 2) * 320 + pair
+                    luma = frame[y * 320 + x]
+                    cb = frame[chroma]
+                    cr = frame[chroma + 1]
+                }
                 let (r, g, b) = YCbCr.rgb(y: luma, cb: cb, cr: cr)
                 rgb += [r, g, b]
             }
