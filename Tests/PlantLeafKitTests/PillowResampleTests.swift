@@ -26,7 +26,14 @@ import Testing
             let total = k.reduce(0, +)
             if total != 0 { k = k.map { $0 / total } }
             bounds.append((low, high - low))
-            weights.append(k.map { Int32($0 < 0 ? -0.5 + $0 * Double(1 << 22) : 0.5 + $0 * Double(1 << 22)) })
+            // Pillow's rounding to 22-bit fixed point, one typed step at a time: Swift 6.0's type
+            // checker gives up on the one-line form under emulation.
+            let unit: Double = 4_194_304
+            weights.append(k.map { (weight: Double) -> Int32 in
+                let scaled: Double = weight * unit
+                let rounded: Double = weight < 0 ? scaled - 0.5 : scaled + 0.5
+                return Int32(rounded)
+            })
         }
         return (bounds, weights)
     }
