@@ -21,8 +21,10 @@ import Testing
 
     /// Noise, or only 0 and 255 (the sums' extremes).
     static func picture(width: Int, height: Int, saturated: Bool, random: inout Random) -> RGBImage {
-        RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { _ in
-            saturated ? (random.next() & 1 == 0 ? 0 : 255) : UInt8(truncatingIfNeeded: random.next())
+        RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { _ -> UInt8 in
+            let value: UInt64 = random.next()
+            guard saturated else { return UInt8(truncatingIfNeeded: value) }
+            return value & 1 == 0 ? 0 : 255
         })
     }
 
