@@ -29,7 +29,10 @@ public final class V4L2Device {
         let status = pl_v4l2_query_capability(descriptor, &capability)
         guard status == 0 else {
             close(descriptor)
-            throw .notCaptureDevice(path: path, detail: status == ENOTTY ? "not a V4L2 device" : "VIDIOC_QUERYCAP: \(SystemError(status).reason)")
+            // A kernel answers an ioctl the file does not know with ENOTTY; qemu-user, running an
+            // aarch64 build on another machine, with ENOSYS. Either way the node speaks no V4L2.
+            let speaksNoV4L2 = status == ENOTTY || status == ENOSYS
+            throw .notCaptureDevice(path: path, detail: speaksNoV4L2 ? "not a V4L2 device" : "VIDIOC_QUERYCAP: \(SystemError(status).reason)")
         }
         card = stringFromCField(capability.card)
         driver = stringFromCField(capability.driver)
