@@ -37,8 +37,9 @@ import Testing
     /// The same leaf frame again and again: the first readings are diagnoses, and from the
     /// policy's fifth reading running with the same picture on, a stuck camera's no-picture.
     @Test func cameraFrameRepeatingTheSameReadingsHasNoPicture() throws {
-        // Slower than a classification, so the session takes every frame rather than the newest.
-        let source = ScriptedFrameSource(Array(repeating: .frame(after: 0.25), count: 7) + [.end(after: 0.25)],
+        // Each frame once the one before it is read, so the session takes every frame rather than
+        // the newest, however long a classification takes here.
+        let source = ScriptedFrameSource(Array(repeating: .frameAfterReading, count: 7) + [.end(after: 0.25)],
                                          frame: try FileReader.readAll(path: TestPaths.healthyTomatoLeaf))
         var options = TestPaths.classifierOptions()
         options.verdictPolicy = VerdictPolicy(checks: .cameraDefault)
@@ -47,6 +48,7 @@ import Testing
         let summary = try session.run(source: source, format: StreamFormat(format: .mjpeg, size: FrameSize(width: 0, height: 0), bytesPerLine: 0),
                                       onResult: { result in
             verdicts.append(result.verdict)
+            source.readingMade()
             return true
         })
         #expect(verdicts.count >= 6, "\(verdicts) \(summary)")

@@ -146,7 +146,9 @@ public final class TopicReader {
     public var messages: [ReceivedMessage] {
         // Lossy: a binary payload (an image) must not hide the text ones around it.
         let text = FileManager.default.contents(atPath: outputPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return text.split(separator: "\n").compactMap { line in
+        // mosquitto_sub may be part way through writing a long message: only whole lines count.
+        let wholeLines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        return wholeLines.compactMap { line in
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3 else { return nil }
             return ReceivedMessage(retained: parts[0] == "1", topic: String(parts[1]), payload: String(parts[2]))
