@@ -42,7 +42,7 @@ install: build
 uninstall:
 	scripts/install.sh --uninstall --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
 
-## release: dist/plantleaf-VERSION-linux-{x86_64,aarch64}.tar.gz, static Swift standard library (aarch64 under qemu-user)
+## release: dist/plantleaf-VERSION-linux-{x86_64,aarch64}.tar.gz, static Swift standard library (aarch64 under qemu-user, its archive tried in a root without Swift)
 release: setup
 	$(SWIFT) build --scratch-path .build-static $(RELEASE_FLAGS)
 	scripts/release/package.sh $$(uname -m) .build-static/release/plantleaf
@@ -53,7 +53,7 @@ release: setup
 RELEASE_FLAGS := -c release --static-swift-stdlib --product plantleaf -Xlinker --strip-all
 export RELEASE_FLAGS
 
-## test-aarch64: build, test, parity and release check for aarch64 in an emulated Debian 13 root (cached in ~/.cache/plantleaf)
+## test-aarch64: optimised build, tests, parity and bench for aarch64 in an emulated Debian 13 root (cached in ~/.cache/plantleaf)
 test-aarch64: build
 	scripts/aarch64/run.sh test
 
@@ -97,4 +97,4 @@ model-mutations: build
 		"$$(find -L samples/plantvillage -name '*.JPG' | sort | head -1)" --flips 2000
 
 clean:
-	rm -rf .build .build-fuzz .build-sanitize .build-static .build-aarch64 dist Examples/LeafCheck/.build
+	rm -rf .build .build-fuzz .build-sanitize .build-static .build-aarch64 .build-aarch64-release dist Examples/LeafCheck/.build

@@ -134,9 +134,13 @@ ensure_minimal_root() {
     ensure_root minimal sh -c 'dpkg-query -W "$@" && ! command -v swift' check "${minimal_packages[@]}" -- "${minimal_packages[@]}"
 }
 
-# Where the aarch64 build keeps its objects and results: in the clone, beside .build, so the
-# x86_64 build is untouched and a second run in the same clone builds only what changed.
+# Where the aarch64 builds keep their objects and results: in the clone, beside .build, so the
+# x86_64 build is untouched and a second run in the same clone builds only what changed. The
+# tested build and the release build have flags of their own, so each has its own folder.
 scratch=.build-aarch64
+release_scratch=.build-aarch64-release
+# make test-aarch64's build: optimised, with testing enabled for the tests' @testable imports.
+test_build_flags="-c release -Xswiftc -enable-testing"
 runtime_cache=$cache/runtime
 
 # The aarch64 libLiteRt.so is fetched and verified on the host (pip and curl inside the root fail
@@ -165,6 +169,6 @@ in_build_root() {  # in_build_root SHELL_COMMAND: run in the clone, inside the b
 release_build_flags=${RELEASE_FLAGS:-}
 
 aarch64_release_build() {
-    [ -n "$release_build_flags" ] || die "RELEASE_FLAGS is not set: run this through make (make test-aarch64, make release)"
-    in_build_root "swift build --scratch-path $scratch $release_build_flags"
+    [ -n "$release_build_flags" ] || die "RELEASE_FLAGS is not set: run this through make (make release)"
+    in_build_root "swift build --scratch-path $release_scratch $release_build_flags"
 }

@@ -2,10 +2,12 @@
 # PlantLeaf for aarch64, built and checked under qemu-user in an emulated Debian 13 root (the
 # Swift 6.0.3 a Raspberry Pi OS Trixie or Debian 13 user gets from apt).
 #
-#   run.sh test      make test-aarch64: release build, the test suite, parity with the x86_64
-#                    build on the samples, bench beside the x86_64 report, the release archive
-#                    installed and used in a root without Swift
-#   run.sh release   only the release build and dist/plantleaf-VERSION-linux-aarch64.tar.gz
+#   run.sh test      make test-aarch64: one optimised build of PlantLeaf and its tests, the test
+#                    suite, parity with the x86_64 build on the samples, bench beside the x86_64
+#                    report
+#   run.sh release   make release: the release build (static Swift standard library, stripped),
+#                    dist/plantleaf-VERSION-linux-aarch64.tar.gz, and that archive installed and
+#                    used in a root without Swift
 #
 # Needs root (debootstrap, chroot, mounts) and the x86_64 release build (the Makefile builds it).
 set -euo pipefail
@@ -30,18 +32,51 @@ ensure_build_root
 ensure_runtime
 mkdir -p "$results"
 
-step "release build with Swift $(in_root "$build_root" -- swift --version 2>/dev/null | sed -n 's/.*Swift version \([^ ]*\).*/\1/p' | head -1) (static Swift standard library)"
-aarch64_release_build
-"$project/scripts/release/package.sh" aarch64 "$project/$scratch/release/plantleaf"
-[ "$mode" = release ] && { step "done"; exit 0; }
+swift_version=$(in_root "$build_root" -- swift --version 2>/dev/null | sed -n 's/.*Swift version \([^ ]*\).*/\1/p' | head -1)
+if [ "$mode" = release ]; then
+    step "release build with Swift $swift_version (static Swift standard library)"
+    aarch64_release_build
+    "$project/scripts/release/package.sh" aarch64 "$project/$release_scratch/release/plantleaf"
+    step "release archive in an arm64 root without Swift, beside the x86_64 release build"
+    x86_release_bin=$project/.build-static/release/plantleaf
+    [ -x "$x86_release_bin" ] || die "no x86_64 release build at $x86_release_bin: run 'make release'"
+    (cd "$project" && "$x86_release_bin" classify --format json samples/plantvillage) >"$results/classify-x86_64-release.jsonl"
+    ensure_minimal_root
+    archive=$(ls "$project"/dist/plantleaf-*-linux-aarch64.tar.gz)
+    trial=$(mktemp -d)
+    trap 'rm -rf "$trial"' EXIT
+    mkdir -p "$trial/archive" "$trial/prefix" "$trial/out"
+    tar -C "$trial/archive" -xzf "$archive"
+    # Installed into /usr/local (a scratch folder bound there, so the cached root stays clean) with
+    # the verified libLiteRt.so, then run by an unprivileged user from another folder.
+    in_root "$minimal_root" --bind "$trial/archive" /opt/archive --bind "$trial/prefix" /usr/local \
+        --bind "$runtime_cache/lib" /opt/litert --bind "$(shared_folder)/samples/plantvillage" /samples/plantvillage \
+        -- bash -c 'set -e
+            ! command -v swift >/dev/null
+            /opt/archive/plantleaf-*/install.sh --litert /opt/litert/libLiteRt.so
+            cd /
+            setpriv --reuid=65534 --regid=65534 --clear-groups plantleaf classify --format json /samples/plantvillage' \
+        >"$results/classify-release-aarch64.jsonl"
+    python3 "$aarch64_dir/parity.py" "$results/classify-x86_64-release.jsonl" "$results/classify-release-aarch64.jsonl"
 
-step "test suite (debug build)"
-# The V4L2 device tests need the kernel's V4L2 ioctls, and qemu-user does not pass them through
-# (it answers VIDIOC_QUERYCAP with ENOSYS where a kernel says ENOTTY), so they run on x86_64 only.
-echo "aarch64: skipped: PlantLeafCameraTests (capture through the camera fixture's V4L2 drivers) and" \
-    "CameraCLITests/nodeThatIsNoV4L2DeviceIsRefused (expects the kernel's ENOTTY for /dev/null): qemu-user has no V4L2 ioctls" >&2
+    # Every mount was made in a namespace that is gone by now; none may be visible here.
+    if grep -q " $cache/" /proc/self/mounts; then die "mounts under $cache were left behind"; fi
+    step "done"
+    exit 0
+fi
+
+step "release build with Swift $swift_version, tests included"
+# Optimised, as the archive's binary is, and with the tests: one build serves the tests, parity
+# and bench, and optimised tests run in a fraction of a debug build's time under emulation.
+# Testing is enabled for the tests' @testable imports; make release builds without it.
+in_build_root "swift build --scratch-path $scratch $test_build_flags --build-tests"
+
+step "test suite"
+# The V4L2 device tests need the kernel's V4L2 ioctls, and qemu-user does not pass them through,
+# so they run on x86_64 only.
+echo "aarch64: skipped: PlantLeafCameraTests (capture through the camera fixture's V4L2 drivers): qemu-user has no V4L2 ioctls" >&2
 # HostileImageTests assert CPU-time and wall-time budgets and decode 120-megapixel images: under
-# a debug build in qemu-user they measure the emulator, not PlantLeaf, so they run on x86_64 only.
+# qemu-user they measure the emulator, not PlantLeaf, so they run on x86_64 only.
 # So does the RLIMIT_NPROC test: qemu-user's own threads count against the limit.
 # The two progress-line tests need script(1) to give plantleaf a pseudo-terminal; Debian 13's
 # (util-linux 2.41) runs the command without one when its own stdin is not a terminal.
@@ -53,9 +88,8 @@ echo "aarch64: skipped: HostileImageTests and threadLimitBelowTheThreadsAskedFor
 # only makes a motion-JPEG stream (the other --input tests read streams the tests write).
 echo "aarch64: skipped: systemdUnitIsInstalledAndVerifies (no systemd in the root; the unit is text)" \
     "and ffmpegStreamOfALeafIsClassifiedToTheEnd (no ffmpeg in the root; the other stream tests run)" >&2
-in_build_root "swift build --scratch-path $scratch --build-tests && \
-    PLANTLEAF_BIN=$project/$scratch/debug/plantleaf swift test --scratch-path $scratch --skip-build \
-        --skip PlantLeafCameraTests --skip nodeThatIsNoV4L2DeviceIsRefused \
+in_build_root "PLANTLEAF_BIN=$project/$scratch/release/plantleaf swift test --scratch-path $scratch $test_build_flags --skip-build \
+        --skip PlantLeafCameraTests \
         --skip HostileImageTests --skip threadLimitBelowTheThreadsAskedForIsASetupError \
         --skip progressLineOnlyWhenStderrIsATerminal --skip noProgressLineOnADumbTerminal \
         --skip systemdUnitIsInstalledAndVerifies --skip ffmpegStreamOfALeafIsClassifiedToTheEnd"
@@ -79,25 +113,6 @@ print(f"aarch64: the aarch64 bench reports {board}, {machine['cpu_model']}", fil
 PY
 "$host_bin" bench compare "$results/bench-x86_64.json" "$results/bench-aarch64.json" | tee "$results/bench-compare.txt"
 grep -q "Raspberry Pi 5" "$results/bench-compare.txt" || die "bench compare does not show the Raspberry Pi 5 report"
-
-step "release archive in an arm64 root without Swift"
-ensure_minimal_root
-archive=$(ls "$project"/dist/plantleaf-*-linux-aarch64.tar.gz)
-trial=$(mktemp -d)
-trap 'rm -rf "$trial"' EXIT
-mkdir -p "$trial/archive" "$trial/prefix" "$trial/out"
-tar -C "$trial/archive" -xzf "$archive"
-# Installed into /usr/local (a scratch folder bound there, so the cached root stays clean) with
-# the verified libLiteRt.so, then run by an unprivileged user from another folder.
-in_root "$minimal_root" --bind "$trial/archive" /opt/archive --bind "$trial/prefix" /usr/local \
-    --bind "$runtime_cache/lib" /opt/litert --bind "$(shared_folder)/samples/plantvillage" /samples/plantvillage \
-    -- bash -c 'set -e
-        ! command -v swift >/dev/null
-        /opt/archive/plantleaf-*/install.sh --litert /opt/litert/libLiteRt.so
-        cd /
-        setpriv --reuid=65534 --regid=65534 --clear-groups plantleaf classify --format json /samples/plantvillage' \
-    >"$results/classify-release-aarch64.jsonl"
-python3 "$aarch64_dir/parity.py" "$results/classify-x86_64.jsonl" "$results/classify-release-aarch64.jsonl"
 
 # Every mount was made in a namespace that is gone by now; none may be visible here.
 if grep -q " $cache/" /proc/self/mounts; then die "mounts under $cache were left behind"; fi
