@@ -139,19 +139,28 @@ import Testing
         #expect(boot.frames("unplugged").summary?["error"] != nil)
     }
 
-    /// A black frame (a lens cap, the greenhouse at night) through a real driver is no-picture.
-    /// (vivid's own moving test pattern is not caught by any check: docs/verdicts.md says so.)
-    @Test func blackFrameIsNoPicture() throws {
+    /// A black frame (a lens cap, the greenhouse at night) and vivid's own test pattern (colour
+    /// bars and a running clock: what a replugged camera may show before its picture comes back)
+    /// through a real driver are no-picture.
+    @Test func blackFrameAndTestPatternHaveNoPicture() throws {
         let directory = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(directory) }
         let black = directory + "/black.jpg"
         TestImages.write(TestImages.jpeg([UInt8](repeating: 0, count: 256 * 256 * 3), width: 256, height: 256), to: black)
         let boot = try boot(["-s", "256x256"], images: [black], in: directory, script: """
             "$PLANTLEAF" camera --size 256x256 --frames 3 --json > black.out 2> black.err; echo $? > black.rc
+            # vivid loaded afresh, with nothing fed: its own test pattern.
+            pkill -f v4l2-feed; i=0; until rmmod vivid 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
+            insmod "$(find "$HOME/.cache/camera-fixture" -name 'vivid.ko*' | head -1)" n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0
+            i=0; until [ -e /dev/video0 ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
+            "$PLANTLEAF" camera --frames 3 --json > pattern.out 2> pattern.err; echo $? > pattern.rc
             """)
         #expect(boot.status("black") == 0, "\(boot.text("black.err"))")
         let verdicts = boot.frames("black").frames.map { $0["verdict"] as? String ?? "none" }
         #expect(verdicts == ["no-picture", "no-picture", "no-picture"], "\(verdicts)")
+        #expect(boot.status("pattern") == 0, "\(boot.text("pattern.err"))")
+        let pattern = boot.frames("pattern").frames
+        #expect(pattern.map { $0["verdict"] as? String ?? "none" } == ["no-picture", "no-picture", "no-picture"], "\(pattern)")
     }
 
     /// --every on vivid: one result a second, the camera unplugged (vivid's disconnect control,

@@ -51,6 +51,14 @@ enum VerdictTestPictures {
     /// A leaf brown all over: no green tissue left.
     static let brownLeaf = leaf { _, _, grain in (140 + grain, 95 + grain, 50 + grain) }
 
+    /// A driver's test pattern: eight colour bars at 75 % (white, yellow, cyan, green, magenta,
+    /// red, blue, black), 28 pixels each. The green bar alone is 1/8 of the picture, more green
+    /// than the vegetation check asks for, and the bars spread the luma widely.
+    static let colourBars = image { x, _, _ in
+        let bars = [(191, 191, 191), (191, 191, 0), (0, 191, 191), (0, 191, 0), (191, 0, 191), (191, 0, 0), (0, 0, 191), (0, 0, 0)]
+        return bars[x * bars.count / side]
+    }
+
     /// A grey, textured, well-lit scene: gravel, a wall, a page.
     static let greyTexture = image { x, y, grain in
         let level = 90 + (x * 7 + y * 13) % 80 + grain
@@ -95,7 +103,25 @@ enum VerdictTestPictures {
 
     @Test func emptyStatisticsReadZero() {
         let picture = PictureStatistics()
-        #expect(picture.luminanceMean == 0 && picture.luminanceSpread == 0 && picture.greenShare == 0)
+        #expect(picture.luminanceMean == 0 && picture.luminanceSpread == 0 && picture.greenShare == 0 && picture.flatShare == 0)
+    }
+
+    /// Colour bars are flat but where one bar meets the next; a textured leaf is not; a flat
+    /// near-black background (a lab leaf on dark cloth) does not count, being no mid-tone.
+    @Test func flatShareIsHighOnlyForDrawnPictures() {
+        let bars = PictureStatistics(image: VerdictTestPictures.colourBars)
+        // 6 bars of mid-tones (blue's luma is 21, black's 0), 28 pixels each: all but the last
+        // of each bar's 28 in a row equal their neighbour.
+        #expect(bars.midtonePixelCount == 6 * 28 * 224)
+        #expect(bars.flatMidtonePixelCount == 6 * 27 * 224)
+        #expect(PictureStatistics(image: VerdictTestPictures.greenLeaf).flatShare < 0.1)
+        #expect(PictureStatistics(image: VerdictTestPictures.spottedBrownLeaf).flatShare < 0.1)
+        let onDarkCloth = VerdictTestPictures.image { x, y, grain in
+            let u = Double(x - 112) / 90, v = Double(y - 112) / 60
+            return u * u + v * v <= 1 ? (60 + grain, 130 + grain, 45 + grain) : (3, 3, 3)
+        }
+        let leafOnDarkCloth = PictureStatistics(image: onDarkCloth)
+        #expect(leafOnDarkCloth.flatShare < 0.1, "\(leafOnDarkCloth.flatShare)")
     }
 }
 
@@ -112,7 +138,8 @@ enum VerdictTestPictures {
     /// Frames without content, by name (named arguments keep the pixels out of the test log).
     static let emptyFrames = ["dark": VerdictTestPictures.uniform(6), "black": VerdictTestPictures.uniform(0),
                               "bright": VerdictTestPictures.uniform(250), "white": VerdictTestPictures.uniform(255),
-                              "flat grey": VerdictTestPictures.uniform(128), "low-light noise": VerdictTestPictures.lowLightNoise]
+                              "flat grey": VerdictTestPictures.uniform(128), "low-light noise": VerdictTestPictures.lowLightNoise,
+                              "colour bars": VerdictTestPictures.colourBars]
 
     @Test(arguments: emptyFrames.keys.sorted())
     func emptyFramesHaveNoPicture(name: String) throws {

@@ -10,7 +10,7 @@ against the floors:
     folder name), and none gets `no-leaf` or `no-picture`;
   - of the non-leaf photos (skimage's sample photos and samples/imagenet), at least 90 % get
     anything but `diagnosis`;
-  - the synthetic black, white, flat grey and low-light-noise frames all get `no-picture`.
+  - the synthetic black, white, flat grey, low-light-noise and colour-bar frames all get `no-picture`.
 
 The pixel rules here are the integer formulas of PictureStatistics.swift, so both count alike.
 
@@ -38,6 +38,17 @@ def luminance(rgb):
     """BT.601 luma in 8-bit fixed point, (77 R + 150 G + 29 B) / 256: JPEG's own Y weights."""
     r, g, b = (rgb[..., i].astype(np.int32) for i in range(3))
     return (77 * r + 150 * g + 29 * b) / 256.0
+
+
+def flat_share(rgb):
+    """Share of the mid-tone pixels (luma 32..224 in the fixed point above) exactly equal to the
+    next pixel in their row: a drawn picture's flat areas. 0 without mid-tones."""
+    r, g, b = (rgb[..., i].astype(np.int32) for i in range(3))
+    scaled = 77 * r + 150 * g + 29 * b
+    midtone = (scaled >= 32 * 256) & (scaled <= 224 * 256)
+    flat = np.zeros(midtone.shape, bool)
+    flat[:, :-1] = np.all(rgb[:, 1:] == rgb[:, :-1], axis=2)
+    return (flat & midtone).sum() / midtone.sum() if midtone.any() else 0.0
 
 
 def plant_masks(rgb):
@@ -77,6 +88,10 @@ def synthetic_frames():
     # The same with coloured, blotchy noise (chroma noise is what high-gain sensors show).
     blotches = np.kron(rng.normal(0, 10, (SIDE // 8, SIDE // 8, 3)), np.ones((8, 8, 1)))
     colour_noise = np.clip(20 + blotches + rng.normal(0, 6, full), 0, 255).astype(np.uint8)
+    # Colour bars at 75 %, as a driver's test pattern shows them (white, yellow, cyan, green,
+    # magenta, red, blue, black), each 28 pixels wide.
+    bar_colours = [(191, 191, 191), (191, 191, 0), (0, 191, 191), (0, 191, 0), (191, 0, 191), (191, 0, 0), (0, 0, 191), (0, 0, 0)]
+    bars = np.repeat(np.array(bar_colours, np.uint8)[np.arange(SIDE) * len(bar_colours) // SIDE][None, :, :], SIDE, axis=0)
     return [
         ("black", np.zeros(full, np.uint8)),
         ("white", np.full(full, 255, np.uint8)),
@@ -85,6 +100,7 @@ def synthetic_frames():
         ("low-light-noise", noise),
         ("low-light-colour-noise", colour_noise),
         ("blown-out", np.clip(rng.normal(250, 4, full), 0, 255).astype(np.uint8)),
+        ("colour-bars", bars),
     ]
 
 
@@ -133,7 +149,7 @@ def measure(model, skimage_data):
         label, score = model.top1(pixels)
         mirrored_label, mirrored_score = model.top1(pixels[:, ::-1])
         rows.append(dict(group=group, name=name, expected=expected, mean=y.mean(), spread=y.std(),
-                         plant=green.mean(), broad=broad.mean(),
+                         flat=flat_share(pixels), plant=green.mean(), broad=broad.mean(),
                          label=label, score=score, mirrored_label=mirrored_label, mirrored_score=mirrored_score))
     return rows
 
@@ -142,7 +158,8 @@ def measure(model, skimage_data):
 
 
 def verdict(row, t, checks):
-    if "picture" in checks and (row["mean"] < t["darkest"] or row["mean"] > t["brightest"] or row["spread"] < t["flattest"]):
+    if "picture" in checks and (row["mean"] < t["darkest"] or row["mean"] > t["brightest"] or row["spread"] < t["flattest"]
+                                or row["flat"] > t["largest_flat"]):
         return "no-picture"
     if "vegetation" in checks and row["plant"] < t["plant_share"]:
         return "no-leaf"
@@ -165,7 +182,7 @@ def outcome(rows, t, checks):
     return right, len(leaves), lost, caught, len(others), blank, len(synthetic), meets
 
 
-CHOSEN = dict(darkest=30, brightest=235, flattest=8, plant_share=0.10, min_score=0.60)
+CHOSEN = dict(darkest=30, brightest=235, flattest=8, largest_flat=0.5, plant_share=0.10, min_score=0.60)
 CHECK_SETS = {"classify default (picture,vegetation,score)": {"picture", "vegetation", "score"},
               "camera default / all (+mirror)": {"picture", "vegetation", "score", "mirror"},
               "picture,vegetation": {"picture", "vegetation"},
@@ -187,12 +204,12 @@ def main():
             print("measure: scikit-image not installed: only samples/imagenet as non-leaf photos", file=sys.stderr)
 
     rows = measure(Model(args.model, args.labels), skimage_data)
-    print(f"{'group':9} {'image':58} {'lum':>5} {'sprd':>5} {'green':>5} {'broad':>5}  "
+    print(f"{'group':9} {'image':58} {'lum':>5} {'sprd':>5} {'flat':>5} {'green':>5} {'broad':>5}  "
           f"{'top-1 (score)':44} {'mirrored (score)':44} verdict (classify, camera)")
     for r in rows:
         short = lambda label: label if len(label) <= 36 else label[:35] + "~"
         mark = "" if r["expected"] is None else (" ok" if r["label"] == r["expected"] else " WRONG")
-        print(f"{r['group']:9} {r['name'][:58]:58} {r['mean']:5.1f} {r['spread']:5.1f} {r['plant']:5.2f} {r['broad']:5.2f}  "
+        print(f"{r['group']:9} {r['name'][:58]:58} {r['mean']:5.1f} {r['spread']:5.1f} {r['flat']:5.2f} {r['plant']:5.2f} {r['broad']:5.2f}  "
               f"{short(r['label']):36} ({r['score']:.3f}) {short(r['mirrored_label']):36} ({r['mirrored_score']:.3f})  "
               f"{verdict(r, CHOSEN, CHECK_SETS['classify default (picture,vegetation,score)'])}, "
               f"{verdict(r, CHOSEN, CHECK_SETS['camera default / all (+mirror)'])}{mark}")
@@ -209,7 +226,7 @@ def main():
     candidates = [("plant_share", v) for v in (0.02, 0.05, 0.10, 0.15, 0.20, 0.25)] + \
                  [("min_score", v) for v in (0.30, 0.40, 0.50, 0.55, 0.60, 0.65, 0.70, 0.75, 0.80, 0.90)] + \
                  [("darkest", v) for v in (20, 30, 40)] + [("brightest", v) for v in (225, 235, 245)] + \
-                 [("flattest", v) for v in (4, 8, 12)]
+                 [("flattest", v) for v in (4, 8, 12)] + [("largest_flat", v) for v in (0.3, 0.5, 0.7)]
     for key, value in candidates:
         t = dict(CHOSEN, **{key: value})
         for title, checks in list(CHECK_SETS.items())[:2]:
@@ -223,7 +240,7 @@ def main():
     for group in ("leaf", "non-leaf", "synthetic"):
         g = [r for r in rows if r["group"] == group]
         print(f"{group}: lum {min(r['mean'] for r in g):.1f}-{max(r['mean'] for r in g):.1f}, spread {min(r['spread'] for r in g):.1f}-"
-              f"{max(r['spread'] for r in g):.1f}, plant {min(r['plant'] for r in g):.2f}-{max(r['plant'] for r in g):.2f}, "
+              f"{max(r['spread'] for r in g):.1f}, flat {min(r['flat'] for r in g):.2f}-{max(r['flat'] for r in g):.2f}, plant {min(r['plant'] for r in g):.2f}-{max(r['plant'] for r in g):.2f}, "
               f"score {min(r['score'] for r in g):.3f}-{max(r['score'] for r in g):.3f}", end="; " if group != "synthetic" else "\n")
 
 

@@ -9,6 +9,9 @@ public struct PictureStatistics: Sendable, Equatable {
     public private(set) var pixelCount = 0
     /// Pixels counted as green tissue (`isGreenTissue`).
     public private(set) var greenPixelCount = 0
+    /// Mid-tone pixels (`isMidtone`), and those of them exactly equal to the next pixel in their row.
+    public private(set) var midtonePixelCount = 0
+    public private(set) var flatMidtonePixelCount = 0
     /// Sums of the luma in 1/256 steps (77 R + 150 G + 29 B) and of its square: at most 65,280²
     /// per pixel, so Int holds the sums for over 2 × 10⁹ pixels, far above the decoders' limit.
     private var scaledLuminanceSum = 0
@@ -16,27 +19,38 @@ public struct PictureStatistics: Sendable, Equatable {
 
     public init() {}
 
-    /// The statistics of a whole image.
+    /// The statistics of a whole image, row by row.
     public init(image: RGBImage) {
         image.pixels.withUnsafeBufferPointer { pixels in
-            if let start = pixels.baseAddress { add(row: start, pixelCount: image.width * image.height) }
+            guard let start = pixels.baseAddress else { return }
+            for row in 0..<image.height { add(row: start + 3 * image.width * row, pixelCount: image.width) }
         }
     }
 
-    /// Adds `pixelCount` pixels of interleaved 8-bit RGB (3 bytes each) starting at `row`.
+    /// Adds one row of the picture: `pixelCount` pixels of interleaved 8-bit RGB (3 bytes each)
+    /// starting at `row`.
     public mutating func add(row: UnsafePointer<UInt8>, pixelCount: Int) {
-        var luminanceSum = 0, luminanceSquareSum = 0, greenCount = 0
+        var luminanceSum = 0, luminanceSquareSum = 0, greenCount = 0, midtoneCount = 0, flatMidtoneCount = 0
         for pixel in 0..<pixelCount {
             let red = Int(row[3 * pixel]), green = Int(row[3 * pixel + 1]), blue = Int(row[3 * pixel + 2])
             let scaledLuminance = 77 * red + 150 * green + 29 * blue
             luminanceSum += scaledLuminance
             luminanceSquareSum += scaledLuminance * scaledLuminance
             if Self.isGreenTissue(red: red, green: green, blue: blue) { greenCount += 1 }
+            guard Self.isMidtone(scaledLuminance: scaledLuminance) else { continue }
+            midtoneCount += 1
+            let next = 3 * (pixel + 1)
+            if pixel + 1 < pixelCount && row[next] == row[3 * pixel] && row[next + 1] == row[3 * pixel + 1]
+                && row[next + 2] == row[3 * pixel + 2] {
+                flatMidtoneCount += 1
+            }
         }
         self.pixelCount += pixelCount
         scaledLuminanceSum += luminanceSum
         scaledLuminanceSquareSum += luminanceSquareSum
         greenPixelCount += greenCount
+        midtonePixelCount += midtoneCount
+        flatMidtonePixelCount += flatMidtoneCount
     }
 
     /// Mean luma, 0...255: BT.601 weights in 8-bit fixed point, (77 R + 150 G + 29 B) / 256, the
@@ -58,6 +72,20 @@ public struct PictureStatistics: Sendable, Equatable {
     /// Share of the pixels, 0...1, that are green tissue. 0 when no pixel was added.
     public var greenShare: Double {
         pixelCount == 0 ? 0 : Double(greenPixelCount) / Double(pixelCount)
+    }
+
+    /// Share of the mid-tone pixels, 0...1, exactly equal to the next pixel in their row: high in a
+    /// drawn picture (a driver's test pattern, colour bars, a slide), low in a photo, where sensor
+    /// and compression noise make neighbours differ. 0 when there is no mid-tone pixel.
+    public var flatShare: Double {
+        midtonePixelCount == 0 ? 0 : Double(flatMidtonePixelCount) / Double(midtonePixelCount)
+    }
+
+    /// Whether a pixel's luma (in 1/256 steps, as `add` sums it) is a mid-tone, 32...224. Darker
+    /// and brighter pixels are left out of `flatShare`: a photo's shadows and highlights clip to
+    /// flat areas (a lab leaf on near-black cloth is 43 % the one colour (3, 3, 3)).
+    public static func isMidtone(scaledLuminance: Int) -> Bool {
+        scaledLuminance >= 32 * 256 && scaledLuminance <= 224 * 256
     }
 
     /// Whether a pixel is green tissue by the excess green index of D. M. Woebbecke, G. E. Meyer,

@@ -8,7 +8,8 @@ public struct VerdictChecks: OptionSet, Sendable, Hashable, CustomStringConverti
         self.rawValue = rawValue
     }
 
-    /// Luminance level and spread, and for a camera a frame repeating the previous one: `no-picture`.
+    /// Luminance level and spread, a drawn picture's flat areas, and for a camera a frame
+    /// repeating the previous ones: `no-picture`.
     public static let picture = VerdictChecks(rawValue: 1 << 0)
     /// Share of green-tissue pixels: `no-leaf`.
     public static let vegetation = VerdictChecks(rawValue: 1 << 1)

@@ -18,6 +18,13 @@ public struct VerdictPolicy: Sendable, Equatable {
     /// unfocused wall): the flattest sample leaf has 16.2, the flattest photo 9.7, the synthetic
     /// low-light noise 5.1–7.5. 8 is half the flattest leaf's.
     public var flattestLuminanceSpread: Double
+    /// Above this `PictureStatistics.flatShare` the picture is drawn, not photographed: a
+    /// driver's test pattern (what a replugged camera may show before its picture comes back),
+    /// colour bars, a slide. The sample leaves have at most 0.19 (heavily compressed
+    /// backgrounds), the photos at most 0.32 (scikit-image's greyscale cameraman, a flat sky);
+    /// drawn pictures more: a chessboard 0.40, the Shepp–Logan phantom 0.88, vivid's test
+    /// pattern 0.89, the synthetic colour bars 0.96. 0.5 is over twice the leaves' highest.
+    public var largestFlatShare: Double
     /// Below this share of green-tissue pixels there is no plant in view. The sample leaves have
     /// 0.19–0.99 (the lowest are small leaves on much background, not brown ones); all non-leaf
     /// photos but three (a hot dog with salad, a colour chart, a green logo) have at most 0.04.
@@ -37,12 +44,13 @@ public struct VerdictPolicy: Sendable, Equatable {
 
     /// A policy running `checks` with the measured thresholds unless others are given.
     public init(checks: VerdictChecks, darkestMeanLuminance: Double = 30, brightestMeanLuminance: Double = 235,
-                flattestLuminanceSpread: Double = 8, minimumGreenShare: Double = 0.10, minimumScore: Double = 0.6,
+                flattestLuminanceSpread: Double = 8, largestFlatShare: Double = 0.5, minimumGreenShare: Double = 0.10, minimumScore: Double = 0.6,
                 unchangedReadings: Int = 5) {
         self.checks = checks
         self.darkestMeanLuminance = darkestMeanLuminance
         self.brightestMeanLuminance = brightestMeanLuminance
         self.flattestLuminanceSpread = flattestLuminanceSpread
+        self.largestFlatShare = largestFlatShare
         self.minimumGreenShare = minimumGreenShare
         self.minimumScore = minimumScore
         self.unchangedReadings = unchangedReadings
@@ -64,6 +72,7 @@ public struct VerdictPolicy: Sendable, Equatable {
                         history: PictureHistory? = nil) -> Verdict {
         if checks.contains(.picture) && (picture.luminanceMean < darkestMeanLuminance
             || picture.luminanceMean > brightestMeanLuminance || picture.luminanceSpread < flattestLuminanceSpread
+            || picture.flatShare > largestFlatShare
             || (history?.readingsRunning(with: picture) ?? 1) >= unchangedReadings) {
             return .noPicture
         }
