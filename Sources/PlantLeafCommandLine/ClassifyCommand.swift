@@ -53,6 +53,10 @@ enum ClassifyCommand {
             Console.out(help)
             return ExitCode.success
         }
+        if let refusal = NonUTF8Argument.first(in: bytes, exempt: Set(options.inputIndices)) {
+            Console.error("plantleaf classify: \(refusal) (see plantleaf classify --help)")
+            return ExitCode.setupFailure
+        }
         let (format, topK, threads) = (options.format, options.topK, options.threads)
         let normalization = options.normalization
         let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,

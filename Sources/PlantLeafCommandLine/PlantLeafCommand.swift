@@ -71,8 +71,17 @@ public enum PlantLeafCommand {
         case "classify":
             return ClassifyCommand.run(Array(arguments.dropFirst()), bytes: Array(bytes.dropFirst()))
         case "camera":
+            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
+                Console.error("plantleaf camera: \(refusal) (see plantleaf camera --help)")
+                return ExitCode.setupFailure
+            }
             return CameraCommand.run(Array(arguments.dropFirst()))
         case "bench":
+            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
+                let command = arguments.dropFirst().first == "compare" ? "plantleaf bench compare" : "plantleaf bench"
+                Console.error("\(command): \(refusal) (see plantleaf bench --help)")
+                return ExitCode.setupFailure
+            }
             return BenchCommand.run(Array(arguments.dropFirst()))
         case "--version":
             Console.out("plantleaf \(ProjectPaths.version)")

@@ -66,6 +66,8 @@ import Testing
         // docs/command-line.md
         "plantleaf classify: cannot start the 63 helper threads of a 64-thread interpreter: resource temporarily unavailable (the process or user thread limit, ulimit -u, is reached)":
             .heldBy("PlantLeafCLITests/NumericRangeTests.swift"),
+        "plantleaf camera: --log value 'log\\xff.jsonl' is not UTF-8: only classify's image paths may hold other bytes (see plantleaf camera --help)":
+            .heldBy("PlantLeafCLITests/FileNameBytesTests.swift"),
         // docs/bench.md
         "plantleaf bench: --threads values must be from 1 to 64, got 0 (see plantleaf bench --help)": .printed(.benchThreads),
         "plantleaf bench: cannot read benchmark image /no/such/leaf.jpg: no such file or directory (pass --image FILE, or --synthetic to need no file)":

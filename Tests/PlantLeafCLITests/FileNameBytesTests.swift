@@ -79,4 +79,27 @@ import Testing
         #expect(given.stdoutLines == expectedOut)
         #expect(given.stderrLines == expectedErrors)
     }
+
+    /// Option values are text: one that is not UTF-8 (a log name, an MQTT topic, a model path)
+    /// is refused whole, before anything is written, rather than turned into another name.
+    @Test func optionValuesThatAreNotUTF8AreRefused() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let script = """
+            cd "$1"
+            "$0" camera --input /dev/null --log log$'\\xff'.jsonl; echo "status $?"
+            "$0" camera --input /dev/null --mqtt mqtt://127.0.0.1/green$'\\xff'house; echo "status $?"
+            "$0" classify --model=m$'\\xff'.tflite leaf.jpg; echo "status $?"
+            "$0" bench compare a$'\\xff'.json b.json; echo "status $?"
+            ls
+            """
+        let result = try runPlantLeafInShell(script, [folder], timeLimit: 60)
+        #expect(result.stdoutLines == ["status 2", "status 2", "status 2", "status 2"], "nothing may be created: \(result.stdout)")
+        #expect(result.stderrLines == [
+            #"plantleaf camera: --log value 'log\xff.jsonl' is not UTF-8: only classify's image paths may hold other bytes (see plantleaf camera --help)"#,
+            #"plantleaf camera: --mqtt value 'mqtt://127.0.0.1/green\xffhouse' is not UTF-8: only classify's image paths may hold other bytes (see plantleaf camera --help)"#,
+            #"plantleaf classify: --model value 'm\xff.tflite' is not UTF-8: only classify's image paths may hold other bytes (see plantleaf classify --help)"#,
+            #"plantleaf bench compare: argument 'a\xff.json' is not UTF-8: only classify's image paths may hold other bytes (see plantleaf bench --help)"#,
+        ])
+    }
 }
