@@ -1,0 +1,25 @@
+import PlantLeafCore
+
+/// One classified frame.
+public struct CameraResult: Sendable {
+    public var sequence: UInt32
+    /// When the frame was captured, on the wall clock: ISO 8601 local time with its offset.
+    public var time: String
+    public var top: [ScoredClass]
+    /// Whether `top` may be read as an answer; a frame whose readings repeat the previous frames'
+    /// (`VerdictPolicy.unchangedReadings` of them)
+    /// is `no-picture` (a stalled camera) when the picture check runs.
+    public var verdict: Verdict
+    /// From the driver's capture timestamp to the scores being ready.
+    public var ageMilliseconds: Double
+    /// Frame to model input (conversion and quantisation), and the model run.
+    public var prepareMilliseconds: Double
+    public var invokeMilliseconds: Double
+    public var inferenceFramesPerSecond: Double
+    public var counts: CaptureCounts
+    /// Where the frame was saved, when `CameraOptions.saveFramesDirectory` is set.
+    public var savedPath: String?
+    /// The image the model classified (cropped and resized to its input size); only with
+    /// `CameraOptions.keepModelInput`.
+    public var modelInput: RGBImage?
+}
