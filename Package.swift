@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "CFuzzer"),
         .target(name: "CV4L2"),
         .target(name: "CAllocator"),
+        // CPU affinity for bench --cpus (cpu_set_t's macros).
+        .target(name: "CScheduler"),
         // The resize's inner loops with SIMD intrinsics (SSE4.1/AVX2 chosen at run time, NEON);
         // the portable Swift loops stay as their reference and fallback.
         .target(name: "CResample"),
@@ -32,7 +34,7 @@ let package = Package(
         // Frame sources (V4L2 devices, motion-JPEG streams), the latest-frame mailbox, the session.
         .target(name: "PlantLeafCamera", dependencies: ["PlantLeafCore", "CV4L2"]),
         // Where results go besides the terminal: MQTT and Home Assistant, bench runs and reports.
-        .target(name: "PlantLeafReport", dependencies: ["PlantLeafCore", "CMosquitto"]),
+        .target(name: "PlantLeafReport", dependencies: ["PlantLeafCore", "CMosquitto", "CScheduler"]),
         // The command-line front end: options, help texts, terminal presentation, what to type
         // when something fails.
         .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport"]),

@@ -49,16 +49,5 @@ public enum BenchWarnings {
     }
 
     /// "cpu0-3", "cpu0,2": compact names for a set of cores.
-    static func cpuList(_ cpus: [Int]) -> String {
-        var ranges: [String] = []
-        var index = 0
-        let sorted = cpus.sorted()
-        while index < sorted.count {
-            var end = index
-            while end + 1 < sorted.count, sorted[end + 1] == sorted[end] + 1 { end += 1 }
-            ranges.append(end > index ? "\(sorted[index])-\(sorted[end])" : "\(sorted[index])")
-            index = end + 1
-        }
-        return "cpu" + ranges.joined(separator: ",")
-    }
+    static func cpuList(_ cpus: [Int]) -> String { "cpu\(CPUSet(cpus))" }
 }
