@@ -26,6 +26,8 @@ enum BenchCommand {
           --runs N             measured runs per thread count, 1 to 1000000 (default: 100)
           --warmup N           unmeasured runs first, 0 to 1000000 (default: 10)
           --threads LIST       CPU thread counts to measure, each 1 to 64, e.g. 1,2,4 (default: 1)
+          --cpus LIST          measure on these CPUs only, e.g. 4-7 for a big.LITTLE board's big cores
+                               (default: any; the report records them)
           --no-cache           compile without XNNPACK's weight cache (see plantleaf classify --help)
           --min-seconds S      keep measuring past --runs until S seconds were measured, 0 to 86400 (default: 0)
           --json FILE          write everything to FILE as JSON (schema_version \(BenchReport.schemaVersion))
@@ -72,7 +74,7 @@ enum BenchCommand {
                                      imagePath: options.synthetic ? nil : options.imagePath ?? defaultImage(),
                                      runs: options.runs, warmup: options.warmup, threadCounts: options.threadCounts,
                                      minimumSeconds: options.minimumSeconds, softwareVersion: ProjectPaths.version,
-                                     profile: options.profile)
+                                     profile: options.profile, cpus: options.cpus)
 
         let showsProgress = Console.stderrTakesProgress
         let result: BenchResult

@@ -179,6 +179,8 @@ public struct BenchOptions: Equatable, Sendable {
     public var profile = false
     /// --no-cache: compile without the XNNPACK weight cache.
     public var noCache = false
+    /// --cpus LIST: the CPUs to measure on.
+    public var cpus: CPUSet?
 
     /// bench's (or bench compare's) arguments, range-checked.
     /// - Throws: `UsageError` for an unknown option, a value out of range, or output files that clash.
@@ -192,7 +194,7 @@ public struct BenchOptions: Equatable, Sendable {
             return options
         }
         let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--image", "--runs", "--warmup", "--threads",
-                                                       "--min-seconds", "--json", "--csv"],
+                                                       "--min-seconds", "--json", "--csv", "--cpus"],
                                    flags: ["--synthetic", "--profile", "--no-cache", "--help", "-h"])
         if parsed.has("--help") || parsed.has("-h") {
             options.help = true
@@ -216,6 +218,9 @@ public struct BenchOptions: Equatable, Sendable {
         options.runs = try parsed.integer("--runs", default: 100, range: 1...1_000_000)
         options.warmup = try parsed.integer("--warmup", default: 10, range: 0...1_000_000)
         options.threadCounts = try threadCounts(parsed.string("--threads"))
+        if let list = parsed.string("--cpus") {
+            do { options.cpus = try CPUSet(parsing: list) } catch { throw UsageError(error.message) }
+        }
         options.synthetic = parsed.has("--synthetic")
         options.profile = parsed.has("--profile")
         options.noCache = parsed.has("--no-cache")

@@ -70,6 +70,8 @@ enum Remedy {
         case .imageUndecodable: return " (pass a PNG or JPEG with --image, or --synthetic)"
         case .syntheticImage: return " (pass --image FILE instead)"
         case .setup(let error): return suffix(for: error)
+        // It names the CPUs the process may use.
+        case .pinning: return nil
         case .runtime(let error): return suffix(for: error)
         case .outputUnwritable: return " (choose a writable path)"
         case .reportUnreadable: return nil

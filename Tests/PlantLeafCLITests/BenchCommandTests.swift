@@ -135,6 +135,29 @@ import Testing
         #expect(result.stdout.contains(" bytes, decoded at 256x256)"))
     }
 
+    /// --cpus pins the measurement: the report records the CPUs, and more threads than CPUs is
+    /// a warning; a CPU the process cannot use is refused before measuring.
+    @Test func cpusPinTheMeasurementAndAreRecorded() throws {
+        let allowed = try #require(CPUSet.allowed())
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let cpu = allowed.cpus[0]
+        let result = try runPlantLeaf(["bench", "--synthetic", "--runs", "2", "--warmup", "0", "--threads", "1,2",
+                                       "--cpus", String(cpu), "--json", folder + "/pinned.json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains(", threads 1,2, on cpus \(cpu) (--cpus)"))
+        #expect(result.stderrLines.contains("plantleaf bench: warning: 2 threads on the 1 CPU of --cpus \(cpu): the threads share cores, "
+            + "so that result measures contention, not the board; measure with at most 1 threads or pin more CPUs"), "\(result.stderr)")
+        let report = try #require(jsonObject(try String(contentsOfFile: folder + "/pinned.json", encoding: .utf8)))
+        let settings = try #require(report["settings"] as? [String: Any])
+        #expect(settings["cpus"] as? [Int] == [cpu])
+
+        let absent = try #require((0..<1024).first { !allowed.cpus.contains($0) })
+        let refused = try runPlantLeaf(["bench", "--synthetic", "--runs", "1", "--cpus", String(absent)])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "plantleaf bench: --cpus names CPU \(absent), which this process cannot run on (it may use \(allowed)): see lscpu\n")
+    }
+
     /// --profile times each op on a second interpreter: the ops are the model's (XNNPACK's
     /// convolutions and fully connected layers), and their times add up to that interpreter's
     /// invoke within 20 %.
@@ -265,6 +288,8 @@ import Testing
         (["--min-seconds", "-2"], "--min-seconds must be from 0 to 86400, got -2"),
         (["--synthetic", "--image", "leaf.jpg"], "give --image or --synthetic, not both"),
         (["--json", "/no/such/folder/bench.json"], "cannot write --json file /no/such/folder/bench.json: no such file or directory"),
+        (["--cpus", "3-1"], "--cpus must be CPU numbers and ranges separated by commas, like 4-7 or 0,2, got '3-1'"),
+        (["--cpus", "0,5000"], "--cpus names CPU 5000; CPU numbers go up to 1023"),
     ])
     func rejectsBadOptions(arguments: [String], message: String) throws {
         let result = try runPlantLeaf(["bench"] + arguments)

@@ -6,6 +6,7 @@ public enum BenchError: PlantLeafError {
     case imageUndecodable(path: String, ImageError)
     case syntheticImage(reason: String)
     case setup(ClassifierSetupError)
+    case pinning(CPUSetError)
     case runtime(RuntimeError)
     case outputUnwritable(path: String, reason: String)
     case reportUnreadable(path: String, reason: String)
@@ -19,6 +20,7 @@ public enum BenchError: PlantLeafError {
         case .imageUndecodable(let path, _): return "cannot decode benchmark image \(path)"
         case .syntheticImage: return "cannot make the synthetic image"
         case .setup(let error): return error.message
+        case .pinning(let error): return error.message
         case .runtime: return "benchmark run failed"
         case .outputUnwritable(let path, _): return "cannot write \(path)"
         case .reportUnreadable(let path, _): return "cannot read benchmark report \(path)"
@@ -35,6 +37,7 @@ public enum BenchError: PlantLeafError {
             return reason
         case .imageUndecodable(_, let error): return error.description
         case .setup(let error): return error.details
+        case .pinning(let error): return error.details
         case .runtime(let error): return error.description
         case .reportSchema: return nil
         }

@@ -32,6 +32,8 @@ public enum BenchReport {
         settings.add("min_seconds", result.settings.minimumSeconds, decimals: 3)
         settings.add("settled_allocator", result.allocatorSettled)
         settings.add("profile", result.settings.profile)
+        // null: not pinned, the scheduler was free to use every core.
+        settings.add("cpus", json: result.settings.cpus.map { "[" + $0.cpus.map(String.init).joined(separator: ", ") + "]" } ?? "null")
         root.add("settings", settings)
 
         root.add("machine", machineJSON(result.machine, conditions: result.conditions))
@@ -258,7 +260,8 @@ public enum BenchReport {
             ["image", "\(result.imageName) (\(result.imageFormat), \(result.imageBytes) bytes, decoded at \(result.imageWidth)x\(result.imageHeight))"],
             ["runs", "\(result.settings.runs) measured after \(result.settings.warmup) warm-up"
                 + (result.settings.minimumSeconds > 0 ? ", at least \(DecimalText.fixed(result.settings.minimumSeconds, decimals: 1)) s" : "")
-                + ", threads \(result.settings.threadCounts.map(String.init).joined(separator: ","))"],
+                + ", threads \(result.settings.threadCounts.map(String.init).joined(separator: ","))"
+                + (result.settings.cpus.map { ", on cpus \($0) (--cpus)" } ?? "")],
         ], leftAligned: 2)
         for run in result.runs {
             lines.append("")

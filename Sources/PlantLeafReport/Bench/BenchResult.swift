@@ -133,5 +133,6 @@ public struct BenchResult: Sendable {
     /// Model load + compile without and with the weight cache; nil with the cache off.
     public var weightCache: WeightCacheTiming?
 
-    public var warnings: [String] { BenchWarnings.evaluate(machine: machine, conditions: conditions, threadCounts: settings.threadCounts) }
+    public var warnings: [String] { BenchWarnings.evaluate(machine: machine, conditions: conditions, threadCounts: settings.threadCounts,
+                                                                 pinned: settings.cpus) }
 }

@@ -18,10 +18,13 @@ public struct BenchSettings: Sendable {
     /// After each thread count's measured runs, profile as many invokes op by op on a second
     /// interpreter compiled with LiteRT's profiler.
     public var profile: Bool
+    /// The CPUs to measure on (`--cpus`); nil leaves the scheduler free to use every core.
+    public var cpus: CPUSet?
 
     /// Settings for one benchmark; `validate()` checks them before anything runs.
     public init(classifier: Classifier.Options, imagePath: String?, runs: Int = 100, warmup: Int = 10,
-                threadCounts: [Int] = [1], minimumSeconds: Double = 0, softwareVersion: String, profile: Bool = false) {
+                threadCounts: [Int] = [1], minimumSeconds: Double = 0, softwareVersion: String, profile: Bool = false,
+                cpus: CPUSet? = nil) {
         self.classifier = classifier
         self.imagePath = imagePath
         self.runs = runs
@@ -30,6 +33,7 @@ public struct BenchSettings: Sendable {
         self.minimumSeconds = minimumSeconds
         self.softwareVersion = softwareVersion
         self.profile = profile
+        self.cpus = cpus
     }
 
     /// Refuses settings that would measure nothing.
@@ -63,6 +67,10 @@ public struct BenchRunner {
     ///   or runtime that cannot be set up, or an inference that fails.
     public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> BenchResult {
         try settings.validate()
+        // Before any interpreter exists, so LiteRT's worker threads inherit the CPUs.
+        if let cpus = settings.cpus {
+            do { try cpus.pin() } catch { throw .pinning(error) }
+        }
         let allocatorSettled = Allocator.keepFreedMemory()
         let startedAt = WallClock.utcISO8601()
         let (bytes, imageName) = try loadImage()

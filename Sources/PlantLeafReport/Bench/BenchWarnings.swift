@@ -8,11 +8,17 @@ public enum BenchWarnings {
     /// A core running this much below the highest frequency it showed earlier counts as throttled.
     public static let droppedFraction = 0.10
 
-    /// One line per condition found: more threads than cores, a busy machine, a governor that is
-    /// not 'performance', a hot SoC, or a core whose clock fell during the run.
-    public static func evaluate(machine: MachineInfo, conditions: ConditionLog, threadCounts: [Int] = []) -> [String] {
+    /// One line per condition found: more threads than cores (or than the CPUs `pinned` to), a
+    /// busy machine, a governor that is not 'performance', a hot SoC, or a core whose clock fell
+    /// during the run.
+    public static func evaluate(machine: MachineInfo, conditions: ConditionLog, threadCounts: [Int] = [],
+                                pinned: CPUSet? = nil) -> [String] {
         var warnings: [String] = []
-        if let cores = machine.cores, let most = threadCounts.max(), most > cores {
+        if let pinned, let most = threadCounts.max(), most > pinned.cpus.count {
+            let count = pinned.cpus.count
+            warnings.append("\(most) threads on the \(count) CPU\(count == 1 ? "" : "s") of --cpus \(pinned): the threads share "
+                + "cores, so that result measures contention, not the board; measure with at most \(count) threads or pin more CPUs")
+        } else if pinned == nil, let cores = machine.cores, let most = threadCounts.max(), most > cores {
             warnings.append("\(most) threads on \(cores) cores: the threads share cores, so that result measures contention, "
                 + "not the board; measure with at most \(cores) threads")
         }
