@@ -255,6 +255,13 @@ import Testing
         #expect(one.stderr.contains("compare needs at least two JSON reports"))
     }
 
+    /// Standard input can be read once: `compare - -` is a usage error before anything is read.
+    @Test func compareTakesStandardInputOnce() throws {
+        let result = try runPlantLeaf(["bench", "compare", "-", "-"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "plantleaf bench compare: - (standard input) can be given once (see plantleaf bench --help)\n")
+    }
+
     @Test(arguments: [
         (["--threads", "0"], "--threads values must be from 1 to 64, got 0"),
         (["--threads", "1,0,2"], "--threads values must be from 1 to 64, got 0"),

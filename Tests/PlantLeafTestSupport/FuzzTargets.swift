@@ -138,7 +138,8 @@ public enum FuzzTargets {
                     && options.session.interval.map(CameraCommandOptions.intervals.contains) != false, "camera accepted \(arguments)")
             default:
                 guard let options = try? BenchOptions.parse(arguments), !options.help else { return }
-                precondition(options.comparedReports.map { $0.count >= 2 } != false && options.runs >= 1 && options.warmup >= 0
+                precondition(options.comparedReports.map { $0.count >= 2 && $0.count { $0 == FileReader.standardInput } <= 1 } != false
+                    && options.runs >= 1 && options.warmup >= 0
                     && !options.threadCounts.isEmpty && options.threadCounts.allSatisfy(OptionRange.threads.contains)
                     && Set(options.threadCounts).count == options.threadCounts.count, "bench accepted \(arguments)")
             }
