@@ -255,6 +255,64 @@ import Testing
         #expect(one.stderr.contains("compare needs at least two JSON reports"))
     }
 
+    /// Changes to a good report (text replaced once) that make it one compare cannot line up
+    /// honestly, and the reason it is refused for.
+    static let unfairReports: [(replacing: String, with: String, reason: String)] = [
+        (#""cores": 4"#, #""cores": -4"#, "field machine.cores is -4, not a core count from 1 to 8192"),
+        (#""cores": 4"#, #""cores": 100000"#, "field machine.cores is 100000, not a core count from 1 to 8192"),
+        // The decoder ignores keys it does not know: the old results become "unused".
+        (#""results": ["#, #""results": [], "unused": ["#, "field results is empty: the report has nothing to compare"),
+        (#""results": ["#, #""results": [{"threads": 1, "stages": {}}, "#,
+         "field results[1].threads is 1, as in results[0]: one thread count measured twice, and compare would show only one of them"),
+        (#""model": {"#, #""machine": {}, "model": {"#, "field machine appears twice in one object"),
+        (#"{"threads": 1,"#, #"{"threads": 1, "threads": 2,"#, "field results[0].threads appears twice in one object"),
+        (#""board": "#, #""bo\u0061rd": "x", "board": "#, "field machine.board appears twice in one object"),
+    ]
+
+    /// Refused as any other bad report is: exit 2, one line naming the file and what is wrong.
+    @Test(arguments: unfairReports)
+    func compareRefusesReportsItCannotLineUp(replacing: String, with: String, reason: String) throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let good = folder + "/good.json", bad = folder + "/bad.json"
+        let text: String = Self.report(board: "x", invokeMedian: 1, invokeP99: 1)
+        #expect(text.ranges(of: replacing).count == 1, "the change applies once")
+        TestImages.write(Array(text.utf8), to: good)
+        TestImages.write(Array(text.replacing(replacing, with: with).utf8), to: bad)
+        let result = try runPlantLeaf(["bench", "compare", good, bad])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        let expected: String = "plantleaf bench compare: \(bad) is not a plantleaf bench JSON report: \(reason) "
+            + "(write one with plantleaf bench --json FILE)\n"
+        #expect(result.stderr == expected)
+    }
+
+    /// Why `decode` refuses these bytes, or nil when it reads them.
+    static func refusal(_ bytes: [UInt8]) -> String? {
+        do {
+            _ = try StoredBenchReport.decode(bytes, path: "report.json")
+            return nil
+        } catch {
+            return error.details
+        }
+    }
+
+    /// The duplicate-key scan follows JSON's strings: quotes, braces and key names inside a
+    /// value are text, and the same key in sibling objects is no repeat.
+    @Test func keysInsideStringsAndSiblingObjectsAreNoRepeats() {
+        let board = #"a\", \"board\": {\"board\": \"b"#
+        let text: String = Self.report(board: board, invokeMedian: 1, invokeP99: 1)
+            .replacing(#""results": ["#, with: #""results": [{"threads": 2, "stages": {}}, "#)
+        #expect(Self.refusal(Array(text.utf8)) == nil)
+    }
+
+    /// JSONDecoder reads UTF-16 too, which the duplicate-key scan cannot follow: refused.
+    @Test func compareRefusesReportsThatAreNotUTF8() {
+        let text: String = Self.report(board: "x", invokeMedian: 1, invokeP99: 1)
+        let utf16: [UInt8] = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(Self.refusal(utf16) == "not UTF-8 text (plantleaf bench writes UTF-8)")
+    }
+
     /// Standard input can be read once: `compare - -` is a usage error before anything is read.
     @Test func compareTakesStandardInputOnce() throws {
         let result = try runPlantLeaf(["bench", "compare", "-", "-"])
