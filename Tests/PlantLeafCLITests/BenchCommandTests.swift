@@ -313,6 +313,33 @@ import Testing
         #expect(Self.refusal(utf16) == "not UTF-8 text (plantleaf bench writes UTF-8)")
     }
 
+    /// Text from a report reaches the terminal escaped: an ESC, a newline that would forge a
+    /// line or a table row, a right-to-left override, in the header, a stage name and an error.
+    @Test func compareEscapesControlCharactersFromReports() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let a = folder + "/a.json", b = folder + "/b.json", bad = folder + "/bad.json"
+        let forgedStage = #""stages": {"x\n  invoke 0.001": {"median_ms": 1, "p99_ms": 1}, "#
+        let hostile: String = Self.report(board: #"Pi\u001b[2J\nB = forged\u202e"#, invokeMedian: 1, invokeP99: 1)
+            .replacing(#""stages": {"#, with: forgedStage)
+        TestImages.write(Array(hostile.utf8), to: a)
+        TestImages.write(Array(Self.report(board: "y", invokeMedian: 2, invokeP99: 2).utf8), to: b)
+        let result = try runPlantLeaf(["bench", "compare", a, b])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdoutLines
+        #expect(lines[0] == #"A = \#(a): Pi\x1b[2J\x0aB = forged\xe2\x80\xae, 4x Cortex-A76 (4 cores, aarch64), plantleaf 0.1.0"#)
+        #expect(lines.count { $0.hasPrefix("B = ") } == 1)
+        #expect(lines.count { $0.hasPrefix("  invoke ") } == 1)
+        #expect(lines.contains { $0.hasPrefix(#"  x\x0a  invoke 0.001 "#) })
+        #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+
+        let badStage = #""stages": {"x\u001b]0;title\u0007": {"median_ms": 0, "p99_ms": 1}, "#
+        TestImages.write(Array(Self.report(board: "z", invokeMedian: 1, invokeP99: 1).replacing(#""stages": {"#, with: badStage).utf8), to: bad)
+        let refused = try runPlantLeaf(["bench", "compare", bad, b])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains(#"field results[0].stages.x\x1b]0;title\x07.median_ms is 0.0"#), "\(refused.stderr)")
+    }
+
     /// Standard input can be read once: `compare - -` is a usage error before anything is read.
     @Test func compareTakesStandardInputOnce() throws {
         let result = try runPlantLeaf(["bench", "compare", "-", "-"])

@@ -102,7 +102,8 @@ public struct StoredBenchReport: Decodable, Sendable {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         struct Version: Decodable { var schemaVersion: Int }
-        func invalid(_ reason: String) -> BenchError { .reportInvalid(path: path, reason: reason) }
+        // The reasons quote the report's own keys and values: shown, never obeyed by the terminal.
+        func invalid(_ reason: String) -> BenchError { .reportInvalid(path: path, reason: TerminalText.neutralised(reason)) }
         do {
             let version = try decoder.decode(Version.self, from: Data(bytes)).schemaVersion
             guard version == BenchReport.schemaVersion else { throw BenchError.reportSchema(path: path, version: version) }
@@ -220,7 +221,8 @@ public enum BenchComparison {
     /// with each report's median over the first's (2.00x = twice as slow as the first file,
     /// 0.50x = twice as fast), marked `~` where the two interquartile ranges overlap: a
     /// difference within the noise of the two runs. Then, where both have op profiles, the op
-    /// types and the ops that changed most.
+    /// types and the ops that changed most. The reports' text is shown with control and bidi
+    /// characters escaped, never passed to the terminal.
     public static func render(_ reports: [(path: String, report: StoredBenchReport)]) -> String {
         guard let first = reports.first else { return "" }
         // A, B, C ... name the files in the column headings; past Z they are numbered.
@@ -248,7 +250,9 @@ public enum BenchComparison {
             lines += stageTable(threads: threads, results: results, letters: letters)
             lines += profileTables(threads: threads, results: results, letters: letters)
         }
-        return lines.joined(separator: "\n")
+        // The lines outside the tables quote the reports too (board, CPU, paths, warnings); the
+        // tables' cells were neutralised before padding, and neutralising again changes nothing.
+        return lines.map(TerminalText.neutralised).joined(separator: "\n")
     }
 
     /// One "note:" line for each way `report` measured other work or another setup than `first`.
