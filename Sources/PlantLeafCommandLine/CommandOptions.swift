@@ -190,6 +190,10 @@ public struct BenchOptions: Equatable, Sendable {
             let parsed = try Arguments(Array(arguments.dropFirst()), valued: [], flags: ["--help", "-h"])
             options.help = parsed.has("--help") || parsed.has("-h")
             guard options.help || parsed.positionals.count >= 2 else { throw UsageError("compare needs at least two JSON reports") }
+            // Standard input reads once: a second - would find it empty.
+            guard options.help || parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
+                throw UsageError("- (standard input) can be given once")
+            }
             options.comparedReports = parsed.positionals
             return options
         }

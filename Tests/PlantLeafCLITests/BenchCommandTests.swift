@@ -278,6 +278,98 @@ import Testing
         #expect(one.stderr.contains("compare needs at least two JSON reports"))
     }
 
+    /// Changes to a good report (text replaced once) that make it one compare cannot line up
+    /// honestly, and the reason it is refused for.
+    static let unfairReports: [(replacing: String, with: String, reason: String)] = [
+        (#""cores": 4"#, #""cores": -4"#, "field machine.cores is -4, not a core count from 1 to 8192"),
+        (#""cores": 4"#, #""cores": 100000"#, "field machine.cores is 100000, not a core count from 1 to 8192"),
+        // The decoder ignores keys it does not know: the old results become "unused".
+        (#""results": ["#, #""results": [], "unused": ["#, "field results is empty: the report has nothing to compare"),
+        (#""results": ["#, #""results": [{"threads": 1, "stages": {}}, "#,
+         "field results[1].threads is 1, as in results[0]: one thread count measured twice, and compare would show only one of them"),
+        (#""model": {"#, #""machine": {}, "model": {"#, "field machine appears twice in one object"),
+        (#"{"threads": 1,"#, #"{"threads": 1, "threads": 2,"#, "field results[0].threads appears twice in one object"),
+        (#""board": "#, #""bo\u0061rd": "x", "board": "#, "field machine.board appears twice in one object"),
+    ]
+
+    /// Refused as any other bad report is: exit 2, one line naming the file and what is wrong.
+    @Test(arguments: unfairReports)
+    func compareRefusesReportsItCannotLineUp(replacing: String, with: String, reason: String) throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let good = folder + "/good.json", bad = folder + "/bad.json"
+        let text: String = Self.report(board: "x", invokeMedian: 1, invokeP99: 1)
+        #expect(text.ranges(of: replacing).count == 1, "the change applies once")
+        TestImages.write(Array(text.utf8), to: good)
+        TestImages.write(Array(text.replacing(replacing, with: with).utf8), to: bad)
+        let result = try runPlantLeaf(["bench", "compare", good, bad])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        let expected: String = "plantleaf bench compare: \(bad) is not a plantleaf bench JSON report: \(reason) "
+            + "(write one with plantleaf bench --json FILE)\n"
+        #expect(result.stderr == expected)
+    }
+
+    /// Why `decode` refuses these bytes, or nil when it reads them.
+    static func refusal(_ bytes: [UInt8]) -> String? {
+        do {
+            _ = try StoredBenchReport.decode(bytes, path: "report.json")
+            return nil
+        } catch {
+            return error.details
+        }
+    }
+
+    /// The duplicate-key scan follows JSON's strings: quotes, braces and key names inside a
+    /// value are text, and the same key in sibling objects is no repeat.
+    @Test func keysInsideStringsAndSiblingObjectsAreNoRepeats() {
+        let board = #"a\", \"board\": {\"board\": \"b"#
+        let text: String = Self.report(board: board, invokeMedian: 1, invokeP99: 1)
+            .replacing(#""results": ["#, with: #""results": [{"threads": 2, "stages": {}}, "#)
+        #expect(Self.refusal(Array(text.utf8)) == nil)
+    }
+
+    /// JSONDecoder reads UTF-16 too, which the duplicate-key scan cannot follow: refused.
+    @Test func compareRefusesReportsThatAreNotUTF8() {
+        let text: String = Self.report(board: "x", invokeMedian: 1, invokeP99: 1)
+        let utf16: [UInt8] = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(Self.refusal(utf16) == "not UTF-8 text (plantleaf bench writes UTF-8)")
+    }
+
+    /// Text from a report reaches the terminal escaped: an ESC, a newline that would forge a
+    /// line or a table row, a right-to-left override, in the header, a stage name and an error.
+    @Test func compareEscapesControlCharactersFromReports() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let a = folder + "/a.json", b = folder + "/b.json", bad = folder + "/bad.json"
+        let forgedStage = #""stages": {"x\n  invoke 0.001": {"median_ms": 1, "p99_ms": 1}, "#
+        let hostile: String = Self.report(board: #"Pi\u001b[2J\nB = forged\u202e"#, invokeMedian: 1, invokeP99: 1)
+            .replacing(#""stages": {"#, with: forgedStage)
+        TestImages.write(Array(hostile.utf8), to: a)
+        TestImages.write(Array(Self.report(board: "y", invokeMedian: 2, invokeP99: 2).utf8), to: b)
+        let result = try runPlantLeaf(["bench", "compare", a, b])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdoutLines
+        #expect(lines[0] == #"A = \#(a): Pi\x1b[2J\x0aB = forged\xe2\x80\xae, 4x Cortex-A76 (4 cores, aarch64), plantleaf 0.1.0"#)
+        #expect(lines.count { $0.hasPrefix("B = ") } == 1)
+        #expect(lines.count { $0.hasPrefix("  invoke ") } == 1)
+        #expect(lines.contains { $0.hasPrefix(#"  x\x0a  invoke 0.001 "#) })
+        #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+
+        let badStage = #""stages": {"x\u001b]0;title\u0007": {"median_ms": 0, "p99_ms": 1}, "#
+        TestImages.write(Array(Self.report(board: "z", invokeMedian: 1, invokeP99: 1).replacing(#""stages": {"#, with: badStage).utf8), to: bad)
+        let refused = try runPlantLeaf(["bench", "compare", bad, b])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains(#"field results[0].stages.x\x1b]0;title\x07.median_ms is 0.0"#), "\(refused.stderr)")
+    }
+
+    /// Standard input can be read once: `compare - -` is a usage error before anything is read.
+    @Test func compareTakesStandardInputOnce() throws {
+        let result = try runPlantLeaf(["bench", "compare", "-", "-"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "plantleaf bench compare: - (standard input) can be given once (see plantleaf bench --help)\n")
+    }
+
     @Test(arguments: [
         (["--threads", "0"], "--threads values must be from 1 to 64, got 0"),
         (["--threads", "1,0,2"], "--threads values must be from 1 to 64, got 0"),

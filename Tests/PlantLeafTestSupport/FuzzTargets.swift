@@ -98,12 +98,14 @@ public enum FuzzTargets {
         run: { bytes in
             guard let report = try? StoredBenchReport.decode(bytes, path: "fuzz.json") else { return }
             var text = BenchComparison.render([("a.json", report), ("b.json", report)])
+            // Nothing the terminal would act on: the report's strings are shown escaped.
+            precondition(!text.unicodeScalars.contains { $0 != "\n" && TerminalText.isUnsafe($0) }, "rendered a control character: \(text)")
             // Only the numbers are checked: the report's own strings (a stage called "inf;ke",
-            // a board called "nano") are printed as they are.
+            // a board called "nano") are printed as they are, control characters escaped.
             let machine = report.machine, model = report.model
             for string in [report.plantleafVersion, machine.architecture, machine.cpuModel, machine.board, model.path, model.sha256]
                 + report.results.flatMap(\.stages.keys) where !string.isEmpty {
-                text = text.replacing(string, with: "")
+                text = text.replacing(TerminalText.neutralised(string), with: "")
             }
             precondition(!text.contains("inf") && !text.contains("nan"), "rendered a non-finite number: \(text)")
         },
@@ -138,7 +140,8 @@ public enum FuzzTargets {
                     && options.session.interval.map(CameraCommandOptions.intervals.contains) != false, "camera accepted \(arguments)")
             default:
                 guard let options = try? BenchOptions.parse(arguments), !options.help else { return }
-                precondition(options.comparedReports.map { $0.count >= 2 } != false && options.runs >= 1 && options.warmup >= 0
+                precondition(options.comparedReports.map { $0.count >= 2 && $0.count { $0 == FileReader.standardInput } <= 1 } != false
+                    && options.runs >= 1 && options.warmup >= 0
                     && !options.threadCounts.isEmpty && options.threadCounts.allSatisfy(OptionRange.threads.contains)
                     && Set(options.threadCounts).count == options.threadCounts.count, "bench accepted \(arguments)")
             }

@@ -92,34 +92,57 @@ public struct StoredBenchReport: Decodable, Sendable {
         return try decode(bytes, path: path)
     }
 
-    /// Checks a report's bytes (the file `path` held): schema version, fields, plausible times.
+    /// Checks a report's bytes (the file `path` held): schema version, UTF-8, no key twice in
+    /// one object, fields, plausible values.
     ///
     /// - Throws: `BenchError.reportSchema` for another schema version, `.reportInvalid` for
-    ///   text that is not JSON, a missing or mistyped field, or an implausible time.
+    ///   text that is not JSON or not UTF-8, a repeated key, a missing or mistyped field, or an
+    ///   implausible value (see `implausibleValue()`).
     public static func decode(_ bytes: [UInt8], path: String) throws(BenchError) -> StoredBenchReport {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         struct Version: Decodable { var schemaVersion: Int }
+        // The reasons quote the report's own keys and values: shown, never obeyed by the terminal.
+        func invalid(_ reason: String) -> BenchError { .reportInvalid(path: path, reason: TerminalText.neutralised(reason)) }
         do {
             let version = try decoder.decode(Version.self, from: Data(bytes)).schemaVersion
             guard version == BenchReport.schemaVersion else { throw BenchError.reportSchema(path: path, version: version) }
+            // JSONDecoder also reads UTF-16 and UTF-32, whose ASCII characters hold NUL bytes; UTF-8
+            // JSON never does, and the duplicate-key scan reads UTF-8.
+            guard !bytes.contains(0) else { throw invalid("not UTF-8 text (plantleaf bench writes UTF-8)") }
+            if let key = JSONDuplicateKeys.first(in: bytes) { throw invalid("field \(key) appears twice in one object") }
             let report = try decoder.decode(StoredBenchReport.self, from: Data(bytes))
-            if let problem = report.implausibleValue() { throw BenchError.reportInvalid(path: path, reason: problem) }
+            if let problem = report.implausibleValue() { throw invalid(problem) }
             return report
         } catch let error as BenchError {
             throw error
         } catch let error as DecodingError {
-            throw .reportInvalid(path: path, reason: reason(error, isJSON: (try? decoder.decode(AnyJSON.self, from: Data(bytes))) != nil))
+            throw invalid(reason(error, isJSON: (try? decoder.decode(AnyJSON.self, from: Data(bytes))) != nil))
         } catch {
-            throw .reportInvalid(path: path, reason: "\(error)")
+            throw invalid("\(error)")
         }
     }
 
-    /// Times a bench run cannot have measured: a median or p99 of zero or less, or of more than
-    /// a day, and a throughput that is not above zero. The first found, as a reason.
+    /// The most cores a Linux kernel can be built for (CONFIG_NR_CPUS): a report claiming more
+    /// (or fewer than one) did not count them.
+    static let mostCores = 8192
+
+    /// What a bench run cannot have recorded: a core count outside 1 to `mostCores`, no results,
+    /// a thread count below 1 or measured twice, a throughput that is not above zero, a median or
+    /// p99 of zero or less or of more than a day. The first found, as a reason.
     func implausibleValue() -> String? {
+        if let cores = machine.cores, !(1...StoredBenchReport.mostCores).contains(cores) {
+            return "field machine.cores is \(cores), not a core count from 1 to \(StoredBenchReport.mostCores)"
+        }
+        guard !results.isEmpty else { return "field results is empty: the report has nothing to compare" }
+        // Each thread count's first result, by its count: one look-up per result, however many.
+        var resultIndexByThreads: [Int: Int] = [:]
         for (index, result) in results.enumerated() {
             guard result.threads >= 1 else { return "field results[\(index)].threads is \(result.threads), not a thread count" }
+            if let earlier = resultIndexByThreads.updateValue(index, forKey: result.threads) {
+                return "field results[\(index)].threads is \(result.threads), as in results[\(earlier)]: "
+                    + "one thread count measured twice, and compare would show only one of them"
+            }
             if let rate = result.imagesPerSecond, !(rate > 0 && rate.isFinite) {
                 return "field results[\(index)].images_per_second is \(rate), not a rate above 0"
             }
@@ -198,7 +221,8 @@ public enum BenchComparison {
     /// with each report's median over the first's (2.00x = twice as slow as the first file,
     /// 0.50x = twice as fast), marked `~` where the two interquartile ranges overlap: a
     /// difference within the noise of the two runs. Then, where both have op profiles, the op
-    /// types and the ops that changed most.
+    /// types and the ops that changed most. The reports' text is shown with control and bidi
+    /// characters escaped, never passed to the terminal.
     public static func render(_ reports: [(path: String, report: StoredBenchReport)]) -> String {
         guard let first = reports.first else { return "" }
         // A, B, C ... name the files in the column headings; past Z they are numbered.
@@ -226,7 +250,9 @@ public enum BenchComparison {
             lines += stageTable(threads: threads, results: results, letters: letters)
             lines += profileTables(threads: threads, results: results, letters: letters)
         }
-        return lines.joined(separator: "\n")
+        // The lines outside the tables quote the reports too (board, CPU, paths, warnings); the
+        // tables' cells were neutralised before padding, and neutralising again changes nothing.
+        return lines.map(TerminalText.neutralised).joined(separator: "\n")
     }
 
     /// One "note:" line for each way `report` measured other work or another setup than `first`.

@@ -5,8 +5,12 @@ enum BenchText {
     static func milliseconds(_ value: Double) -> String { DecimalText.fixed(value, decimals: 3) }
 
     /// Lines of columns padded to a common width: the first `leftAligned` columns aligned left
-    /// (names, text), the rest right (numbers).
+    /// (names, text), the rest right (numbers). Cells can hold text from a report file (a
+    /// board, a stage or op name): control and bidi characters are written as escapes
+    /// (`TerminalText.neutralised`) before the widths are measured, so no cell can move the
+    /// cursor, start a row of its own or reorder its neighbours, and the columns still line up.
     static func table(_ rows: [[String]], leftAligned: Int = 1, indent: String = "  ") -> [String] {
+        let rows = rows.map { $0.map(TerminalText.neutralised) }
         let columns = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
