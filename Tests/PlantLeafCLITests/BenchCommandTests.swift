@@ -237,7 +237,9 @@ import Testing
         let sample = folder + "/sample.json", synthetic = folder + "/synthetic.json"
         let first = try runPlantLeaf(["bench", "--image", TestPaths.appleScabLeaf, "--runs", "3", "--warmup", "0", "--json", sample])
         #expect(first.status == 0, "stderr: \(first.stderr)")
-        let second = try runPlantLeaf(["bench", "--synthetic", "--threads", "1,2", "--runs", "3", "--warmup", "0", "--json", synthetic])
+        let cpu = try #require(CPUSet.allowed()?.cpus.first)
+        let second = try runPlantLeaf(["bench", "--synthetic", "--threads", "1,2", "--runs", "3", "--warmup", "0", "--cpus", String(cpu),
+                                       "--json", synthetic])
         #expect(second.status == 0, "stderr: \(second.stderr)")
         // Whatever this machine's load was, B says it was measured under a load warning.
         let loadWarning = "load average was 3.50 before the run: other processes compete for the CPU"
@@ -251,6 +253,7 @@ import Testing
         #expect(lines.contains("note: B measured a different image (synthetic) than A (\(TestPaths.appleScabLeaf)): "
             + "prepare and decode compare different images"))
         #expect(lines.contains("note: B measured threads 1,2, A threads 1: only the thread counts both measured have ratios"))
+        #expect(lines.contains("note: B ran on cpus \(cpu), A unpinned: the cores measured may differ in kind (big.LITTLE) and in number"))
         #expect(lines.contains("warning: B measured under: \(loadWarning)"))
         #expect(!lines.contains { $0.hasPrefix("note: B measured a different model") || $0.hasPrefix("note: B ran another") })
     }

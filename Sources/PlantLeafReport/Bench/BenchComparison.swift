@@ -50,9 +50,11 @@ public struct StoredBenchReport: Decodable, Sendable {
         public var profile: Profile?
     }
 
-    /// What was measured: the thread counts asked for.
+    /// What was measured: the thread counts asked for, and the CPUs pinned to (`--cpus`; absent
+    /// or null when the scheduler was free to use every core).
     public struct Settings: Decodable, Sendable {
         public var threads: [Int]
+        public var cpus: [Int]?
     }
 
     /// The image measured, told apart by its bytes' sha256.
@@ -216,7 +218,7 @@ private struct AnyJSON: Decodable {
 
 /// `plantleaf bench compare`: boards side by side, per thread count, per stage, and op by op.
 public enum BenchComparison {
-    /// What differs between the reports (image, model, runtime, threads, version), each report's
+    /// What differs between the reports (image, model, runtime, threads, CPU pinning, version), each report's
     /// warnings, then per thread count the median, interquartile range and p99 of every stage
     /// with each report's median over the first's (2.00x = twice as slow as the first file,
     /// 0.50x = twice as fast), marked `~` where the two interquartile ranges overlap: a
@@ -273,6 +275,11 @@ public enum BenchComparison {
             func list(_ counts: [Int]) -> String { counts.map(String.init).joined(separator: ",") }
             notes.append("note: \(letter) measured threads \(list(threads)), A threads \(list(firstThreads)): "
                 + "only the thread counts both measured have ratios")
+        }
+        if let settings = report.settings, let firstSettings = first.settings, settings.cpus != firstSettings.cpus {
+            func pinning(_ cpus: [Int]?) -> String { cpus.map { "on cpus \(CPUSet($0))" } ?? "unpinned" }
+            notes.append("note: \(letter) ran \(pinning(settings.cpus)), A \(pinning(firstSettings.cpus)): "
+                + "the cores measured may differ in kind (big.LITTLE) and in number")
         }
         if report.plantleafVersion != first.plantleafVersion {
             notes.append("note: \(letter) was measured by plantleaf \(report.plantleafVersion), A by \(first.plantleafVersion)")
