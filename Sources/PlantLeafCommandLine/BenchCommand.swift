@@ -34,7 +34,7 @@ enum BenchCommand {
           --csv FILE           write one row per run per stage to FILE
           -h, --help           show this help
 
-        compare says how the reports differ (image, model, runtime, threads, version) and repeats
+        compare says how the reports differ (image, model, runtime, threads, CPUs, version) and repeats
         their warnings, then prints every stage's median, interquartile range and p99 side by side,
         with each median's ratio to the first file's, marked ~ where the two interquartile ranges
         overlap (within the runs' noise); with --profile reports, the ops too.
