@@ -371,6 +371,19 @@ public enum BenchHTML {
         svg.append("<text class=\"tick\" x=\"\(number(left + plotWidth / 2))\" y=\"\(number(height - 6))\" text-anchor=\"middle\">threads</text>")
         let idealPoints = zip(threadCounts, ideal).map { number(x($0.0)) + "," + number(y($0.1)) }
         if idealPoints.count > 1 { svg.append("<polyline class=\"ideal\" points=\"" + idealPoints.joined(separator: " ") + "\"/>") }
+        // The end labels top to bottom, each at least a line below the one above it.
+        var labelPositions: [Int: Double] = [:]
+        var ends: [(index: Int, y: Double)] = []
+        for (index, line) in lines.enumerated() {
+            if let last = line.last { ends.append((index, y(last.speedup))) }
+        }
+        ends.sort { $0.y < $1.y }
+        var previous = -Double.infinity
+        for end in ends {
+            let position = Swift.max(end.y, previous + 14)
+            labelPositions[end.index] = position
+            previous = position
+        }
         for (index, line) in lines.enumerated() where !line.isEmpty {
             let colour = colour(index)
             let points = line.map { number(x($0.threads)) + "," + number(y($0.speedup)) }
@@ -382,7 +395,8 @@ public enum BenchHTML {
             }
             if let last = line.last {
                 let label = letters[index] + " · " + shortened(reports[index].report.machine.board, 18) + " " + BenchText.ratio(last.speedup)
-                svg.append("<text class=\"label\" x=\"\(number(left + plotWidth + 8))\" y=\"\(number(y(last.speedup) + 4))\" fill=\"\(colour)\">" + escape(label) + "</text>")
+                let labelY = labelPositions[index] ?? y(last.speedup)
+                svg.append("<text class=\"label\" x=\"\(number(left + plotWidth + 8))\" y=\"\(number(labelY + 4))\" fill=\"\(colour)\">" + escape(label) + "</text>")
             }
             svg.append("</g>")
         }
