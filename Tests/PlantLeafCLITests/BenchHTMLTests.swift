@@ -41,7 +41,7 @@ import Testing
         let flags: [String] = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + profile,
                                "--no-first-run", "--disable-extensions", "--enable-logging=stderr", "--v=0"]
         let url = URL(fileURLWithPath: page).absoluteString
-        return try runCommand(browser, flags + arguments + [url],
+        return try runCommand(browser, flags + arguments + [url], environment: ["HOME": folder],
                               timeLimit: browserTimeLimit)
     }
 
