@@ -314,7 +314,8 @@ public enum BenchHTML {
             var cells: [String] = []
             for threads in threadCounts {
                 let rate = entry.report.results.first { $0.threads == threads }?.imagesPerSecond
-                cells.append("<td>" + (rate.map { DecimalText.fixed($0, decimals: 1) } ?? "-") + "</td>")
+                let shown: String = rate.map { DecimalText.fixed($0, decimals: 1) } ?? "-"
+                cells.append("<td>" + shown + "</td>")
             }
             html.append("<tr><th>" + swatch(index) + letters[index] + " · " + escape(shortened(entry.report.machine.board, 40)) + "</th>" + cells.joined() + "</tr>")
         }
@@ -439,7 +440,9 @@ public enum BenchHTML {
                 for entry in profiled {
                     let type = entry.profile.opTypes.first { $0.name == name }
                     let value = time(type?.medianMs)
-                    cells += "<td>" + (type.map { String($0.count) } ?? "-") + "</td><td>" + (value.map { DecimalText.fixed($0, decimals: 4) } ?? "-") + "</td>"
+                    let count: String = type.map { String($0.count) } ?? "-"
+                    let shown: String = value.map { DecimalText.fixed($0, decimals: 4) } ?? "-"
+                    cells += "<td>" + count + "</td><td>" + shown + "</td>"
                     let share = widest > 0 ? 100 * (value ?? 0) / widest : 0
                     bars += "<span class=\"bar\" style=\"width:" + number(share) + "%;background:" + colour(entry.index) + "\"></span>"
                 }
