@@ -23,9 +23,10 @@ build: setup
 demo: build
 	$(RELEASE_BIN) classify samples/plantvillage
 
-## test: unit tests and end-to-end tests of the built binary (with the reference pipeline in .venv for the parity tests)
+## test: unit tests and end-to-end tests of the built binary (with the reference pipeline in .venv for the parity tests, chromium for the bench compare --html page)
 test: setup
 	@scripts/setup.sh reference
+	@scripts/setup.sh browser
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@scripts/example/check.sh

@@ -10,6 +10,7 @@
 #                              tests and make bench)
 #   scripts/setup.sh photos    reference, and scikit-image in .venv for its sample photos (make verdicts only)
 #   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
+#   scripts/setup.sh browser   chromium, headless, for the test of bench compare --html's page (make test)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -148,8 +149,8 @@ photos() {
 # Each step named, in order (`setup.sh data runtime`); every name is checked before any step runs.
 for step in "${@:-all}"; do
     case "$step" in
-        deps|runtime|data|reference|photos|hardening|all) ;;
-        *) die "unknown step '$step' (deps, runtime, data, reference, photos, hardening or all)" ;;
+        deps|runtime|data|reference|photos|hardening|browser|all) ;;
+        *) die "unknown step '$step' (deps, runtime, data, reference, photos, hardening, browser or all)" ;;
     esac
 done
 for step in "${@:-all}"; do
@@ -160,6 +161,7 @@ for step in "${@:-all}"; do
         reference) reference ;;
         photos) photos ;;
         hardening) apt_install valgrind binutils ;;
+        browser) apt_install chromium ;;
         all) deps; runtime; data ;;
     esac
 done

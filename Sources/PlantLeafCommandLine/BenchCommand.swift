@@ -32,6 +32,8 @@ enum BenchCommand {
           --min-seconds S      keep measuring past --runs until S seconds were measured, 0 to 86400 (default: 0)
           --json FILE          write everything to FILE as JSON (schema_version \(BenchReport.schemaVersion))
           --csv FILE           write one row per run per stage to FILE
+          --html FILE          compare only: also write the comparison to FILE as one self-contained HTML page
+                               (per-stage latency charts, speed-up over threads, op profiles; nothing fetched)
           -h, --help           show this help
 
         compare says how the reports differ (image, model, runtime, threads, CPUs, version) and repeats
@@ -67,7 +69,7 @@ enum BenchCommand {
             Console.out(help)
             return ExitCode.success
         }
-        if let reports = options.comparedReports { return compare(reports) }
+        if let reports = options.comparedReports { return compare(reports, htmlPath: options.htmlPath) }
         let settings = BenchSettings(classifier: ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
                                                                                 threads: options.threadCounts[0],
                                                                                 weightCache: !options.noCache),
@@ -109,7 +111,7 @@ enum BenchCommand {
         }
     }
 
-    private static func compare(_ paths: [String]) -> Int32 {
+    private static func compare(_ paths: [String], htmlPath: String?) -> Int32 {
         var reports: [(path: String, report: StoredBenchReport)] = []
         for path in paths {
             do {
@@ -120,6 +122,7 @@ enum BenchCommand {
             }
         }
         Console.out(BenchComparison.render(reports))
+        if let htmlPath { return CompareHTMLOption.write(reports, to: htmlPath) }
         return ExitCode.success
     }
 }

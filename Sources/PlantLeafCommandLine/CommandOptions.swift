@@ -166,6 +166,8 @@ public struct BenchOptions: Equatable, Sendable {
     public var help = false
     /// `bench compare A.json B.json ...`: the reports; nil for a measuring run.
     public var comparedReports: [String]?
+    /// `bench compare --html FILE`: also write the comparison as a page.
+    public var htmlPath: String?
     public var synthetic = false
     public var imagePath: String?
     public var modelPath: String?
@@ -187,7 +189,7 @@ public struct BenchOptions: Equatable, Sendable {
     public static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
         var options = BenchOptions()
         if arguments.first == "compare" {
-            let parsed = try Arguments(Array(arguments.dropFirst()), valued: [], flags: ["--help", "-h"])
+            let parsed = try Arguments(Array(arguments.dropFirst()), valued: ["--html"], flags: ["--help", "-h"])
             options.help = parsed.has("--help") || parsed.has("-h")
             guard options.help || parsed.positionals.count >= 2 else { throw UsageError("compare needs at least two JSON reports") }
             // Standard input reads once: a second - would find it empty.
@@ -195,6 +197,7 @@ public struct BenchOptions: Equatable, Sendable {
                 throw UsageError("- (standard input) can be given once")
             }
             options.comparedReports = parsed.positionals
+            options.htmlPath = try CompareHTMLOption.check(parsed.string("--html"), reports: parsed.positionals)
             return options
         }
         let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--image", "--runs", "--warmup", "--threads",

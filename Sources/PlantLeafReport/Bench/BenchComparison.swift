@@ -17,8 +17,11 @@ public struct StoredBenchReport: Decodable, Sendable {
         public var sha256: String
     }
 
-    /// One stage's median, quartiles and 99th percentile in milliseconds (null when not measured).
+    /// One stage's median, quartiles and 99th percentile in milliseconds (null when not measured);
+    /// the fastest and slowest run, for `--html`'s whiskers.
     public struct Stage: Decodable, Sendable {
+        public var minMs: Double?
+        public var maxMs: Double?
         public var p25Ms: Double?
         public var medianMs: Double?
         public var p75Ms: Double?

@@ -1,0 +1,487 @@
+import Glibc
+import PlantLeafCore
+
+/// `plantleaf bench compare --html FILE`: the comparison as one self-contained page (inline CSS
+/// and SVG, a few lines of inline script, nothing fetched): per stage one chart with a
+/// box-and-whisker bar per report and thread count, each report's speed-up over its thread
+/// counts, and the op profiles. Every text taken from a report (or a path) is HTML-escaped:
+/// reports are untrusted input.
+public enum BenchHTML {
+    /// Colours of the reports A, B, C … (Okabe–Ito, told apart with colour blindness), repeated past eight.
+    static let colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"]
+
+    /// The class of each stage's chart (one per stage), and of the speed-up charts.
+    public static let stageChartClass = "stage-chart"
+    public static let speedupChartClass = "speedup-chart"
+
+    /// The whole page.
+    public static func render(_ reports: [(path: String, report: StoredBenchReport)]) -> String {
+        let letters = reports.indices.map(letter)
+        var html: [String] = []
+        html.append("<!DOCTYPE html>")
+        html.append("<html lang=\"en\">")
+        html.append("<head>")
+        html.append("<meta charset=\"utf-8\">")
+        html.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+        html.append("<title>PlantLeaf benchmark comparison</title>")
+        html.append("<style>" + style + "</style>")
+        html.append("</head>")
+        html.append("<body>")
+        html.append("<h1>PlantLeaf benchmark comparison</h1>")
+        html += reportTable(reports, letters: letters)
+        html += notes(reports, letters: letters)
+        let threadCounts = allThreadCounts(reports.map(\.report))
+        html += summary(reports, letters: letters, threadCounts: threadCounts)
+        html += stageCharts(reports, letters: letters, threadCounts: threadCounts)
+        html += speedup(reports, letters: letters, threadCounts: threadCounts)
+        html += profiles(reports, letters: letters, threadCounts: threadCounts)
+        html.append("<script>" + script + "</script>")
+        html.append("</body>")
+        html.append("</html>")
+        return html.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Escaping
+
+    /// `text` safe inside an element or a quoted attribute: & < > " ' as character references,
+    /// and control characters (other than tab and newline) as U+FFFD, which HTML forbids.
+    public static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            case "\t", "\n": escaped.unicodeScalars.append(scalar)
+            default:
+                let value = scalar.value
+                let control = value < 0x20 || (value >= 0x7F && value < 0xA0)
+                escaped.unicodeScalars.append(control ? "\u{FFFD}" : scalar)
+            }
+        }
+        return escaped
+    }
+
+    // MARK: - Sections
+
+    /// A, B, C … as in the text comparison; past Z numbered.
+    static func letter(_ index: Int) -> String {
+        index < 26 ? String(UnicodeScalar(UInt8(65 + index))) : "#\(index + 1)"
+    }
+
+    static func colour(_ index: Int) -> String { colours[index % colours.count] }
+
+    private static func swatch(_ index: Int) -> String {
+        "<span class=\"swatch\" style=\"background:\(colour(index))\"></span>"
+    }
+
+    private static func reportTable(_ reports: [(path: String, report: StoredBenchReport)], letters: [String]) -> [String] {
+        var html = ["<h2>Reports</h2>", "<table class=\"reports\">",
+                    "<tr><th></th><th>file</th><th>board</th><th>CPU</th><th>cores</th><th>architecture</th><th>plantleaf</th></tr>"]
+        for (index, entry) in reports.enumerated() {
+            let machine = entry.report.machine
+            let cells = [escape(entry.path), escape(machine.board), escape(machine.cpuModel),
+                         machine.cores.map(String.init) ?? "unknown", escape(machine.architecture), escape(entry.report.plantleafVersion)]
+            html.append("<tr><th>" + swatch(index) + letters[index] + "</th><td>" + cells.joined(separator: "</td><td>") + "</td></tr>")
+        }
+        html.append("</table>")
+        return html
+    }
+
+    /// The text comparison's notes (what differs from A) and each report's warnings.
+    private static func notes(_ reports: [(path: String, report: StoredBenchReport)], letters: [String]) -> [String] {
+        guard let first = reports.first else { return [] }
+        var items: [String] = []
+        for (letter, entry) in zip(letters, reports).dropFirst() {
+            items += BenchComparison.differences(entry.report, letter: letter, from: first.report).map { "<li class=\"note\">" + escape($0) + "</li>" }
+        }
+        for (letter, entry) in zip(letters, reports) {
+            for warning in entry.report.warnings ?? [] {
+                items.append("<li class=\"warning\">warning: " + letter + " measured under: " + escape(warning) + "</li>")
+            }
+        }
+        guard !items.isEmpty else { return [] }
+        return ["<ul class=\"notes\">"] + items + ["</ul>"]
+    }
+
+    /// Per thread count: the reports by end-to-end median, fastest first, each as a multiple of the fastest.
+    private static func summary(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], threadCounts: [Int]) -> [String] {
+        var html = ["<h2>At a glance: end to end, median</h2>", "<ul class=\"summary\">"]
+        for threads in threadCounts {
+            var ranked: [(index: Int, median: Double)] = []
+            for (index, entry) in reports.enumerated() {
+                guard let median = stage(entry.report, threads: threads, name: BenchStage.endToEnd.rawValue)?.median else { continue }
+                ranked.append((index, median))
+            }
+            ranked.sort { $0.median < $1.median }
+            guard let fastest = ranked.first else { continue }
+            var parts: [String] = []
+            for entry in ranked {
+                let name = letters[entry.index] + " (" + escape(reports[entry.index].report.machine.board) + ")"
+                let times = BenchText.milliseconds(entry.median) + " ms"
+                let ratio = entry.index == fastest.index ? "fastest" : BenchText.ratio(entry.median / fastest.median) + " the fastest's time"
+                parts.append(swatch(entry.index) + "<b>" + name + "</b> " + times + ", " + ratio)
+            }
+            html.append("<li>" + threadsText(threads) + ": " + parts.joined(separator: "; ") + "</li>")
+        }
+        html.append("</ul>")
+        return html
+    }
+
+    private static func threadsText(_ threads: Int) -> String { "\(threads) thread" + (threads == 1 ? "" : "s") }
+
+    // MARK: - Stage charts
+
+    /// A stage's numbers from a report, each kept only when it is a plausible time.
+    struct Spread {
+        var min: Double?
+        var p25: Double?
+        var median: Double?
+        var p75: Double?
+        var p99: Double?
+        var max: Double?
+    }
+
+    static func time(_ value: Double?) -> Double? {
+        guard let value, value.isFinite, value >= 0, value <= StoredBenchReport.longestTime else { return nil }
+        return value
+    }
+
+    static func stage(_ report: StoredBenchReport, threads: Int, name: String) -> Spread? {
+        guard let result = report.results.first(where: { $0.threads == threads }), let entry = result.stages[name], let entry else { return nil }
+        let spread = Spread(min: time(entry.minMs), p25: time(entry.p25Ms), median: time(entry.medianMs), p75: time(entry.p75Ms),
+                            p99: time(entry.p99Ms), max: time(entry.maxMs))
+        return spread.median == nil ? nil : spread
+    }
+
+    static func allThreadCounts(_ reports: [StoredBenchReport]) -> [Int] {
+        var counts: [Int] = []
+        for report in reports {
+            for result in report.results where !counts.contains(result.threads) { counts.append(result.threads) }
+        }
+        return counts.sorted()
+    }
+
+    /// The stages of every report: the pipeline's in pipeline order, then any others alphabetically.
+    static func stageNames(_ reports: [StoredBenchReport]) -> [String] {
+        var present: Set<String> = []
+        for report in reports {
+            for result in report.results { present.formUnion(result.stages.keys) }
+        }
+        let known = BenchStage.allCases.map(\.rawValue).filter(present.contains)
+        return known + present.subtracting(known).sorted()
+    }
+
+    /// A step of 1, 2 or 5 times a power of ten that divides `span` into about five.
+    static func tickStep(_ span: Double) -> Double {
+        guard span > 0, span.isFinite else { return 1 }
+        let raw = span / 5
+        let magnitude = pow(10, floor(log10(raw)))
+        let residual = raw / magnitude
+        let nice: Double = residual <= 1 ? 1 : (residual <= 2 ? 2 : (residual <= 5 ? 5 : 10))
+        return nice * magnitude
+    }
+
+    static func number(_ value: Double) -> String { DecimalText.fixed(value, decimals: 1) }
+
+    /// Text cut to `limit` characters, with … when cut.
+    static func shortened(_ text: String, _ limit: Int) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+
+    private static func stageCharts(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], threadCounts: [Int]) -> [String] {
+        var html = ["<h2>Latency per stage</h2>",
+                    "<p class=\"legend\">One bar per report and thread count: the box spans the middle half of the runs "
+                        + "(p25 to p75), the thick line is the median, the whisker runs from the fastest run to the 99th percentile; "
+                        + "a short box means steady times. The scale starts at 0 ms in every chart.</p>"]
+        for name in stageNames(reports.map(\.report)) {
+            html += stageChart(name: name, reports: reports, letters: letters, threadCounts: threadCounts)
+        }
+        return html
+    }
+
+    private static let chartWidth = 1090.0
+    private static let labelWidth = 270.0
+    private static let plotWidth = 430.0
+    private static let rowHeight = 28.0
+    private static let axisHeight = 30.0
+
+    private static func stageChart(name: String, reports: [(path: String, report: StoredBenchReport)], letters: [String],
+                                   threadCounts: [Int]) -> [String] {
+        var rows: [(index: Int, threads: Int, spread: Spread?)] = []
+        for threads in threadCounts {
+            for index in reports.indices where reports[index].report.results.contains(where: { $0.threads == threads }) {
+                rows.append((index, threads, stage(reports[index].report, threads: threads, name: name)))
+            }
+        }
+        var highest = 0.0
+        for row in rows {
+            guard let spread = row.spread else { continue }
+            for value in [spread.p99, spread.p75, spread.median] { if let value { highest = Swift.max(highest, value) } }
+        }
+        let step = tickStep(highest)
+        let top = highest > 0 ? (highest / step).rounded(.up) * step : step
+        func x(_ value: Double) -> Double { labelWidth + plotWidth * Swift.min(value, top) / top }
+
+        let height = Double(rows.count) * rowHeight + axisHeight + 6
+        let title = BenchStage(rawValue: name)?.title ?? name
+        var svg: [String] = []
+        svg.append("<figure class=\"stage\">")
+        svg.append("<figcaption>" + escape(title) + " <span class=\"unit\">(ms)</span></figcaption>")
+        svg.append("<svg class=\"\(stageChartClass)\" data-stage=\"" + escape(name) + "\" role=\"img\" viewBox=\"0 0 \(Int(chartWidth)) \(Int(height))\" "
+            + "width=\"\(Int(chartWidth))\" height=\"\(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">")
+        svg.append("<title>" + escape(title) + ": latency per report and thread count</title>")
+        // Grid and axis.
+        let axisY = Double(rows.count) * rowHeight + 4
+        var tick = 0.0
+        while tick <= top + step / 2 {
+            let position = number(x(tick))
+            svg.append("<line class=\"grid\" x1=\"\(position)\" y1=\"0\" x2=\"\(position)\" y2=\"\(number(axisY))\"/>")
+            svg.append("<text class=\"tick\" x=\"\(position)\" y=\"\(number(axisY + 16))\" text-anchor=\"middle\">" + tickLabel(tick, step: step) + "</text>")
+            tick += step
+        }
+        for (position, row) in rows.enumerated() {
+            let middle = Double(position) * rowHeight + rowHeight / 2
+            let colour = colour(row.index)
+            let board = reports[row.index].report.machine.board
+            let label = letters[row.index] + " · " + shortened(board, 26) + " · " + threadsText(row.threads)
+            svg.append("<g class=\"row\" data-report=\"" + letters[row.index] + "\" data-threads=\"\(row.threads)\">")
+            svg.append("<title>" + escape(letters[row.index] + " = " + reports[row.index].path + ": " + board) + ", " + threadsText(row.threads) + "</title>")
+            svg.append("<text class=\"label\" x=\"\(number(labelWidth - 10))\" y=\"\(number(middle + 4))\" text-anchor=\"end\">" + escape(label) + "</text>")
+            guard let spread = row.spread, let median = spread.median else {
+                svg.append("<text class=\"value\" x=\"\(number(labelWidth + 4))\" y=\"\(number(middle + 4))\">not measured</text>")
+                svg.append("</g>")
+                continue
+            }
+            let low = spread.min ?? spread.p25 ?? median
+            let high = spread.p99 ?? spread.p75 ?? median
+            svg.append("<line class=\"whisker\" x1=\"\(number(x(low)))\" y1=\"\(number(middle))\" x2=\"\(number(x(high)))\" y2=\"\(number(middle))\" stroke=\"\(colour)\"/>")
+            for end in [low, high] {
+                svg.append("<line class=\"whisker\" x1=\"\(number(x(end)))\" y1=\"\(number(middle - 6))\" x2=\"\(number(x(end)))\" y2=\"\(number(middle + 6))\" stroke=\"\(colour)\"/>")
+            }
+            if let p25 = spread.p25, let p75 = spread.p75, p75 >= p25 {
+                let width = Swift.max(x(p75) - x(p25), 1)
+                svg.append("<rect class=\"box\" x=\"\(number(x(p25)))\" y=\"\(number(middle - 8))\" width=\"\(number(width))\" height=\"16\" "
+                    + "fill=\"\(colour)\" fill-opacity=\"0.35\" stroke=\"\(colour)\"/>")
+            }
+            svg.append("<line class=\"median\" x1=\"\(number(x(median)))\" y1=\"\(number(middle - 10))\" x2=\"\(number(x(median)))\" y2=\"\(number(middle + 10))\" stroke=\"\(colour)\"/>")
+            svg.append("<text class=\"value\" x=\"\(number(labelWidth + plotWidth + 12))\" y=\"\(number(middle + 4))\">" + valueText(spread, median: median) + "</text>")
+            svg.append("</g>")
+        }
+        svg.append("</svg>")
+        svg.append("</figure>")
+        return svg
+    }
+
+    private static func tickLabel(_ value: Double, step: Double) -> String {
+        let decimals = step >= 1 ? 0 : Int((-log10(step)).rounded(.up))
+        return DecimalText.fixed(value, decimals: decimals)
+    }
+
+    /// "median 8.000 · p25–p75 7.500–8.500 · p99 9.500 (1.19x median) · max 12.000"
+    private static func valueText(_ spread: Spread, median: Double) -> String {
+        var parts = ["median " + BenchText.milliseconds(median)]
+        if let p25 = spread.p25, let p75 = spread.p75 { parts.append("IQR " + BenchText.milliseconds(p25) + "–" + BenchText.milliseconds(p75)) }
+        if let p99 = spread.p99 {
+            let ratio = median > 0 ? " (" + BenchText.ratio(p99 / median) + ")" : ""
+            parts.append("p99 " + BenchText.milliseconds(p99) + ratio)
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    // MARK: - Speed-up
+
+    /// Each report's invoke and end-to-end speed-up over its thread counts (its median with one
+    /// thread, or its first thread count, over each count's median), and images per second.
+    private static func speedup(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], threadCounts: [Int]) -> [String] {
+        var html = ["<h2>Speed-up over threads</h2>"]
+        let drawn = reports.contains { Set($0.report.results.map(\.threads)).count > 1 }
+        if drawn {
+            html.append("<p class=\"legend\">Each report's median against its own median with 1 thread (or its first thread count): "
+                + "2.0 = twice as fast. The dashed line is perfect scaling.</p>")
+            for name in [BenchStage.invoke.rawValue, BenchStage.endToEnd.rawValue] {
+                html += speedupChart(name: name, reports: reports, letters: letters, threadCounts: threadCounts)
+            }
+        } else {
+            html.append("<p class=\"legend\">Every report measured a single thread count: there is no speed-up to draw "
+                + "(measure with <code>plantleaf bench --threads 1,2,4</code>).</p>")
+        }
+        html.append("<table class=\"throughput\"><tr><th>images/s</th>" + threadCounts.map { "<th>" + threadsText($0) + "</th>" }.joined() + "</tr>")
+        for (index, entry) in reports.enumerated() {
+            var cells: [String] = []
+            for threads in threadCounts {
+                let rate = entry.report.results.first { $0.threads == threads }?.imagesPerSecond
+                let shown: String = rate.map { DecimalText.fixed($0, decimals: 1) } ?? "-"
+                cells.append("<td>" + shown + "</td>")
+            }
+            html.append("<tr><th>" + swatch(index) + letters[index] + " · " + escape(shortened(entry.report.machine.board, 40)) + "</th>" + cells.joined() + "</tr>")
+        }
+        html.append("</table>")
+        return html
+    }
+
+    /// The speed-ups of `name` per report: (threads, speed-up) in thread order.
+    static func speedups(_ report: StoredBenchReport, name: String) -> [(threads: Int, speedup: Double)] {
+        let results = report.results.sorted { $0.threads < $1.threads }
+        guard let baseline = report.results.first(where: { $0.threads == 1 }) ?? report.results.first,
+              let base = time(baseline.stages[name]??.medianMs), base > 0 else { return [] }
+        var points: [(threads: Int, speedup: Double)] = []
+        for result in results {
+            guard let median = time(result.stages[name]??.medianMs), median > 0 else { continue }
+            points.append((result.threads, base / median))
+        }
+        return points
+    }
+
+    private static func speedupChart(name: String, reports: [(path: String, report: StoredBenchReport)], letters: [String],
+                                     threadCounts: [Int]) -> [String] {
+        let width = 640.0, height = 320.0, left = 50.0, right = 170.0, topMargin = 14.0, bottom = 40.0
+        let lines = reports.map { speedups($0.report, name: name) }
+        var highest = 1.0
+        for line in lines {
+            for point in line { highest = Swift.max(highest, point.speedup) }
+        }
+        let ideal = threadCounts.map { Double($0) / Double(threadCounts.first ?? 1) }
+        for value in ideal { highest = Swift.max(highest, Swift.min(value, highest * 1.5)) }
+        let step = tickStep(highest)
+        let top = (highest / step).rounded(.up) * step
+        let plotWidth = width - left - right, plotHeight = height - topMargin - bottom
+        func x(_ threads: Int) -> Double {
+            guard threadCounts.count > 1, let position = threadCounts.firstIndex(of: threads) else { return left + plotWidth / 2 }
+            return left + plotWidth * Double(position) / Double(threadCounts.count - 1)
+        }
+        func y(_ value: Double) -> Double { topMargin + plotHeight * (1 - Swift.min(value, top) / top) }
+
+        let title = BenchStage(rawValue: name)?.title ?? name
+        var svg = ["<figure class=\"speedup\">", "<figcaption>" + escape(title) + ": speed-up over threads</figcaption>",
+                   "<svg class=\"\(speedupChartClass)\" data-stage=\"" + escape(name) + "\" role=\"img\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" "
+                    + "width=\"\(Int(width))\" height=\"\(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">",
+                   "<title>" + escape(title) + ": speed-up over threads</title>"]
+        var tick = 0.0
+        while tick <= top + step / 2 {
+            svg.append("<line class=\"grid\" x1=\"\(number(left))\" y1=\"\(number(y(tick)))\" x2=\"\(number(left + plotWidth))\" y2=\"\(number(y(tick)))\"/>")
+            svg.append("<text class=\"tick\" x=\"\(number(left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">" + tickLabel(tick, step: step) + "x</text>")
+            tick += step
+        }
+        for threads in threadCounts {
+            svg.append("<text class=\"tick\" x=\"\(number(x(threads)))\" y=\"\(number(height - bottom + 18))\" text-anchor=\"middle\">\(threads)</text>")
+        }
+        svg.append("<text class=\"tick\" x=\"\(number(left + plotWidth / 2))\" y=\"\(number(height - 6))\" text-anchor=\"middle\">threads</text>")
+        let idealPoints = zip(threadCounts, ideal).map { number(x($0.0)) + "," + number(y($0.1)) }
+        if idealPoints.count > 1 { svg.append("<polyline class=\"ideal\" points=\"" + idealPoints.joined(separator: " ") + "\"/>") }
+        // The end labels top to bottom, each at least a line below the one above it.
+        var labelPositions: [Int: Double] = [:]
+        var ends: [(index: Int, y: Double)] = []
+        for (index, line) in lines.enumerated() {
+            if let last = line.last { ends.append((index, y(last.speedup))) }
+        }
+        ends.sort { $0.y < $1.y }
+        var previous = -Double.infinity
+        for end in ends {
+            let position = Swift.max(end.y, previous + 14)
+            labelPositions[end.index] = position
+            previous = position
+        }
+        for (index, line) in lines.enumerated() where !line.isEmpty {
+            let colour = colour(index)
+            let points = line.map { number(x($0.threads)) + "," + number(y($0.speedup)) }
+            svg.append("<g class=\"series\" data-report=\"" + letters[index] + "\">")
+            if points.count > 1 { svg.append("<polyline points=\"" + points.joined(separator: " ") + "\" stroke=\"\(colour)\" fill=\"none\" stroke-width=\"2.5\"/>") }
+            for point in line {
+                svg.append("<circle cx=\"\(number(x(point.threads)))\" cy=\"\(number(y(point.speedup)))\" r=\"4\" fill=\"\(colour)\">"
+                    + "<title>" + letters[index] + ", " + threadsText(point.threads) + ": " + BenchText.ratio(point.speedup) + "</title></circle>")
+            }
+            if let last = line.last {
+                let label = letters[index] + " · " + shortened(reports[index].report.machine.board, 18) + " " + BenchText.ratio(last.speedup)
+                let labelY = labelPositions[index] ?? y(last.speedup)
+                svg.append("<text class=\"label\" x=\"\(number(left + plotWidth + 8))\" y=\"\(number(labelY + 4))\" fill=\"\(colour)\">" + escape(label) + "</text>")
+            }
+            svg.append("</g>")
+        }
+        svg.append("</svg>")
+        svg.append("</figure>")
+        return svg
+    }
+
+    // MARK: - Op profiles
+
+    /// Ops listed per report and thread count.
+    static let slowestOpsShown = 10
+
+    /// Per thread count where any report has a profile (`--profile`): the op types side by side
+    /// with bars on one scale, and each report's slowest ops.
+    private static func profiles(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], threadCounts: [Int]) -> [String] {
+        var html: [String] = []
+        for threads in threadCounts {
+            var profiled: [(index: Int, profile: StoredBenchReport.Profile)] = []
+            for (index, entry) in reports.enumerated() {
+                if let profile = entry.report.results.first(where: { $0.threads == threads })?.profile { profiled.append((index, profile)) }
+            }
+            guard !profiled.isEmpty else { continue }
+            html.append("<h2>Op profile, " + threadsText(threads) + "</h2>")
+            html.append("<p class=\"legend\">Median ms per invoke of each op type (summed over its ops), one bar per report on one scale.</p>")
+            var names: [String] = []
+            var widest = 0.0
+            for entry in profiled {
+                for type in entry.profile.opTypes {
+                    if !names.contains(type.name) { names.append(type.name) }
+                    if let value = time(type.medianMs) { widest = Swift.max(widest, value) }
+                }
+            }
+            var table = ["<table class=\"profile\" data-threads=\"\(threads)\">",
+                         "<tr><th>op type</th>" + profiled.map { "<th>" + swatch($0.index) + letters[$0.index] + " count</th><th>"
+                            + letters[$0.index] + " ms</th>" }.joined() + "<th class=\"bars\"></th></tr>"]
+            for name in names {
+                var cells = "<td>" + escape(name) + "</td>"
+                var bars = ""
+                for entry in profiled {
+                    let type = entry.profile.opTypes.first { $0.name == name }
+                    let value = time(type?.medianMs)
+                    let count: String = type.map { String($0.count) } ?? "-"
+                    let shown: String = value.map { DecimalText.fixed($0, decimals: 4) } ?? "-"
+                    cells += "<td>" + count + "</td><td>" + shown + "</td>"
+                    let share = widest > 0 ? 100 * (value ?? 0) / widest : 0
+                    bars += "<span class=\"bar\" style=\"width:" + number(share) + "%;background:" + colour(entry.index) + "\"></span>"
+                }
+                table.append("<tr>" + cells + "<td class=\"bars\">" + bars + "</td></tr>")
+            }
+            table.append("</table>")
+            html += table
+            for entry in profiled {
+                html.append("<h3>" + swatch(entry.index) + letters[entry.index] + ": the \(slowestOpsShown) slowest ops, " + threadsText(threads) + "</h3>")
+                let ops = entry.profile.ops.enumerated().sorted { ($0.element.medianMs, -$0.offset) > ($1.element.medianMs, -$1.offset) }
+                    .prefix(slowestOpsShown).map(\.element)
+                html.append("<table class=\"ops\"><tr><th>op</th><th>node</th><th>ms</th></tr>")
+                for op in ops {
+                    let kernel = op.xnnpack ? "" : " (TFLite)"
+                    let value = time(op.medianMs).map { DecimalText.fixed($0, decimals: 4) } ?? "-"
+                    html.append("<tr><td>" + escape(op.name + kernel) + "</td><td>\(op.node)</td><td>" + value + "</td></tr>")
+                }
+                html.append("</table>")
+            }
+        }
+        return html
+    }
+
+    // MARK: - Style and script
+
+    private static let style = """
+        body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:24px;color:#222;background:#fff;max-width:1140px}
+        h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}h3{font-size:1em}
+        table{border-collapse:collapse;margin:8px 0}th,td{padding:3px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:middle}
+        td{font-variant-numeric:tabular-nums}.swatch{display:inline-block;width:12px;height:12px;margin-right:6px;border-radius:2px;vertical-align:-1px}
+        .notes li.warning{color:#a40}.legend{color:#555;font-size:.92em}figure{margin:12px 0}figcaption{font-weight:600;margin-bottom:4px}
+        .unit{font-weight:400;color:#777}svg{max-width:100%;height:auto;font-size:12px}svg .grid{stroke:#e4e4e4}
+        svg .tick{fill:#666}svg .label{fill:#222}svg .value{fill:#333}svg .whisker{stroke-width:1.5}svg .median{stroke-width:3.5}
+        svg .ideal{stroke:#999;stroke-dasharray:5 4;fill:none}td.bars{width:320px}.bar{display:block;height:6px;margin:1px 0;min-width:1px}
+        """
+
+    /// Marks the page as drawn: the number of stage charts the browser laid out with a size, on
+    /// `<body data-charts-drawn>`, so a headless browser's DOM shows the charts rendered.
+    private static let script = """
+        (function(){var drawn=0;document.querySelectorAll("svg.\(stageChartClass)").forEach(function(chart){var box=chart.getBoundingClientRect();if(box.width>0&&box.height>0){drawn+=1;}});document.body.setAttribute("data-charts-drawn",String(drawn));})();
+        """
+}
