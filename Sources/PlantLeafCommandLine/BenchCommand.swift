@@ -7,7 +7,7 @@ import PlantLeafReport
 enum BenchCommand {
     static let help = """
         USAGE: plantleaf bench [options]
-               plantleaf bench compare A.json B.json ...
+               plantleaf bench compare [--html FILE] A.json B.json ...
 
         Times the classify pipeline stage by stage (prepare: decode, resize and quantise into the
         input tensor; invoke; postprocess; end to end; and the decoder alone, the floor prepare is
