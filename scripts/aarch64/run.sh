@@ -2,7 +2,7 @@
 # PlantLeaf for aarch64, built and checked under qemu-user in an emulated Debian 13 root (the
 # Swift 6.0.3 a Raspberry Pi OS Trixie or Debian 13 user gets from apt).
 #
-#   run.sh test      make test-aarch64: one optimised build of PlantLeaf and its tests, the test
+#   run.sh test      make test-aarch64: one debug build of PlantLeaf and its tests, the test
 #                    suite, parity with the x86_64 build on the samples, bench beside the x86_64
 #                    report
 #   run.sh release   make release: the release build (static Swift standard library, stripped),
@@ -65,10 +65,9 @@ if [ "$mode" = release ]; then
     exit 0
 fi
 
-step "release build with Swift $swift_version, tests included"
-# Optimised, as the archive's binary is, and with the tests: one build serves the tests, parity
-# and bench, and optimised tests run in a fraction of a debug build's time under emulation.
-# Testing is enabled for the tests' @testable imports; make release builds without it.
+step "debug build with Swift $swift_version, tests included"
+# One build serves the tests, parity and bench (its numbers are ratios under emulation anyway);
+# make release builds and checks the optimised binary.
 in_build_root "swift build --scratch-path $scratch $test_build_flags --build-tests"
 
 step "test suite"
@@ -91,7 +90,7 @@ echo "aarch64: skipped: systemdUnitIsInstalledAndVerifies (no systemd in the roo
 # Likewise Chromium: bench compare --html's page is the same text on every architecture, so the
 # browser's look at it runs on x86_64 only; the page's escaping and refusals are tested here too.
 echo "aarch64: skipped: browserShowsOneChartPerStageWithoutErrors (no chromium in the root; the page is text)" >&2
-in_build_root "PLANTLEAF_BIN=$project/$scratch/release/plantleaf swift test --scratch-path $scratch $test_build_flags --skip-build \
+in_build_root "PLANTLEAF_BIN=$project/$test_bin swift test --scratch-path $scratch $test_build_flags --skip-build \
         --skip PlantLeafCameraTests \
         --skip HostileImageTests --skip threadLimitBelowTheThreadsAskedForIsASetupError \
         --skip progressLineOnlyWhenStderrIsATerminal --skip noProgressLineOnADumbTerminal \
@@ -101,12 +100,12 @@ in_build_root "PLANTLEAF_BIN=$project/$scratch/release/plantleaf swift test --sc
 step "parity: aarch64 and x86_64 classify the samples"
 [ -x "$host_bin" ] || die "no x86_64 release build at $host_bin: run 'make build' first"
 (cd "$project" && "$host_bin" classify --format json samples/plantvillage) >"$results/classify-x86_64.jsonl"
-in_build_root "$scratch/release/plantleaf classify --format json samples/plantvillage" >"$results/classify-aarch64.jsonl"
+in_build_root "$test_bin classify --format json samples/plantvillage" >"$results/classify-aarch64.jsonl"
 python3 "$aarch64_dir/parity.py" "$results/classify-x86_64.jsonl" "$results/classify-aarch64.jsonl"
 
 step "bench: the aarch64 build's report beside the x86_64 one"
 (cd "$project" && "$host_bin" bench --runs 5 --json "$results/bench-x86_64.json" >/dev/null 2>&1)
-in_build_root "$scratch/release/plantleaf bench --runs 5 --json $results/bench-aarch64.json >/dev/null 2>&1"
+in_build_root "$test_bin bench --runs 5 --json $results/bench-aarch64.json >/dev/null 2>&1"
 python3 - "$results/bench-aarch64.json" <<'PY'
 import json, sys
 machine = json.load(open(sys.argv[1]))["machine"]

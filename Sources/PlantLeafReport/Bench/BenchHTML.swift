@@ -309,7 +309,8 @@ public enum BenchHTML {
             html.append("<p class=\"legend\">Every report measured a single thread count: there is no speed-up to draw "
                 + "(measure with <code>plantleaf bench --threads 1,2,4</code>).</p>")
         }
-        html.append("<table class=\"throughput\"><tr><th>images/s</th>" + threadCounts.map { "<th>" + threadsText($0) + "</th>" }.joined() + "</tr>")
+        let threadHeaders: String = threadCounts.map { "<th>" + threadsText($0) + "</th>" }.joined()
+        html.append("<table class=\"throughput\"><tr><th>images/s</th>" + threadHeaders + "</tr>")
         for (index, entry) in reports.enumerated() {
             var cells: [String] = []
             for threads in threadCounts {
@@ -431,9 +432,13 @@ public enum BenchHTML {
                     if let value = time(type.medianMs) { widest = Swift.max(widest, value) }
                 }
             }
-            var table = ["<table class=\"profile\" data-threads=\"\(threads)\">",
-                         "<tr><th>op type</th>" + profiled.map { "<th>" + swatch($0.index) + letters[$0.index] + " count</th><th>"
-                            + letters[$0.index] + " ms</th>" }.joined() + "<th class=\"bars\"></th></tr>"]
+            var header = "<tr><th>op type</th>"
+            for entry in profiled {
+                let name: String = letters[entry.index]
+                header += "<th>" + swatch(entry.index) + name + " count</th><th>" + name + " ms</th>"
+            }
+            header += "<th class=\"bars\"></th></tr>"
+            var table = ["<table class=\"profile\" data-threads=\"\(threads)\">", header]
             for name in names {
                 var cells = "<td>" + escape(name) + "</td>"
                 var bars = ""
