@@ -72,7 +72,7 @@ public struct Arguments {
     /// - Throws: `UsageError` when the value is not a whole number in `range`.
     public func integer(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let text = values[name] else { return defaultValue }
-        let outOfRange = UsageError("\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(text)")
+        let outOfRange = UsageError("\(name) must be from \(OptionRange.phrase(range)), got \(text)")
         guard let value = Int(text) else {
             let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
             throw !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
@@ -89,10 +89,9 @@ public struct Arguments {
     public func double(_ name: String, range: ClosedRange<Double>, aboveLowerBound: Bool = false) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let value = Double(text), !value.isNaN else { throw UsageError("\(name) must be a number, got '\(text)'") }
-        let lower = JSONObject.number(range.lowerBound, decimals: 3), upper = JSONObject.number(range.upperBound, decimals: 3)
         guard range.contains(value), !(aboveLowerBound && value == range.lowerBound) else {
-            throw UsageError(aboveLowerBound ? "\(name) must be above \(lower) and at most \(upper), got \(text)"
-                                             : "\(name) must be from \(lower) to \(upper), got \(text)")
+            let allowed: String = aboveLowerBound ? OptionRange.phraseAboveLowerBound(range) : "from " + OptionRange.phrase(range)
+            throw UsageError("\(name) must be \(allowed), got \(text)")
         }
         return value
     }
@@ -123,19 +122,6 @@ public struct Arguments {
         guard choices.contains(text) else { throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'") }
         return text
     }
-}
-
-/// Ranges of the numeric options more than one subcommand has (docs/command-line.md's "Numeric ranges"
-/// lists every option's). Outside them an option is a usage error, before anything runs.
-public enum OptionRange {
-    /// Far more than any model's class count; the output is cut to the classes there are.
-    public static let topK = 1...1000
-    /// CPU threads per inference: more than any board PlantLeaf targets has cores.
-    public static let threads = 1...64
-    /// Model instances at once (classify --jobs), each with its own --threads.
-    public static let jobs = 1...64
-    /// --min-score: a score is a probability.
-    public static let minimumScore = 0.0...1.0
 }
 
 extension Arguments {

@@ -117,8 +117,8 @@ public struct CameraCommandOptions: Sendable {
             guard let size = FrameSize(parsing: text) else { throw UsageError("--size must look like 640x480, got '\(text)'") }
             // YUYV packs two pixels into four bytes, so an odd width has no frame layout.
             guard frameWidths.contains(size.width), size.width % 2 == 0, frameHeights.contains(size.height) else {
-                throw UsageError("--size must be an even width from \(frameWidths.lowerBound) to \(frameWidths.upperBound) "
-                    + "and a height from \(frameHeights.lowerBound) to \(frameHeights.upperBound), got '\(text)'")
+                let widths: String = OptionRange.phrase(frameWidths), heights: String = OptionRange.phrase(frameHeights)
+                throw UsageError("--size must be an even width from \(widths) and a height from \(heights), got '\(text)'")
             }
             session.request.size = size
         }
@@ -246,7 +246,7 @@ public struct BenchOptions: Equatable, Sendable {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let count = Int(part) else { throw UsageError("--threads must be whole numbers separated by commas, got '\(text)'") }
             guard OptionRange.threads.contains(count) else {
-                throw UsageError("--threads values must be from \(OptionRange.threads.lowerBound) to \(OptionRange.threads.upperBound), got \(count)")
+                throw UsageError("--threads values must be from \(OptionRange.phrase(OptionRange.threads)), got \(count)")
             }
             guard !counts.contains(count) else { throw UsageError("--threads lists \(count) twice") }
             counts.append(count)
