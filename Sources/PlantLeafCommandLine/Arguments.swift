@@ -18,10 +18,17 @@ public struct Arguments {
     /// Where each positional argument was in the list parsed, to find its original bytes.
     public private(set) var positionalIndices: [Int] = []
 
-    /// Splits `arguments` into the options named in `valued` (which take a value), the flags in
-    /// `allowedFlags`, and positionals.
+    /// Splits `arguments` into the options of `table` that take a value, its flags (each recorded
+    /// under its `OptionSpec.name`, so -h is --help), and positionals.
     /// - Throws: `UsageError` for an unknown option, a valued option without its value, or a flag given a value.
-    public init(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
+    public init(_ arguments: [String], options table: [OptionSpec]) throws(UsageError) {
+        var valued: Set<String> = []
+        var flagNames: [String: String] = [:]
+        for option in table {
+            for name in option.names {
+                if option.kind == .flag { flagNames[name] = option.name } else { valued.insert(name) }
+            }
+        }
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -52,8 +59,8 @@ public struct Arguments {
                     values[name] = arguments[index]
                     index += 1
                 }
-            } else if allowedFlags.contains(name), inlineValue == nil {
-                flags.insert(name)
+            } else if let flag = flagNames[name], inlineValue == nil {
+                flags.insert(flag)
             } else {
                 throw UsageError("unknown option \(argument)")
             }
@@ -138,5 +145,11 @@ extension Arguments {
         }
         policy.minimumScore = try double("--min-score", range: OptionRange.minimumScore) ?? policy.minimumScore
         return policy
+    }
+
+    /// --crop MODE, `defaultMode` when not given.
+    func cropMode(default defaultMode: CropMode) throws(UsageError) -> CropMode {
+        let modes: [String] = CropMode.allCases.map(\.rawValue)
+        return CropMode(rawValue: try choice("--crop", from: modes, default: defaultMode.rawValue))!
     }
 }

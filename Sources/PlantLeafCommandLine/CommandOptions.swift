@@ -31,22 +31,21 @@ public struct ClassifyOptions: Equatable, Sendable {
     /// classify's arguments, range-checked.
     /// - Throws: `UsageError` for an unknown option, a value out of range, or no input path.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ClassifyOptions {
-        let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--top-k", "--threads", "--jobs", "--format", "--mean", "--std",
-                                                        "--crop", "--checks", "--min-score"],
-                                   flags: ["--no-cache", "--help", "-h"])
+        let parsed = try Arguments(arguments, options: optionTable)
         var options = ClassifyOptions()
-        if parsed.has("--help") || parsed.has("-h") {
+        if parsed.has("--help") {
             options.help = true
             return options
         }
-        options.format = Format(rawValue: try parsed.choice("--format", from: ["text", "json", "csv"], default: "text"))!
-        options.topK = try parsed.integer("--top-k", default: 3, range: OptionRange.topK)
-        options.threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
+        let format = try parsed.choice("--format", from: ["text", "json", "csv"], default: options.format.rawValue)
+        options.format = Format(rawValue: format)!
+        options.topK = try parsed.integer("--top-k", default: options.topK, range: OptionRange.topK)
+        options.threads = try parsed.integer("--threads", default: options.threads, range: OptionRange.threads)
         if parsed.string("--jobs") != nil { options.jobs = try parsed.integer("--jobs", default: 1, range: OptionRange.jobs) }
-        let mean = try parsed.double("--mean", range: -1000...1000)
-        let std = try parsed.double("--std", range: 0...1000, aboveLowerBound: true)
+        let mean = try parsed.double("--mean", range: means)
+        let std = try parsed.double("--std", range: deviations, aboveLowerBound: true)
         if mean != nil || std != nil { options.normalization = Normalization(mean: mean ?? 0, std: std ?? 255) }
-        options.crop = CropMode(rawValue: try parsed.choice("--crop", from: CropMode.allCases.map(\.rawValue), default: "center"))!
+        options.crop = try parsed.cropMode(default: options.crop)
         options.verdictPolicy = try parsed.verdictPolicy(defaultChecks: .classifyDefault)
         guard !parsed.positionals.isEmpty else { throw UsageError("give at least one image file or folder") }
         guard parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
@@ -65,9 +64,6 @@ public struct ClassifyOptions: Equatable, Sendable {
 
 /// `plantleaf camera`.
 public struct CameraCommandOptions: Sendable {
-    /// Frame sizes --size takes: up to 8K UHD, down to well below any webcam's smallest mode.
-    public static let frameWidths = 16...7680, frameHeights = 16...4320
-
     public var help = false
     public var list = false
     public var json = false
@@ -91,20 +87,13 @@ public struct CameraCommandOptions: Sendable {
     public var mqttCAFile: String?
     /// --no-cache: compile without the XNNPACK weight cache.
     public var noCache = false
-    /// --every's range: from ten readings a second to one a day.
-    public static let intervals = 0.1...86_400.0
 
     /// camera's arguments, range-checked.
     /// - Throws: `UsageError` for an unknown option, a value out of range, or options that do not go together.
     public static func parse(_ arguments: [String]) throws(UsageError) -> CameraCommandOptions {
-        let parsed = try Arguments(arguments,
-                                   valued: ["--device", "--format", "--size", "--fps", "--crop", "--top-k", "--threads", "--frames",
-                                            "--duration", "--timeout", "--save-frames", "--model", "--labels", "--bench-frames",
-                                            "--iterations", "--input", "--every", "--log", "--mqtt", "--mqtt-password-file",
-                                            "--mqtt-ca", "--checks", "--min-score"],
-                                   flags: ["--json", "--preview", "--list", "--no-cache", "--help", "-h"])
+        let parsed = try Arguments(arguments, options: optionTable)
         var options = CameraCommandOptions()
-        if parsed.has("--help") || parsed.has("-h") {
+        if parsed.has("--help") {
             options.help = true
             return options
         }
@@ -122,19 +111,17 @@ public struct CameraCommandOptions: Sendable {
             }
             session.request.size = size
         }
-        session.request.framesPerSecond = try parsed.double("--fps", range: 0...1000, aboveLowerBound: true)
-        session.crop = CropMode(rawValue: try parsed.choice("--crop", from: CropMode.allCases.map(\.rawValue), default: "center"))!
-        session.topK = try parsed.integer("--top-k", default: 3, range: OptionRange.topK)
-        if parsed.string("--frames") != nil { session.frameLimit = try parsed.integer("--frames", default: 1, range: 1...1_000_000_000) }
-        session.duration = try parsed.double("--duration", range: 0...31_536_000, aboveLowerBound: true)
-        // From 0.1 s: the "no frame within S s" line shows a tenth of a second, and a shorter
-        // wait for a camera's next frame is a typo, not a setting.
-        session.frameTimeout = try parsed.double("--timeout", range: 0.1...3600) ?? session.frameTimeout
+        session.request.framesPerSecond = try parsed.double("--fps", range: frameRates, aboveLowerBound: true)
+        session.crop = try parsed.cropMode(default: session.crop)
+        session.topK = try parsed.integer("--top-k", default: session.topK, range: OptionRange.topK)
+        if parsed.string("--frames") != nil { session.frameLimit = try parsed.integer("--frames", default: 1, range: frameLimits) }
+        session.duration = try parsed.double("--duration", range: durations, aboveLowerBound: true)
+        session.frameTimeout = try parsed.double("--timeout", range: frameTimeouts) ?? session.frameTimeout
         session.saveFramesDirectory = parsed.string("--save-frames")
         session.inputPath = parsed.string("--input")
         if session.inputPath != nil {
             // A stream's frames are JPEGs of whatever size the sender chose.
-            for option in ["--device", "--format", "--size", "--fps"] where parsed.string(option) != nil {
+            for option in deviceOnlyOptions where parsed.string(option) != nil {
                 throw UsageError("\(option) is for V4L2 devices and cannot be used with --input")
             }
         }
@@ -148,8 +135,8 @@ public struct CameraCommandOptions: Sendable {
         }
         options.session = session
         options.verdictPolicy = try parsed.verdictPolicy(defaultChecks: .cameraDefault)
-        options.threads = try parsed.integer("--threads", default: 1, range: OptionRange.threads)
-        options.iterations = try parsed.integer("--iterations", default: 200, range: 1...1_000_000)
+        options.threads = try parsed.integer("--threads", default: options.threads, range: OptionRange.threads)
+        options.iterations = try parsed.integer("--iterations", default: options.iterations, range: iterationCounts)
         options.list = parsed.has("--list")
         options.json = parsed.has("--json")
         options.preview = parsed.has("--preview")
@@ -189,8 +176,8 @@ public struct BenchOptions: Equatable, Sendable {
     public static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
         var options = BenchOptions()
         if arguments.first == "compare" {
-            let parsed = try Arguments(Array(arguments.dropFirst()), valued: ["--html"], flags: ["--help", "-h"])
-            options.help = parsed.has("--help") || parsed.has("-h")
+            let parsed = try Arguments(Array(arguments.dropFirst()), options: compareOptionTable)
+            options.help = parsed.has("--help")
             guard options.help || parsed.positionals.count >= 2 else { throw UsageError("compare needs at least two JSON reports") }
             // Standard input reads once: a second - would find it empty.
             guard options.help || parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
@@ -200,10 +187,8 @@ public struct BenchOptions: Equatable, Sendable {
             options.htmlPath = try CompareHTMLOption.check(parsed.string("--html"), reports: parsed.positionals)
             return options
         }
-        let parsed = try Arguments(arguments, valued: ["--model", "--labels", "--image", "--runs", "--warmup", "--threads",
-                                                       "--min-seconds", "--json", "--csv", "--cpus"],
-                                   flags: ["--synthetic", "--profile", "--no-cache", "--help", "-h"])
-        if parsed.has("--help") || parsed.has("-h") {
+        let parsed = try Arguments(arguments, options: optionTable)
+        if parsed.has("--help") {
             options.help = true
             return options
         }
@@ -221,10 +206,10 @@ public struct BenchOptions: Equatable, Sendable {
                 throw UsageError("cannot write \(option) file \(path): \(error)")
             }
         }
-        options.minimumSeconds = try parsed.double("--min-seconds", range: 0...86_400) ?? 0
-        options.runs = try parsed.integer("--runs", default: 100, range: 1...1_000_000)
-        options.warmup = try parsed.integer("--warmup", default: 10, range: 0...1_000_000)
-        options.threadCounts = try threadCounts(parsed.string("--threads"))
+        options.minimumSeconds = try parsed.double("--min-seconds", range: measuredSeconds) ?? options.minimumSeconds
+        options.runs = try parsed.integer("--runs", default: options.runs, range: runCounts)
+        options.warmup = try parsed.integer("--warmup", default: options.warmup, range: warmupCounts)
+        if let text = parsed.string("--threads") { options.threadCounts = try threadCounts(text) }
         if let list = parsed.string("--cpus") {
             do { options.cpus = try CPUSet(parsing: list) } catch { throw UsageError(error.message) }
         }
@@ -239,9 +224,8 @@ public struct BenchOptions: Equatable, Sendable {
         return options
     }
 
-    /// "1,2,4" → [1, 2, 4]; each in OptionRange.threads, none repeated.
-    static func threadCounts(_ text: String?) throws(UsageError) -> [Int] {
-        guard let text else { return [1] }
+    /// "1,2,4" (--threads) → [1, 2, 4]; each in OptionRange.threads, none repeated.
+    static func threadCounts(_ text: String) throws(UsageError) -> [Int] {
         var counts: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let count = Int(part) else { throw UsageError("--threads must be whole numbers separated by commas, got '\(text)'") }

@@ -1,0 +1,45 @@
+import PlantLeafCore
+
+/// One option of a subcommand, declared once: its names, whether it takes a value, and how the
+/// help text describes it. A subcommand's table of these is both what its `Arguments` accept and
+/// what its help lists, so the two cannot drift apart.
+public struct OptionSpec: Sendable, Equatable {
+    /// Every name the option answers to, as the help lists them ("-h", "--help"); `Arguments`
+    /// records a flag under the last.
+    public let names: [String]
+    public let kind: OptionKind
+    public let help: OptionHelp
+
+    /// An option with the names `names`.
+    public init(names: [String], kind: OptionKind, help: OptionHelp) {
+        self.names = names
+        self.kind = kind
+        self.help = help
+    }
+
+    /// An option with one name.
+    public init(_ name: String, _ kind: OptionKind, _ help: OptionHelp) {
+        self.init(names: [name], kind: kind, help: help)
+    }
+
+    /// The name `Arguments` records the option under.
+    public var name: String { names[names.count - 1] }
+}
+
+extension OptionSpec {
+    /// -h, --help: every subcommand's.
+    static let helpFlag = OptionSpec(names: ["-h", "--help"], kind: .flag, help: .lines(["show this help"]))
+
+    /// --model FILE: classify's and bench's (camera's says "as for classify").
+    static let model = OptionSpec("--model", .valued(placeholder: "FILE"),
+                                  .lines([".tflite model (default: PlantVillage int8, installed with plantleaf)"]))
+
+    /// --min-score X: classify's and camera's, the same threshold (VerdictPolicy's default does
+    /// not depend on the checks run).
+    static let minimumScore: OptionSpec = {
+        let range: String = OptionRange.phrase(OptionRange.minimumScore)
+        let fallback: String = OptionRange.number(VerdictPolicy(checks: .classifyDefault).minimumScore)
+        return OptionSpec("--min-score", .valued(placeholder: "X"),
+                          .lines(["top score below which the score and mirror checks say uncertain, \(range) (default: \(fallback))"]))
+    }()
+}
