@@ -5,7 +5,8 @@ import PlantLeafReport
 /// `plantleaf bench`: per-stage latency of the classify pipeline on this machine, with the
 /// machine's state recorded; `plantleaf bench compare` lines up saved reports.
 enum BenchCommand {
-    static let help = """
+    /// The help text above the options.
+    private static let helpIntroduction = """
         USAGE: plantleaf bench [options]
                plantleaf bench compare [--html FILE] A.json B.json ...
 
@@ -15,27 +16,10 @@ enum BenchCommand {
         temperatures, kernel, and the sha256 of the model and of libLiteRt.so.
 
         OPTIONS:
-          --model FILE         .tflite model (default: PlantVillage int8, installed with plantleaf)
-          --labels FILE        class names for the model (default: the default model's own)
-          --image FILE         PNG or JPEG to classify (default: the first leaf in the checkout's \(ProjectPaths.sampleFolder)
-                               when plantleaf was built in one, else the synthetic leaf)
-          --synthetic          use a built-in 256x256 leaf JPEG made in memory instead of a file
-          --profile            also time each op of invoke with LiteRT's profiler, on a second interpreter
-                               after the measured runs (so they are not slowed by it): the slowest ops
-                               and a total per op type
-          --runs N             measured runs per thread count, 1 to 1000000 (default: 100)
-          --warmup N           unmeasured runs first, 0 to 1000000 (default: 10)
-          --threads LIST       CPU thread counts to measure, each 1 to 64, e.g. 1,2,4 (default: 1)
-          --cpus LIST          measure on these CPUs only, e.g. 4-7 for a big.LITTLE board's big cores
-                               (default: any; the report records them)
-          --no-cache           compile without XNNPACK's weight cache (see plantleaf classify --help)
-          --min-seconds S      keep measuring past --runs until S seconds were measured, 0 to 86400 (default: 0)
-          --json FILE          write everything to FILE as JSON (schema_version \(BenchReport.schemaVersion))
-          --csv FILE           write one row per run per stage to FILE
-          --html FILE          compare only: also write the comparison to FILE as one self-contained HTML page
-                               (per-stage latency charts, speed-up over threads, op profiles; nothing fetched)
-          -h, --help           show this help
+        """
 
+    /// The help text below the options.
+    private static let helpConclusion = """
         compare says how the reports differ (image, model, runtime, threads, CPUs, version) and repeats
         their warnings, then prints every stage's median, interquartile range and p99 side by side,
         with each median's ratio to the first file's, marked ~ where the two interquartile ranges
@@ -46,6 +30,12 @@ enum BenchCommand {
 
         EXIT CODES: 0 done, 2 usage error, or the model, image, runtime, a report file or stdout could not be used.
         """
+
+    /// The help text; its options rendered from BenchOptions.helpTable.
+    static let help: String = {
+        let options: String = OptionSpec.helpSection(BenchOptions.helpTable, labelWidth: 21)
+        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
+    }()
 
     /// The default image: the first PlantVillage sample (in sorted order) of the checkout the
     /// binary was built in; nil, the synthetic leaf, where there is none (an install), so bench

@@ -60,4 +60,7 @@ extension BenchOptions {
                            "(per-stage latency charts, speed-up over threads, op profiles; nothing fetched)"])),
         OptionSpec.helpFlag,
     ]
+
+    /// What bench's help lists: a measuring run's options, then compare's, then -h, --help once.
+    static let helpTable: [OptionSpec] = measuringOptions + compareOptionTable
 }

@@ -5,7 +5,8 @@ import PlantLeafReport
 
 /// `plantleaf camera`: live classification of a V4L2 webcam's frames.
 enum CameraCommand {
-    static let help = """
+    /// The help text above the options.
+    private static let helpIntroduction = """
         USAGE: plantleaf camera [options]
                plantleaf camera --input FILE|- [options]
                plantleaf camera --list
@@ -19,50 +20,21 @@ enum CameraCommand {
         previous frame's exactly is no-picture (a stalled camera).
 
         OPTIONS:
-          --device PATH      capture device (default: /dev/video0)
-          --format FORMAT    auto, yuyv, mjpeg, nv12 or rgb24 (default: auto: the best rate at --size)
-          --size WxH         frame size to ask for: W even, 16 to 7680; H 16 to 4320 (default: 640x480)
-          --fps N            frame rate to ask for, above 0 and at most 1000 (default: the fastest the device lists)
-          --crop MODE        center (largest centred square, default) or none (whole frame)
-          --top-k N          classes per frame, 1 to 1000 (default: 3)
-          --checks LIST      verdict checks to run: picture, vegetation, score, mirror, comma-separated,
-                             or all or none (default: all)
-          --min-score X      top score below which the score and mirror checks say uncertain, 0 to 1 (default: 0.6)
-          --threads N        CPU threads for inference, 1 to 64 (default: 1)
-          --no-cache         compile the model without XNNPACK's weight cache (see plantleaf classify --help)
-          --frames N         stop after N classified frames, 1 to 1000000000
-          --duration S       stop after S seconds, above 0 and at most 31536000 (a year)
-          --timeout S        give up when no frame arrives for S seconds, from 0.1 to 3600 (default: 5)
-          --json             one JSON object per frame on stdout, then a summary object
-          --preview          on a terminal, draw the model's input (48x24 cells) above the scores, in 24-bit colour
-                             (COLORTERM=truecolor or 24bit), 256 colours (TERM=*256color*) or else grey shades
-                             (also with NO_COLOR set); none with TERM dumb or unset. Accepted and ignored with
-                             JSON output (--json, or stdout not a terminal)
-          --save-frames DIR  save each classified frame (the model's input) as JPEG, top-1 in the name
-          --input FILE|-     read a motion-JPEG stream (JPEG frames back to back, or multipart/x-mixed-replace)
-                             from FILE, a pipe or standard input instead of a device, e.g.
-                             rpicam-vid -t 0 --codec mjpeg -o - | plantleaf camera --input -
-                             (frames up to 16 MiB; not with --device, --format, --size, --fps)
-          --every DURATION   one classification of a fresh frame per DURATION (500ms, 30s, 5m, 1h; 0.1 s to 24 h);
-                             the device is closed in between, and one that fails is waited for and reopened
-          --log FILE         append one JSON line per result to FILE, on disk before the next frame (fsync);
-                             SIGHUP reopens FILE (for logrotate)
-          --mqtt URL         publish each result to an MQTT broker (QoS 1) with Home Assistant discovery:
-                             mqtt://[user@]host[:port]/base/topic, or mqtts:// for TLS; the password comes from
-                             PLANTLEAF_MQTT_PASSWORD or --mqtt-password-file FILE, never the command line;
-                             --mqtt-ca FILE: the CA for mqtts:// (default: the system's). A broker that is
-                             away never holds up the camera: the newest result waits, older ones are dropped
-          --model FILE, --labels FILE  as for classify
-          --list             list every /dev/video* with its formats, sizes and rates
-          --bench-frames IMAGE  time frame -> model input for YUYV and MJPEG frames made from IMAGE
-                             against invoke (make bench runs this); --iterations N, 1 to 1000000 (default: 200)
-          -h, --help         show this help
+        """
 
+    /// The help text below the options.
+    private static let helpConclusion = """
         Ctrl-C or SIGTERM stops cleanly and prints the summary; so does the end of an --input stream.
         EXIT CODES: 0 done, stopped or the stream ended, 1 the camera failed mid-stream (unplugged, no frames),
         2 usage, device (none at all for --list), model or runtime set-up error, or stdout or the --log file
         cannot be written.
         """
+
+    /// The help text; its options rendered from CameraCommandOptions.optionTable.
+    static let help: String = {
+        let options: String = OptionSpec.helpSection(CameraCommandOptions.optionTable, labelWidth: 19)
+        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
+    }()
 
     static func run(_ arguments: [String]) -> Int32 {
         let parsed: CameraCommandOptions

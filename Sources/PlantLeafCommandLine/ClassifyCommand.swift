@@ -4,7 +4,8 @@ import PlantLeafReport
 
 /// `plantleaf classify`: the top classes for every image file given or found in given folders.
 enum ClassifyCommand {
-    static let help = """
+    /// The help text above the options.
+    private static let helpIntroduction = """
         USAGE: plantleaf classify [options] PATH...
 
         Classifies leaf photos (PNG or JPEG, told apart by their bytes). Folders are searched
@@ -18,27 +19,19 @@ enum ClassifyCommand {
         diagnosis is an answer.
 
         OPTIONS:
-          --model FILE       .tflite model (default: PlantVillage int8, installed with plantleaf)
-          --labels FILE      class names, one a line, in output order (default: the default model's own)
-          --top-k N          classes to show per image, 1 to 1000 (default: 3)
-          --threads N        CPU threads per inference, 1 to 64 (default: 1)
-          --jobs N           images classified at once, each on its own model instance, 1 to 64
-                             (default: one per core, divided by --threads)
-          --format FORMAT    text, json (one object a line) or csv (default: text)
-          --crop MODE        center (largest centred square, default, as camera) or none (whole image)
-          --checks LIST      verdict checks to run: picture, vegetation, score, mirror (a second inference
-                             of the picture mirrored), comma-separated, or all or none
-                             (default: picture,vegetation,score)
-          --min-score X      top score below which the score and mirror checks say uncertain, 0 to 1 (default: 0.6)
-          --mean M --std S   feed the model (pixel - M) / S instead of what its input tensor implies;
-                             M from -1000 to 1000, S above 0 and at most 1000
-          --no-cache         compile the model without XNNPACK's weight cache (kept in
-                             $XDG_CACHE_HOME/plantleaf, else ~/.cache/plantleaf, so later runs start sooner)
-          -h, --help         show this help
+        """
 
+    /// The help text below the options.
+    private static let helpConclusion = """
         EXIT CODES: 0 every file classified (or the reader of a pipe closed it), 1 some files failed,
         2 usage, model, labels or runtime error, or results that cannot be written to stdout.
         """
+
+    /// The help text; its options rendered from ClassifyOptions.optionTable.
+    static let help: String = {
+        let options: String = OptionSpec.helpSection(ClassifyOptions.optionTable, labelWidth: 19)
+        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
+    }()
 
     /// `bytes`: the same arguments as the system passed them, for the file names.
     static func run(_ arguments: [String], bytes: [[UInt8]]) -> Int32 {

@@ -24,6 +24,37 @@ public struct OptionSpec: Sendable, Equatable {
 
     /// The name `Arguments` records the option under.
     public var name: String { names[names.count - 1] }
+
+    /// The names, then the value's placeholder: "-h, --help", "--top-k N".
+    var label: String {
+        let names: String = names.joined(separator: ", ")
+        guard case .valued(let placeholder) = kind else { return names }
+        return names + " " + placeholder
+    }
+
+    /// The OPTIONS section of a help text: each entry's label indented by two spaces and padded to
+    /// `labelWidth`, its first line beside it and the rest under that line. A label too long for
+    /// the width is followed by two spaces instead.
+    static func helpSection(_ table: [OptionSpec], labelWidth: Int) -> String {
+        let indent = String(repeating: " ", count: 2 + labelWidth)
+        var lines: [String] = []
+        var sharedLabel = ""
+        for option in table {
+            switch option.help {
+            case .mentionedIn:
+                continue
+            case .sharesEntryWithNext(let separator):
+                sharedLabel += option.label + separator
+            case .lines(let text):
+                let label: String = sharedLabel + option.label
+                sharedLabel = ""
+                let gap = String(repeating: " ", count: max(labelWidth - label.count, 2))
+                lines.append("  " + label + gap + text[0])
+                for line in text.dropFirst() { lines.append(indent + line) }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
 }
 
 extension OptionSpec {
