@@ -2,13 +2,6 @@ import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafReport
 
-/// A command-line mistake: reported with the command's name and exit code 2.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-    public var description: String
-    /// A mistake described in one line, without the command's name.
-    public init(_ description: String) { self.description = description }
-}
-
 /// The parsed form of `--option value`, `--option=value`, `--flag` and positional arguments.
 /// `--` ends the options. Unknown options are usage errors.
 public struct Arguments {

@@ -175,12 +175,6 @@ struct WeightCache {
     }
 }
 
-/// Why the weight cache could not be used.
-struct WeightCacheError: Error {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-}
-
 /// Which file a path named when it was looked at: a file rewritten, truncated or replaced since
 /// differs in at least one of these.
 struct FileIdentity {

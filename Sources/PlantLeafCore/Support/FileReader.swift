@@ -1,11 +1,5 @@
 import Glibc
 
-/// Why a file's bytes could not be read, in the system's words (the caller knows which file).
-package struct FileReadError: PlantLeafError {
-    package var reason: String
-    package var message: String { reason }
-}
-
 /// Reads whole files with plain POSIX calls, so an error carries the system's own reason.
 /// Only regular files are read: a FIFO would wait for a writer forever, a device never ends or
 /// reads as nothing, so each is refused by its type. `-` is standard input, read to its end.

@@ -1,11 +1,5 @@
 import Glibc
 
-/// Why a file could not be written, in the system's words (the caller knows which file).
-package struct FileWriteError: PlantLeafError {
-    package var reason: String
-    package var message: String { reason }
-}
-
 /// Writes whole files with plain POSIX calls, so an error carries the system's own reason.
 package enum FileWriter {
     /// Whether `write` could create or replace `path`, checked before a long job whose output

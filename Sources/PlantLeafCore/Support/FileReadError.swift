@@ -1,0 +1,5 @@
+/// Why a file's bytes could not be read, in the system's words (the caller knows which file).
+package struct FileReadError: PlantLeafError {
+    package var reason: String
+    package var message: String { reason }
+}
