@@ -20,7 +20,8 @@ export PLANTLEAF_BIN=$PWD/.build-sanitize/debug/plantleaf PLANTLEAF_SANITIZER=ad
 start=$SECONDS
 "$swift" build --build-tests "${sanitize[@]}"
 # Of the camera fixture's VM boots (a minute or more each under the sanitizers), the YUYV one is
-# kept: it drives every V4L2 path (negotiation, mmap streaming, faults, unplug). The others
+# kept: it drives every V4L2 path (negotiation, mmap streaming, faults, unplug); so is the black
+# frame and test pattern one (the verdicts on a real driver's frames, vivid reloaded). The others
 # repeat those paths with other drivers or CLI options whose code the rest of the suite already
 # runs sanitized (MJPEG frames, --every, --log and --input streams, the preview renderer); they
 # run unsanitized in make test, and leaving them out here keeps CI's whole run inside its limit.
