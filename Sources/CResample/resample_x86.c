@@ -85,88 +85,99 @@ void resample_vertical_sse41(const uint8_t *const *rows, const int32_t *weights,
 // The AVX2 horizontal pass multiplies 16-bit pixel values by 16-bit weights (pmaddwd), two taps
 // per 32-bit lane. A weight has 22 bits, so each is split into its bits above 11 (at most 2^11
 // + 4, as the weights stay within 2^22 + 2^13) and its low 11 bits; the two sums are recombined
-// as high * 2^11 + low, which is the 32-bit sum exactly. Per output pixel, per group of 4 taps:
-// 8 lanes of high pairs (taps 0-1 in the lower 128 bits, 2-3 in the upper), then 8 of low pairs.
+// as high * 2^11 + low, which is the 32-bit sum exactly. Each 128-bit half of a register holds
+// one output pixel (R, G, B and an unused lane), so a pixel's taps all add up in its own half and
+// no sum crosses halves. Outputs go in pairs, the even one in the lower half; per pair, per group
+// of 4 taps, per pair of taps: 8 lanes of high parts (4 for each output), then 8 of low parts.
 ptrdiff_t resample_avx2_packed_count(ptrdiff_t taps, ptrdiff_t outputs) {
-    return outputs * ((taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS) * 16;
+    return (outputs + 1) / 2 * ((taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS) * 2 * 16;
 }
 
 void resample_avx2_pack(const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, int32_t *packed) {
     const ptrdiff_t groups = (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS;
     for (ptrdiff_t x = 0; x < outputs; x++) {
         for (ptrdiff_t g = 0; g < groups; g++) {
-            int32_t *group = packed + (x * groups + g) * 16;
-            for (int half = 0; half < 2; half++) {
-                const ptrdiff_t t = g * AVX2_GROUP_TAPS + half * 2;
+            for (int pair = 0; pair < 2; pair++) {
+                int32_t *block = packed + ((x / 2 * groups + g) * 2 + pair) * 16;
+                const ptrdiff_t t = g * AVX2_GROUP_TAPS + pair * 2;
                 const uint32_t first = t < taps ? (uint32_t)weights[x * taps + t] : 0;
                 const uint32_t second = t + 1 < taps ? (uint32_t)weights[x * taps + t + 1] : 0;
                 const uint32_t high = (first >> 11) | (second >> 11) << 16;
                 const uint32_t low = (first & 0x7FF) | (second & 0x7FF) << 16;
                 for (int lane = 0; lane < 4; lane++) {
-                    group[half * 4 + lane] = (int32_t)high;
-                    group[8 + half * 4 + lane] = (int32_t)low;
+                    block[x % 2 * 4 + lane] = (int32_t)high;
+                    block[8 + x % 2 * 4 + lane] = (int32_t)low;
                 }
             }
         }
     }
 }
 
-// Output pixel x's sums of high and low weight parts: 8 lanes each, taps 0-1 of each group in
-// the lower 128 bits and 2-3 in the upper, to be added across the halves.
-__attribute__((target("avx2")))
-static inline void horizontal_sums_avx2(const uint8_t *source, ptrdiff_t row_bytes, ptrdiff_t at, const int32_t *group,
-                                        ptrdiff_t groups, __m256i *high, __m256i *low) {
-    // 16-bit R0 R1 G0 G1 B0 B1 0 0 from pixels 0 and 1 (lower half) and 2 and 3 (upper half).
-    const __m256i pairs = _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
-                                           6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
-    *high = _mm256_setzero_si256();
-    *low = *high;
-    for (ptrdiff_t g = 0; g < groups; g++, at += 12, group += 16) {
-        __m128i bytes;
-        if (at + 16 <= row_bytes) {
-            bytes = _mm_loadu_si128((const __m128i *)(source + at));
-        } else {
-            // The row's end: taps past it have zero weight, but must not be read.
-            uint8_t tail[16] = {0};
-            memcpy(tail, source + at, (size_t)(row_bytes - at < 16 ? row_bytes - at : 16));
-            bytes = _mm_loadu_si128((const __m128i *)tail);
-        }
-        const __m256i pixels = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(bytes), pairs);
-        *high = _mm256_add_epi32(*high, _mm256_madd_epi16(pixels, _mm256_loadu_si256((const __m256i *)group)));
-        *low = _mm256_add_epi32(*low, _mm256_madd_epi16(pixels, _mm256_loadu_si256((const __m256i *)(group + 8))));
-    }
+// Tap t's weight for output x, put back together from the packed parts.
+static inline uint32_t packed_weight(const int32_t *packed, ptrdiff_t groups, ptrdiff_t x, ptrdiff_t t) {
+    const int32_t *block = packed + ((x / 2 * groups + t / AVX2_GROUP_TAPS) * 2 + t % AVX2_GROUP_TAPS / 2) * 16 + x % 2 * 4;
+    const int shift = t % 2 ? 16 : 0;
+    return ((uint32_t)block[0] >> shift & 0xFFFF) << 11 | ((uint32_t)block[8] >> shift & 0xFFFF);
 }
 
-// Two output pixels' sums (a's in the lower 128 bits, b's in the upper) to their bytes: the
-// reduction across halves, recombination and shift run once for both.
+// Output pixels a and b, whose windows start at bytes `a` and `b`, as 32-bit R, G, B, unused:
+// a's in the lower half, b's in the upper. Reads 16 bytes per group of taps from each window.
 __attribute__((target("avx2")))
-static inline __m256i horizontal_pixels_avx2(__m256i high_a, __m256i low_a, __m256i high_b, __m256i low_b) {
-    const __m256i high = _mm256_add_epi32(_mm256_permute2x128_si256(high_a, high_b, 0x20),
-                                          _mm256_permute2x128_si256(high_a, high_b, 0x31));
-    const __m256i low = _mm256_add_epi32(_mm256_permute2x128_si256(low_a, low_b, 0x20),
-                                         _mm256_permute2x128_si256(low_a, low_b, 0x31));
-    __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(high, 11), low), _mm256_set1_epi32(ROUNDING));
-    sum = _mm256_srli_epi32(sum, PRECISION_BITS);
-    return _mm256_packus_epi16(_mm256_packus_epi32(sum, sum), sum);
+static inline __m256i output_pair_avx2(const uint8_t *source, ptrdiff_t a, ptrdiff_t b, const int32_t *block,
+                                       ptrdiff_t groups) {
+    // 16-bit R0 R1 G0 G1 B0 B1 0 0 of the group's taps 0 and 1, then of taps 2 and 3.
+    const __m256i first_taps = _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
+                                                0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
+    const __m256i second_taps = _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1,
+                                                 6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
+    __m256i high = _mm256_setzero_si256(), low = high;
+    for (ptrdiff_t g = 0; g < groups; g++, a += 12, b += 12, block += 32) {
+        const __m256i bytes = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(source + a))), _mm_loadu_si128((const __m128i *)(source + b)), 1);
+        const __m256i first = _mm256_shuffle_epi8(bytes, first_taps), second = _mm256_shuffle_epi8(bytes, second_taps);
+        high = _mm256_add_epi32(high, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_loadu_si256((const __m256i *)block)),
+                                                       _mm256_madd_epi16(second, _mm256_loadu_si256((const __m256i *)(block + 16)))));
+        low = _mm256_add_epi32(low, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_loadu_si256((const __m256i *)(block + 8))),
+                                                     _mm256_madd_epi16(second, _mm256_loadu_si256((const __m256i *)(block + 24)))));
+    }
+    const __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(high, 11), low), _mm256_set1_epi32(ROUNDING));
+    return _mm256_srli_epi32(sum, PRECISION_BITS);
 }
 
 __attribute__((target("avx2")))
 void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
                               const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target) {
     const ptrdiff_t row_bytes = source_pixels * 3, groups = (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS;
+    const ptrdiff_t pair_ints = groups * 32;
+    // After the packs, pixel a, c, b, d's words sit in 32-bit lanes 0, 1, 4, 5.
+    const __m256i in_order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m128i three_bytes = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
     ptrdiff_t x = 0;
-    for (; x + 1 < outputs; x += 2) {
-        __m256i high_a, low_a, high_b, low_b;
-        horizontal_sums_avx2(source, row_bytes, starts[x] * 3, packed + x * groups * 16, groups, &high_a, &low_a);
-        horizontal_sums_avx2(source, row_bytes, starts[x + 1] * 3, packed + (x + 1) * groups * 16, groups, &high_b, &low_b);
-        const __m256i out = horizontal_pixels_avx2(high_a, low_a, high_b, low_b);
-        store_pixel(target, x, outputs, (uint32_t)_mm256_cvtsi256_si32(out));
-        store_pixel(target, x + 1, outputs, (uint32_t)_mm256_extract_epi32(out, 4));
+    // Four outputs a step while the last one's loads stay inside the row (windows only move right).
+    for (; x + 4 <= outputs && starts[x + 3] * 3 + (groups - 1) * 12 + 16 <= row_bytes; x += 4) {
+        const __m256i ab = output_pair_avx2(source, starts[x] * 3, starts[x + 1] * 3, packed + x / 2 * pair_ints, groups);
+        const __m256i cd = output_pair_avx2(source, starts[x + 2] * 3, starts[x + 3] * 3, packed + (x / 2 + 1) * pair_ints, groups);
+        const __m256i words = _mm256_packus_epi32(ab, cd);
+        const __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words, words), in_order);
+        const __m128i pixels = _mm_shuffle_epi8(_mm256_castsi256_si128(bytes), three_bytes);
+        // 12 bytes are due; a 16-byte store is cheaper where the row has room for it, and the
+        // next step overwrites the 4 bytes past them.
+        if ((x + 4) * 3 + 4 <= outputs * 3) {
+            _mm_storeu_si128((__m128i *)(target + x * 3), pixels);
+        } else {
+            uint8_t bytes12[16];
+            _mm_storeu_si128((__m128i *)bytes12, pixels);
+            memcpy(target + x * 3, bytes12, 12);
+        }
     }
-    if (x < outputs) {
-        __m256i high, low;
-        horizontal_sums_avx2(source, row_bytes, starts[x] * 3, packed + x * groups * 16, groups, &high, &low);
-        store_pixel(target, x, outputs, (uint32_t)_mm256_cvtsi256_si32(horizontal_pixels_avx2(high, low, high, low)));
+    // The row's last outputs, channel by channel, reading no byte past the row.
+    for (; x < outputs; x++) {
+        const uint8_t *window = source + starts[x] * 3;
+        for (int channel = 0; channel < 3; channel++) {
+            uint32_t sum = ROUNDING;
+            for (ptrdiff_t t = 0; t < taps; t++) sum += (uint32_t)window[t * 3 + channel] * packed_weight(packed, groups, x, t);
+            target[x * 3 + channel] = (uint8_t)(sum >> PRECISION_BITS);
+        }
     }
 }
 

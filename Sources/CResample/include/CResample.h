@@ -1,8 +1,9 @@
-// The resize's inner loops with SIMD intrinsics: SSE4.1 and AVX2 on x86_64 (compiled with target
-// attributes, so the package builds with default flags and the CPU is asked at run time), NEON
-// on aarch64. Each computes exactly what the portable Swift loops compute, bit for bit: the same
-// 22-bit fixed-point weights, the same rounding term, the same shift. Which set runs is the
-// caller's choice; `resample_cpu_kernels` only reports what this CPU can run.
+// The imaging inner loops with SIMD intrinsics (the resize, YUV conversion and the verdict's
+// picture statistics): SSE4.1 and AVX2 on x86_64 (compiled with target attributes, so the
+// package builds with default flags and the CPU is asked at run time), NEON on aarch64. Each
+// computes exactly what the portable loops compute, bit for bit: for the resize the same 22-bit
+// fixed-point weights, the same rounding term, the same shift. Which set runs is the caller's
+// choice; `resample_cpu_kernels` only reports what this CPU can run.
 #ifndef PLANTLEAF_CRESAMPLE_H
 #define PLANTLEAF_CRESAMPLE_H
 
@@ -28,8 +29,8 @@ void resample_horizontal_sse41(const uint8_t *source, ptrdiff_t source_pixels, c
 void resample_horizontal_neon(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
                               const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target);
 
-// The AVX2 horizontal pass multiplies 16-bit pairs, so it takes the weights split and laid out
-// for it once per kernel: resample_avx2_packed_count int32 values, filled by resample_avx2_pack.
+// The AVX2 horizontal pass multiplies 16-bit pairs, one output pixel per 128-bit half, so it
+// takes the weights split and laid out for it once per kernel: resample_avx2_packed_count int32 values, filled by resample_avx2_pack.
 ptrdiff_t resample_avx2_packed_count(ptrdiff_t taps, ptrdiff_t outputs);
 void resample_avx2_pack(const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, int32_t *packed);
 void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
@@ -55,5 +56,21 @@ void yuv_yuyv_rgb_sse41(const uint8_t *yuyv, ptrdiff_t pixels, uint8_t *rgb);
 void yuv_nv12_rgb_sse41(const uint8_t *luma, const uint8_t *chroma, ptrdiff_t pixels, uint8_t *rgb);
 void yuv_yuyv_rgb_avx2(const uint8_t *yuyv, ptrdiff_t pixels, uint8_t *rgb);
 void yuv_nv12_rgb_avx2(const uint8_t *luma, const uint8_t *chroma, ptrdiff_t pixels, uint8_t *rgb);
+
+// The verdict's readings of one row of RGB pixels (3 bytes each), as PictureStatistics.add in
+// Swift takes them: with luma Y = 77 R + 150 G + 29 B, the sums of Y and Y^2; the pixels with
+// R + G + B >= 90 and 20 (2G - R - B) > R + G + B; the pixels with 32 * 256 <= Y <= 224 * 256,
+// and those of them whose 3 bytes equal the next pixel's.
+typedef struct {
+    int64_t luma_sum;
+    int64_t luma_square_sum;
+    int64_t green_pixels;
+    int64_t midtone_pixels;
+    int64_t flat_midtone_pixels;
+} pl_picture_row;
+
+// Fills `sums` for the row's first pixels, 8 at a time (each with a pixel after it), and returns
+// how many it took; the caller adds the rest its own way.
+ptrdiff_t picture_row_avx2(const uint8_t *row, ptrdiff_t pixels, pl_picture_row *sums);
 
 #endif

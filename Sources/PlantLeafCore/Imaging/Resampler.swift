@@ -209,8 +209,9 @@ package enum ResampleKernels: String, Sendable, CaseIterable {
     }()
 }
 
-/// The filter weights for resizing one source size to one target size, worked out once.
-public struct ResizePlan: Sendable {
+/// The filter weights for resizing one source size to one target size, worked out once. A class,
+/// so that a resizer's per-row work holds one reference rather than copying the weight arrays.
+public final class ResizePlan: Sendable {
     public let sourceWidth: Int
     public let sourceHeight: Int
     public let width: Int
@@ -226,7 +227,7 @@ public struct ResizePlan: Sendable {
     private let packedHorizontal: [Int32]
 
     /// Works out the horizontal and vertical kernels (none for a side that keeps its size).
-    public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+    public convenience init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, kernels: .preferred)
     }
 
@@ -493,7 +494,7 @@ public final class RowResizer: DecodedRowSink {
                                   pixelBytes: 3, into: upright.baseAddress!)
             }
         case .tensor(let tensor, let quantizer):
-            picture.add(row: row, pixelCount: storedWidth)
+            picture.add(row: row, pixelCount: storedWidth, kernels: kernels)
             let values = UnsafeBufferPointer(start: row, count: storedWidth * 3)
             let rowBytes = values.count * quantizer.bytesPerValue
             if orientation == .upright {

@@ -1,3 +1,5 @@
+import CResample
+
 /// What the verdict's picture and vegetation checks read from a picture, gathered row by row so
 /// it can run on the model-size image while its rows are quantised into the input tensor, with no
 /// second pass over the pixels. Integer sums only, so the same pixels give the same readings on
@@ -30,22 +32,51 @@ public struct PictureStatistics: Sendable, Equatable {
     /// Adds one row of the picture: `pixelCount` pixels of interleaved 8-bit RGB (3 bytes each)
     /// starting at `row`.
     public mutating func add(row: UnsafePointer<UInt8>, pixelCount: Int) {
-        var luminanceSum = 0, luminanceSquareSum = 0, greenCount = 0, midtoneCount = 0, flatMidtoneCount = 0
-        for pixel in 0..<pixelCount {
-            let red = Int(row[3 * pixel]), green = Int(row[3 * pixel + 1]), blue = Int(row[3 * pixel + 2])
-            let scaledLuminance = 77 * red + 150 * green + 29 * blue
-            luminanceSum += scaledLuminance
-            luminanceSquareSum += scaledLuminance * scaledLuminance
-            if Self.isGreenTissue(red: red, green: green, blue: blue) { greenCount += 1 }
-            guard Self.isMidtone(scaledLuminance: scaledLuminance) else { continue }
-            midtoneCount += 1
-            let next = 3 * (pixel + 1)
-            if pixel + 1 < pixelCount && row[next] == row[3 * pixel] && row[next + 1] == row[3 * pixel + 1]
-                && row[next + 2] == row[3 * pixel + 2] {
-                flatMidtoneCount += 1
-            }
+        add(row: row, pixelCount: pixelCount, kernels: .preferred)
+    }
+
+    /// Adds one row with `kernels`: where they are AVX2, its kernel counts the row 8 pixels at a
+    /// time and the portable loop only the pixels it leaves; both count exactly alike.
+    package mutating func add(row: UnsafePointer<UInt8>, pixelCount: Int, kernels: ResampleKernels) {
+        var counted = 0
+        #if arch(x86_64)
+        if kernels == .avx2 {
+            var sums = pl_picture_row()
+            counted = picture_row_avx2(row, pixelCount, &sums)
+            scaledLuminanceSum += Int(sums.luma_sum)
+            scaledLuminanceSquareSum += Int(sums.luma_square_sum)
+            greenPixelCount += Int(sums.green_pixels)
+            midtonePixelCount += Int(sums.midtone_pixels)
+            flatMidtonePixelCount += Int(sums.flat_midtone_pixels)
+            self.pixelCount += counted
         }
-        self.pixelCount += pixelCount
+        #endif
+        addPortably(row: row, from: counted, to: pixelCount)
+    }
+
+    /// The reference loop over pixels `from..<to` of a row `to` pixels long. Branch-free, with
+    /// wrapping arithmetic that cannot wrap (the bounds are in the property comments), as the
+    /// green and mid-tone tests go either way from pixel to pixel in a photo.
+    private mutating func addPortably(row: UnsafePointer<UInt8>, from first: Int, to pixelCount: Int) {
+        guard first < pixelCount else { return }
+        var luminanceSum = 0, luminanceSquareSum = 0, greenCount = 0, midtoneCount = 0, flatMidtoneCount = 0
+        // A pixel is flat when it is a mid-tone equal to the next one, so it is counted on reaching
+        // the next: the previous pixel's bytes as one word, and whether it was a mid-tone.
+        var previousBytes: UInt32 = 0, previousIsMidtone = 0
+        for pixel in first..<pixelCount {
+            let bytes = (row[3 &* pixel], row[3 &* pixel &+ 1], row[3 &* pixel &+ 2])
+            let (red, green, blue) = (Int(bytes.0), Int(bytes.1), Int(bytes.2))
+            let scaledLuminance = 77 &* red &+ 150 &* green &+ 29 &* blue
+            luminanceSum &+= scaledLuminance
+            luminanceSquareSum &+= scaledLuminance &* scaledLuminance
+            greenCount &+= Self.isGreenTissue(red: red, green: green, blue: blue) ? 1 : 0
+            let isMidtone = Self.isMidtone(scaledLuminance: scaledLuminance) ? 1 : 0
+            midtoneCount &+= isMidtone
+            let word = UInt32(bytes.0) | UInt32(bytes.1) << 8 | UInt32(bytes.2) << 16
+            flatMidtoneCount &+= pixel > first && word == previousBytes ? previousIsMidtone : 0
+            (previousBytes, previousIsMidtone) = (word, isMidtone)
+        }
+        self.pixelCount += pixelCount - first
         scaledLuminanceSum += luminanceSum
         scaledLuminanceSquareSum += luminanceSquareSum
         greenPixelCount += greenCount
