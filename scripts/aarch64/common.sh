@@ -24,9 +24,10 @@ build_packages=(swiftlang libstdc++-14-dev libpng-dev libjpeg62-turbo-dev pkg-co
 # What a release archive needs from the OS: glibc (in minbase), libpng and libjpeg-turbo.
 minimal_packages=(libpng16-16t64 libjpeg62-turbo)
 # The cross compiler: Debian's amd64 swiftlang is the same 6.0.3 as the arm64 one and carries
-# LLVM's AArch64 back end, clang and lld. It needs nothing else: every aarch64 header, library and
-# Swift module comes from the build root, and its gcc dependency covers the manifest's native link.
-cross_packages=(swiftlang)
+# LLVM's AArch64 back end, clang and lld. Every aarch64 header, library and Swift module comes
+# from the build root; libc6-dev is for Package.swift, which is compiled and linked for x86_64 (gcc,
+# which swiftlang pulls in, only recommends it).
+cross_packages=(swiftlang libc6-dev)
 
 # qemu 7.2's default CPU advertises SME, which makes LiteRT's int8 kernels give wrong results;
 # a Raspberry Pi 5's core does not.

@@ -75,7 +75,7 @@ step "debug build with Swift $swift_version for aarch64 in the cross root, tests
 # make release builds and checks the optimised binary. The sysroot has no SDKSettings.json, which
 # only Darwin SDKs carry; swiftc's warning about it for every module is dropped.
 in_cross_root "set -o pipefail; swift build --scratch-path $scratch $test_build_flags $cross_build_flags --build-tests 2>&1 \
-    | sed '/warning: Could not read SDKSettings.json/d'"
+    | sed '/warning: Could not read SDKSettings.json/d'" || die "the cross build in $cross_root failed (its output is above)"
 
 step "test suite"
 # The V4L2 device tests need the kernel's V4L2 ioctls, and qemu-user does not pass them through,
