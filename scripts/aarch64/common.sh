@@ -1,5 +1,5 @@
-# Shared by the aarch64 scripts: where the emulated Debian 13 roots are cached, how they are
-# built and checked, and how a command runs inside one. Sourced, not run.
+# Shared by the aarch64 scripts: where the Debian 13 roots are cached, how they are built and
+# checked, and how a command runs inside one. Sourced, not run.
 #
 # Three roots live in the cache (outside the clone, so every clone and every run reuses them):
 #   build/    arm64: debootstrap minbase + Debian's swiftlang and the -dev packages PlantLeaf builds
