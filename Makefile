@@ -54,7 +54,7 @@ release: setup
 RELEASE_FLAGS := -c release --static-swift-stdlib --product plantleaf -Xlinker --strip-all
 export RELEASE_FLAGS
 
-## test-aarch64: debug build, tests, parity and bench for aarch64 in an emulated Debian 13 root (cached in ~/.cache/plantleaf)
+## test-aarch64: debug build for aarch64 cross-compiled in an amd64 Debian 13 root, its tests, parity and bench in an emulated arm64 one (both cached in ~/.cache/plantleaf)
 test-aarch64: build
 	scripts/aarch64/run.sh test
 

@@ -1,9 +1,12 @@
-# Shared by the aarch64 scripts: where the emulated Debian 13 roots are cached, how they are
-# built and checked, and how a command runs inside one. Sourced, not run.
+# Shared by the aarch64 scripts: where the Debian 13 roots are cached, how they are built and
+# checked, and how a command runs inside one. Sourced, not run.
 #
-# Two roots live in the cache (outside the clone, so every clone and every run reuses them):
-#   build/    debootstrap minbase + Debian's swiftlang and the -dev packages PlantLeaf builds with
-#   minimal/  debootstrap minbase + only the runtime libraries a release archive says it needs
+# Three roots live in the cache (outside the clone, so every clone and every run reuses them):
+#   build/    arm64: debootstrap minbase + Debian's swiftlang and the -dev packages PlantLeaf builds
+#             with; the sysroot of the cross build, and where the tests run under qemu-user
+#   cross/    amd64: debootstrap minbase + Debian's swiftlang, the same Swift 6.0.3 run natively,
+#             which compiles for aarch64 against build/
+#   minimal/  arm64: debootstrap minbase + only the runtime libraries a release archive says it needs
 # Each carries a stamp naming the recipe it was built from; a root without a matching stamp, or one
 # whose tools no longer run, is deleted and rebuilt rather than trusted.
 
@@ -20,6 +23,11 @@ build_packages=(swiftlang libstdc++-14-dev libpng-dev libjpeg62-turbo-dev pkg-co
                 mosquitto mosquitto-clients libmosquitto1)
 # What a release archive needs from the OS: glibc (in minbase), libpng and libjpeg-turbo.
 minimal_packages=(libpng16-16t64 libjpeg62-turbo)
+# The cross compiler: Debian's amd64 swiftlang is the same 6.0.3 as the arm64 one and carries
+# LLVM's AArch64 back end, clang and lld. Every aarch64 header, library and Swift module comes
+# from the build root; libc6-dev is for Package.swift, which is compiled and linked for x86_64 (gcc,
+# which swiftlang pulls in, only recommends it).
+cross_packages=(swiftlang libc6-dev)
 
 # qemu 7.2's default CPU advertises SME, which makes LiteRT's int8 kernels give wrong results;
 # a Raspberry Pi 5's core does not.
@@ -89,13 +97,13 @@ root_is_sound() {  # root_is_sound ROOT STAMP CHECK_COMMAND...
 
 # Builds ROOT from scratch in ROOT.partial and moves it into place only when complete, so an
 # interrupted build never leaves a root that looks finished.
-make_root() {  # make_root ROOT STAMP PACKAGE...
-    local root=$1 stamp=$2; shift 2
+make_root() {  # make_root ROOT STAMP ARCH PACKAGE...
+    local root=$1 stamp=$2 arch=$3; shift 3
     local partial=$root.partial
     rm -rf "$partial"
     mkdir -p "$(dirname "$root")"
-    say "debootstrap $suite arm64 into $partial"
-    debootstrap --arch=arm64 --variant=minbase "$suite" "$partial" "$mirror" >"$partial.log" 2>&1 \
+    say "debootstrap $suite $arch into $partial"
+    debootstrap --arch="$arch" --variant=minbase "$suite" "$partial" "$mirror" >"$partial.log" 2>&1 \
         || die "debootstrap failed; see $partial.log"
     say "installing $* in the root"
     in_root "$partial" -- sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null' \
@@ -107,31 +115,41 @@ make_root() {  # make_root ROOT STAMP PACKAGE...
     rm -f "$partial.log"
 }
 
-ensure_root() {  # ensure_root NAME CHECK_COMMAND -- PACKAGE...
-    local name=$1; shift
+ensure_root() {  # ensure_root NAME ARCH CHECK_COMMAND -- PACKAGE...
+    local name=$1 arch=$2; shift 2
     local check=()
     while [ "$1" != "--" ]; do check+=("$1"); shift; done
     shift
     local root=$cache/$name stamp
-    stamp=$(recipe "$name" "$@")
+    # The arm64 roots' stamps predate other architectures and name none, so that the roots already
+    # cached stay valid; any other architecture is part of its recipe.
+    if [ "$arch" = arm64 ]; then stamp=$(recipe "$name" "$@"); else stamp=$(recipe "$name" "arch=$arch" "$@"); fi
     if root_is_sound "$root" "$stamp" "${check[@]}"; then
         say "reusing the $name root in $root"
     else
         [ -e "$root" ] && say "the $name root in $root is missing pieces or out of date: rebuilding it"
-        make_root "$root" "$stamp" "$@"
+        make_root "$root" "$stamp" "$arch" "$@"
         root_is_sound "$root" "$stamp" "${check[@]}" || die "the freshly built $name root fails its check (${check[*]})"
     fi
 }
 
 build_root=$cache/build
 minimal_root=$cache/minimal
+cross_root=$cache/cross
 
 ensure_build_root() {
-    ensure_root build sh -c 'swift --version && dpkg-query -W "$@"' check "${build_packages[@]}" -- "${build_packages[@]}"
+    ensure_root build arm64 sh -c 'swift --version && dpkg-query -W "$@"' check "${build_packages[@]}" -- "${build_packages[@]}"
 }
 
 ensure_minimal_root() {
-    ensure_root minimal sh -c 'dpkg-query -W "$@" && ! command -v swift' check "${minimal_packages[@]}" -- "${minimal_packages[@]}"
+    ensure_root minimal arm64 sh -c 'dpkg-query -W "$@" && ! command -v swift' check "${minimal_packages[@]}" -- "${minimal_packages[@]}"
+}
+
+# The check asks the compiler for the aarch64 target, so a swiftlang built without that LLVM back
+# end fails here, before any build.
+ensure_cross_root() {
+    ensure_root cross amd64 sh -c 'swiftc -print-target-info -target aarch64-unknown-linux-gnu && dpkg-query -W "$@"' \
+        check "${cross_packages[@]}" -- "${cross_packages[@]}"
 }
 
 # Where the aarch64 builds keep their objects and results: in the clone, beside .build, so the
@@ -165,6 +183,36 @@ in_build_root() {  # in_build_root SHELL_COMMAND: run in the clone, inside the b
     shared=$(shared_folder)
     in_root "$build_root" --bind "$project" "$project" --bind "$shared" "$shared" \
         --bind "$runtime_cache" "$project/.runtime" -- bash -c "cd '$project' && $1"
+}
+
+# make test-aarch64's build runs natively in the cross root, with the build root bound at
+# cross_sysroot: the compiler there is the same Swift 6.0.3 as in the build root, about eight times
+# faster than under qemu-user. The clone is bound at its own path, as in_build_root binds it, so the
+# paths compiled into the tests (#filePath) resolve when they run in the build root.
+cross_sysroot=/sysroot
+# --triple and --sdk give clang the target and sysroot, but swiftc needs -sdk as well: without it
+# Swift's glibc module map is not laid over the sysroot's headers ("missing required module
+# SwiftGlibc"). -resource-dir takes the aarch64 Swift modules, runtime and swiftrt.o from the build
+# root rather than the cross root's x86_64 ones. lld (in swiftlang) links for any target, where the
+# cross root's binutils link x86_64 only. The Swift runtime's rpath is where it is in the build root
+# and on a Pi, not where the sysroot is bound here.
+cross_build_flags="--triple aarch64-unknown-linux-gnu --sdk $cross_sysroot \
+    -Xswiftc -sdk -Xswiftc $cross_sysroot -Xswiftc -resource-dir -Xswiftc $cross_sysroot/usr/libexec/swift/lib/swift \
+    -Xswiftc -use-ld=lld -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -rpath -Xlinker /usr/libexec/swift/lib/swift/linux"
+
+in_cross_root() {  # in_cross_root SHELL_COMMAND: run in the clone, inside the cross root
+    in_root "$cross_root" --bind "$build_root" "$cross_sysroot" --bind "$project" "$project" \
+        -- bash -c "cd '$project' && $1"
+}
+
+# Swift modules can be read only by the compiler that wrote them, so the cross compiler must be the
+# very swiftlang build whose aarch64 modules it reads; a Debian update to one root and not the
+# other would otherwise fail later with an obscure module error.
+same_swift_in_both_roots() {
+    local native cross
+    native=$(in_root "$build_root" -- dpkg-query -W -f='${Version}' swiftlang)
+    cross=$(in_root "$cross_root" -- dpkg-query -W -f='${Version}' swiftlang)
+    [ "$native" = "$cross" ] || die "swiftlang $cross in the cross root, $native in the build root: delete the older of $cross_root and $build_root to rebuild it"
 }
 
 # The release build, with the flags the Makefile's RELEASE_FLAGS gives the x86_64 one (static
