@@ -157,9 +157,8 @@ ensure_cross_root() {
 # tested build and the release build have flags of their own, so each has its own folder.
 scratch=.build-aarch64
 release_scratch=.build-aarch64-release
-# make test-aarch64's build: a debug build, as make test's. Under emulation the compiler is the
-# slow part: an optimised build of PlantLeaf with its tests had not finished after 38 minutes
-# here, where the debug build takes about 15.
+# make test-aarch64's build: a debug build, as make test's, so the tests check the same
+# assertions on both architectures (make release builds and checks the optimised binary).
 test_build_flags="-c debug"
 test_bin=$scratch/debug/plantleaf
 runtime_cache=$cache/runtime
