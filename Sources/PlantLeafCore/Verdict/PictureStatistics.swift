@@ -35,22 +35,22 @@ public struct PictureStatistics: Sendable, Equatable {
         add(row: row, pixelCount: pixelCount, kernels: .preferred)
     }
 
-    /// Adds one row with `kernels`: where they are AVX2, its kernel counts the row 8 pixels at a
-    /// time and the portable loop only the pixels it leaves; both count exactly alike.
+    /// Adds one row with `kernels`: where they are AVX2 or NEON, its kernel counts the row 8 or 16
+    /// pixels at a time and the portable loop only the pixels it leaves; all count exactly alike.
     package mutating func add(row: UnsafePointer<UInt8>, pixelCount: Int, kernels: ResampleKernels) {
+        var sums = pl_picture_row()
         var counted = 0
         #if arch(x86_64)
-        if kernels == .avx2 {
-            var sums = pl_picture_row()
-            counted = picture_row_avx2(row, pixelCount, &sums)
-            scaledLuminanceSum += Int(sums.luma_sum)
-            scaledLuminanceSquareSum += Int(sums.luma_square_sum)
-            greenPixelCount += Int(sums.green_pixels)
-            midtonePixelCount += Int(sums.midtone_pixels)
-            flatMidtonePixelCount += Int(sums.flat_midtone_pixels)
-            self.pixelCount += counted
-        }
+        if kernels == .avx2 { counted = picture_row_avx2(row, pixelCount, &sums) }
+        #elseif arch(arm64)
+        if kernels == .neon { counted = picture_row_neon(row, pixelCount, &sums) }
         #endif
+        self.pixelCount += counted
+        scaledLuminanceSum += Int(sums.luma_sum)
+        scaledLuminanceSquareSum += Int(sums.luma_square_sum)
+        greenPixelCount += Int(sums.green_pixels)
+        midtonePixelCount += Int(sums.midtone_pixels)
+        flatMidtonePixelCount += Int(sums.flat_midtone_pixels)
         addPortably(row: row, from: counted, to: pixelCount)
     }
 
