@@ -30,7 +30,8 @@ void resample_horizontal_neon(const uint8_t *source, ptrdiff_t source_pixels, co
                               const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target);
 
 // The AVX2 horizontal pass multiplies 16-bit pairs, one output pixel per 128-bit half, so it
-// takes the weights split and laid out for it once per kernel: resample_avx2_packed_count int32 values, filled by resample_avx2_pack.
+// takes the weights split and laid out for it once per kernel: resample_avx2_packed_count int32
+// values, filled by resample_avx2_pack.
 ptrdiff_t resample_avx2_packed_count(ptrdiff_t taps, ptrdiff_t outputs);
 void resample_avx2_pack(const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, int32_t *packed);
 void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,

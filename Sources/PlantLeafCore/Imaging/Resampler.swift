@@ -210,7 +210,7 @@ package enum ResampleKernels: String, Sendable, CaseIterable {
 }
 
 /// The filter weights for resizing one source size to one target size, worked out once. A class,
-/// so that a resizer's per-row work holds one reference rather than copying the weight arrays.
+/// so that a resizer's per-row work retains one reference rather than each of its arrays.
 public final class ResizePlan: Sendable {
     public let sourceWidth: Int
     public let sourceHeight: Int
