@@ -117,14 +117,18 @@ public final class CameraSession {
         var summary = CameraSummary(counts: CaptureCounts(), classified: 0, corrupt: 0, ages: [])
         var frame = Frame()
         var nextTick = MonotonicClock.nanoseconds()
+        var firstTick = true
         while options.frameLimit.map({ summary.classified < $0 }) ?? true {
             if let interval = options.interval {
                 // One frame per interval: wait for the tick, then take the newest frame after it.
                 // The end of the stream, a stop or a time-out ends the wait at once; the frame
-                // still waiting at the end of a stream is then the last one classified.
+                // still waiting at the end of a stream is then the last one classified. The first
+                // tick keeps what is waiting: it was captured in this run, and a short stream
+                // may already have ended behind it.
                 if mailbox.waitForEnd(until: nextTick) == nil {
                     nextTick += UInt64(interval * 1e9)
-                    mailbox.discardPending()
+                    if !firstTick { mailbox.discardPending() }
+                    firstTick = false
                 }
             }
             let end = mailbox.take(into: &frame)
