@@ -16,6 +16,8 @@ let package = Package(
         .target(name: "CLiteRt", linkerSettings: [.linkedLibrary("dl")]),
         // libmosquitto is opened with dlopen too: only `--mqtt` needs it installed.
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
+        // libmicrohttpd likewise: only `serve` needs it installed.
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Declares libFuzzer's driver entry for the fuzz build of plantleaf-fuzz.
@@ -27,7 +29,7 @@ let package = Package(
         // The resize's inner loops with SIMD intrinsics (SSE4.1/AVX2 chosen at run time, NEON);
         // the portable Swift loops stay as their reference and fallback.
         .target(name: "CResample"),
-        // Dependencies run one way: core <- camera, core <- report, and the command line over all three.
+        // Dependencies run one way: core <- camera, core <- report, core <- serve, and the command line over all four.
         // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
         // machine-readable result every front end writes.
         .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CAllocator", "CResample"]),
@@ -35,9 +37,11 @@ let package = Package(
         .target(name: "PlantLeafCamera", dependencies: ["PlantLeafCore", "CV4L2"]),
         // Where results go besides the terminal: MQTT and Home Assistant, bench runs and reports.
         .target(name: "PlantLeafReport", dependencies: ["PlantLeafCore", "CMosquitto", "CScheduler"]),
+        // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the JSON API.
+        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "CMicroHTTPD"]),
         // The command-line front end: options, help texts, terminal presentation, what to type
         // when something fails.
-        .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport"]),
+        .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafServe"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafCommandLine"]),
         // Encodes the PNG variants the decoder must read: for the tests and fuzz seeds only.
         .target(name: "CPNGEncoder", path: "Tests/CPNGEncoder", linkerSettings: [.linkedLibrary("png16")]),

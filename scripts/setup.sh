@@ -10,7 +10,8 @@
 #                              tests and make bench)
 #   scripts/setup.sh photos    reference, and scikit-image in .venv for its sample photos (make verdicts only)
 #   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
-#   scripts/setup.sh browser   chromium, headless, for the test of bench compare --html's page (make test)
+#   scripts/setup.sh browser   chromium, headless, for the tests of bench compare --html's page and
+#                              serve's page (make test), with chromium-driver and python3-selenium
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,17 +30,25 @@ as_root() {
 # Debian names; Ubuntu's libjpeg-dev pulls libjpeg-turbo8-dev, Debian's libjpeg62-turbo-dev.
 # libmosquitto1 is opened at run time for MQTT publishing; mosquitto and mosquitto-clients are the
 # broker and reader the MQTT tests start for themselves (on a free port, not the service's 1883).
+# libmicrohttpd12 is opened at run time by `plantleaf serve` (Debian 13 and Ubuntu 24.04 call it
+# libmicrohttpd12t64, after the 64-bit time_t transition); python3-selenium and chromium-driver
+# drive the browser in the serve page's test.
 # tmux: the camera fixture test of --preview runs plantleaf in a tmux pane (the fixture's VM
 # runs the host's binaries, so it must be on the host).
 # ffmpeg makes the motion-JPEG streams the camera --input tests pipe in; systemd brings
 # systemd-analyze, which checks the monitor's unit file.
 apt_packages=(libpng-dev libjpeg-dev pkg-config python3 curl mosquitto mosquitto-clients libmosquitto1 ffmpeg systemd tmux)
 
+# The name this release of the OS gives libmicrohttpd's ABI-12 package.
+microhttpd_package() {
+    if apt-cache show libmicrohttpd12t64 >/dev/null 2>&1; then echo libmicrohttpd12t64; else echo libmicrohttpd12; fi
+}
+
 deps() {
     case "$(uname -m)" in
         armv6l|armv7l|armhf|arm) die "this is a 32-bit ARM OS ($(uname -m)): LiteRT and Swift need a 64-bit one; install Raspberry Pi OS (64-bit) or Debian arm64" ;;
     esac
-    apt_install "${apt_packages[@]}"
+    apt_install "${apt_packages[@]}" "$(microhttpd_package)"
     swift_toolchain
 }
 
@@ -161,7 +170,7 @@ for step in "${@:-all}"; do
         reference) reference ;;
         photos) photos ;;
         hardening) apt_install valgrind binutils ;;
-        browser) apt_install chromium ;;
+        browser) apt_install chromium chromium-driver python3-selenium ;;
         all) deps; runtime; data ;;
     esac
 done

@@ -2,6 +2,7 @@ import Glibc
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafReport
+import PlantLeafServe
 
 /// The `plantleaf` program: process set-up, the subcommand dispatch and the exit status. The
 /// executable's main.swift only calls `main()`.
@@ -15,6 +16,7 @@ public enum PlantLeafCommand {
           classify PATH...   top classes for leaf photos (files or folders)
           camera             live classification from a V4L2 webcam (--list shows the cameras)
           bench              per-stage latency on this machine; bench compare A.json B.json ...
+          serve              a page and JSON API to classify photos from a phone's browser
 
         Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
         """
@@ -41,7 +43,7 @@ public enum PlantLeafCommand {
         case nil, EPIPE?:
             break  // EPIPE: the reader has what it wanted; the command stopped and says how its inputs went
         case let code?:
-            let command = ["classify", "camera", "bench"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
+            let command = ["classify", "camera", "bench", "serve"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
             let reason = code == EBADF ? "standard output is closed" : SystemError(code).reason
             Console.error("plantleaf\(command): cannot write the results to standard output: \(reason)")
             status = ExitCode.setupFailure
@@ -83,6 +85,12 @@ public enum PlantLeafCommand {
                 return ExitCode.setupFailure
             }
             return BenchCommand.run(Array(arguments.dropFirst()))
+        case "serve":
+            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
+                Console.error("plantleaf serve: \(refusal) (see plantleaf serve --help)")
+                return ExitCode.setupFailure
+            }
+            return ServeCommand.run(Array(arguments.dropFirst()))
         case "--version":
             Console.out("plantleaf \(ProjectPaths.version)")
             return ExitCode.success

@@ -1,6 +1,7 @@
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafReport
+import PlantLeafServe
 
 /// What to type about a library error. PlantLeafKit's errors say what failed and where; this adds
 /// the flag, variable, make target or command that fixes it, as text to append to the error's own.
@@ -22,6 +23,7 @@ enum Remedy {
         case let error as CameraError: return suffix(for: error)
         case let error as BenchError: return suffix(for: error)
         case let error as MQTTError: return suffix(for: error)
+        case let error as ServeError: return suffix(for: error)
         default: return nil
         }
     }
@@ -95,6 +97,17 @@ enum Remedy {
         // These name the value that is wrong and why; the option to change is plain from it.
         case .invalidURL, .invalidBaseTopic, .passwordFileUnreadable, .passwordFileEmpty, .caFileUnreadable, .unknownHost, .setupFailed:
             return nil
+        }
+    }
+
+    private static func suffix(for error: ServeError) -> String? {
+        switch error {
+        case .libraryMissing: return ": install libmicrohttpd12 (sudo apt install libmicrohttpd12, libmicrohttpd12t64 on Debian 13)"
+        case .libraryUnusable: return "; reinstall libmicrohttpd12 (sudo apt install --reinstall libmicrohttpd12)"
+        case .tlsUnsupported: return ": serve plain HTTP behind a reverse proxy that holds the certificate (docs/serve.md)"
+        case .cannotListen: return " (another program may hold the port: pick another with --listen, or stop it)"
+        // These name the file and what is wrong with it.
+        case .unusableFile: return nil
         }
     }
 }

@@ -16,6 +16,7 @@ import Testing
         ("classify-help", ["classify", "--help"]),
         ("camera-help", ["camera", "--help"]),
         ("bench-help", ["bench", "--help"]),
+        ("serve-help", ["serve", "--help"]),
         ("unknown-command", ["nonsense"]),
         ("unknown-option", ["classify", "--frobnicate", "leaf.jpg"]),
         ("bad-top-k", ["classify", "--top-k", "zero", "leaf.jpg"]),

@@ -18,9 +18,9 @@ suite=trixie
 
 # swiftlang does not pull in libstdc++-dev, which linking with --static-swift-stdlib needs.
 # mosquitto and its clients are the broker and reader the MQTT tests start; libmosquitto1 is what
-# plantleaf opens for --mqtt.
+# plantleaf opens for --mqtt, libmicrohttpd12t64 what it opens for serve.
 build_packages=(swiftlang libstdc++-14-dev libpng-dev libjpeg62-turbo-dev pkg-config make python3 ca-certificates
-                mosquitto mosquitto-clients libmosquitto1)
+                mosquitto mosquitto-clients libmosquitto1 libmicrohttpd12t64)
 # What a release archive needs from the OS: glibc (in minbase), libpng and libjpeg-turbo.
 minimal_packages=(libpng16-16t64 libjpeg62-turbo)
 # The cross compiler: Debian's amd64 swiftlang is the same 6.0.3 as the arm64 one and carries

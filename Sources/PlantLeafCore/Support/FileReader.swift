@@ -33,7 +33,7 @@ package enum FileReader {
     }
 
     /// A limit in the largest unit that shows it exactly: "512 MiB", "64 KiB", "1000 bytes".
-    static func sizeText(_ bytes: Int) -> String {
+    package static func sizeText(_ bytes: Int) -> String {
         if bytes > 0, bytes % 1_048_576 == 0 { return "\(bytes / 1_048_576) MiB" }
         if bytes > 0, bytes % 1024 == 0 { return "\(bytes / 1024) KiB" }
         return "\(bytes) bytes"

@@ -1,0 +1,35 @@
+import PlantLeafServe
+
+extension ServeOptions {
+    /// --max-upload's range, in MiB.
+    static let uploadMebibytes = 1...1024
+
+    /// Where the help's defaults come from: what parse leaves when an option is not given.
+    private static let defaults = ServeOptions()
+
+    /// Every option serve takes, in the order its help lists them.
+    public static let optionTable: [OptionSpec] = [
+        OptionSpec("--listen", .valued(placeholder: "HOST:PORT"),
+                   .lines(["address and port to serve on, IPv6 in brackets (default: \(defaults.listen));",
+                           "any other than loopback lets other machines in: use --token-file then"])),
+        OptionSpec("--token-file", .valued(placeholder: "FILE"),
+                   .lines(["require the token in FILE's first line on every route but /api/health"])),
+        OptionSpec("--tls-cert", .valued(placeholder: "FILE"), .sharesEntryWithNext(separator: " ")),
+        OptionSpec("--tls-key", .valued(placeholder: "FILE"),
+                   .lines(["serve HTTPS with this PEM certificate and key"])),
+        OptionSpec("--max-upload", .valued(placeholder: "MIB"),
+                   .lines(["largest upload in MiB, \(OptionRange.phrase(uploadMebibytes)) (default: \(defaults.maxUploadBytes >> 20)); larger is refused with 413"])),
+        OptionSpec.model,
+        OptionSpec("--labels", .valued(placeholder: "FILE"), .lines(["class names for the model (default: the default model's own)"])),
+        OptionSpec("--top-k", .valued(placeholder: "N"),
+                   .lines(["classes per result, \(OptionRange.phrase(OptionRange.topK)) (default: \(defaults.topK))"])),
+        OptionSpec("--threads", .valued(placeholder: "N"),
+                   .lines(["CPU threads per inference, \(OptionRange.phrase(OptionRange.threads)) (default: \(defaults.threads))"])),
+        OptionSpec("--jobs", .valued(placeholder: "N"),
+                   .lines(["uploads classified at once, each on its own model instance, \(OptionRange.phrase(OptionRange.jobs))",
+                           "(default: one per core, divided by --threads)"])),
+        OptionSpec("--no-cache", .flag,
+                   .lines(["compile the model without XNNPACK's weight cache"])),
+        OptionSpec.helpFlag,
+    ]
+}

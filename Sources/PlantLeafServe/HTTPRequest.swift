@@ -1,0 +1,43 @@
+import PlantLeafCore
+
+/// A request as the server hands it on: the head, and the body once it has been read whole
+/// (raw, or its form fields when it was a form).
+public struct HTTPRequest: Sendable {
+    /// The method, as sent (HTTP methods are case-sensitive).
+    public var method: String
+    /// The path without the query, percent-decoded by the library.
+    public var path: String
+    /// The headers the service looks at (lower-case names), as sent.
+    public var headers: [String: String]
+    /// The body as sent, when it was not a form.
+    public var body: [UInt8] = []
+    /// A form's fields by name (multipart/form-data or application/x-www-form-urlencoded).
+    public var fields: [String: FormField] = [:]
+
+    public init(method: String, path: String, headers: [String: String]) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+    }
+
+    /// The header names `headers` keeps: what routing, the size limit and the token need.
+    public static let keptHeaders = ["content-type", "content-length", "authorization", "cookie", "transfer-encoding"]
+
+    /// The media type of the body, lower-cased, without parameters ("multipart/form-data").
+    public var mediaType: String? {
+        guard let value = headers["content-type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+        return type.trimmingWhitespace().lowercased()
+    }
+
+    /// Content-Length as a number; nil when absent or not a plain decimal.
+    public var declaredLength: UInt64? {
+        headers["content-length"].flatMap { UInt64($0.trimmingWhitespace()) }
+    }
+}
+
+/// One field of a form: its bytes, and the file name the browser gave an uploaded file.
+public struct FormField: Sendable {
+    public var bytes: [UInt8]
+    public var fileName: String?
+}

@@ -1,0 +1,278 @@
+import CMicroHTTPD
+import Glibc
+import PlantLeafCore
+
+/// What a server's owner decides about each request: `admit` sees the head before any body is
+/// read and may answer at once (a refusal, or a request without a body); `respond` gets the
+/// request with its body read whole. Both run on the connection's own thread, several at once.
+public protocol HTTPService: AnyObject, Sendable {
+    func admit(_ request: HTTPRequest) -> HTTPResponse?
+    func respond(to request: HTTPRequest) -> HTTPResponse
+    /// A request that ended without a response the service made (too slow, too large, a broken
+    /// form): one line for the log.
+    func refused(_ request: HTTPRequest, status: Int, reason: String)
+}
+
+/// An HTTP server on libmicrohttpd: a thread per connection (so a slow client only ever holds
+/// its own), bounded in connections, idle time, request time, header memory and body size.
+public final class HTTPServer: @unchecked Sendable {
+    /// The bounds on what clients may take.
+    public struct Limits: Sendable {
+        /// Connections open at once, and from one address.
+        public var connections = 64
+        public var connectionsPerAddress = 48
+        /// Seconds a connection may send nothing before it is closed.
+        public var idleSeconds = 10
+        /// Seconds a request may take from its head to the end of its body, however it trickles.
+        public var requestSeconds = 30.0
+        /// Bytes of body a request may send.
+        public var bodyBytes = 25 << 20
+
+        public init() {}
+    }
+
+    public let limits: Limits
+    /// The port it listens on (the system's choice when asked for port 0).
+    public let port: UInt16
+    private let service: any HTTPService
+    private var daemon: OpaquePointer?
+    private let logSink: UnsafeMutablePointer<PLHTTPLogSink>
+
+    /// Loads libmicrohttpd.
+    ///
+    /// - Throws: `ServeError.libraryMissing` when it is not installed, `.libraryUnusable` when it
+    ///   lacks an entry point.
+    public static func loadLibrary() throws(ServeError) {
+        var detail = [CChar](repeating: 0, count: 512)
+        let state = pl_microhttpd_load(PL_MICROHTTPD_SONAME, &detail, detail.count)
+        let fact = stringFromCBuffer(detail)
+        switch state {
+        case Int32(PL_MICROHTTPD_LOADED): return
+        case Int32(PL_MICROHTTPD_NOT_OPENED): throw .libraryMissing(reason: fact.isEmpty ? "dlopen failed" : fact)
+        case Int32(PL_MICROHTTPD_SYMBOL_MISSING): throw .libraryUnusable(reason: "\(PL_MICROHTTPD_SONAME) does not export \(fact)")
+        default: throw .libraryUnusable(reason: "loading failed (state \(state))")
+        }
+    }
+
+    /// Listens on `address` and serves until `stop`. `log` gets the library's own complaints.
+    ///
+    /// - Throws: `ServeError` when the library is missing, HTTPS is asked of a build without
+    ///   it, or the address cannot be listened on.
+    public init(address: ListenAddress, limits: Limits, tls: (key: String, certificate: String)?, service: any HTTPService,
+                log: @escaping (String) -> Void) throws(ServeError) {
+        try HTTPServer.loadLibrary()
+        if tls != nil && pl_http_supports_tls() == 0 {
+            throw .tlsUnsupported
+        }
+        self.limits = limits
+        self.service = service
+        let sink = UnsafeMutablePointer<PLHTTPLogSink>.allocate(capacity: 1)
+        var started: OpaquePointer?
+        var port: UInt16 = 0
+        // The callbacks' context, kept by `self` until the daemon has stopped.
+        let box = ServerContext()
+        sink.initialize(to: PLHTTPLogSink(log: { context, line in
+            guard let context, let line else { return }
+            Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().libraryLog(String(cString: line))
+        }, context: Unmanaged.passUnretained(box).toOpaque()))
+        box.service = service
+        box.limits = limits
+        let handlerContext = Unmanaged.passUnretained(box).toOpaque()
+        errno = 0
+        address.withSocketAddress { socketAddress in
+            var settings = PLHTTPSettings(address: socketAddress, connection_limit: UInt32(limits.connections),
+                                          per_address_limit: UInt32(limits.connectionsPerAddress),
+                                          idle_timeout_seconds: UInt32(limits.idleSeconds),
+                                          connection_memory: 64 << 10, thread_stack_size: 512 << 10,
+                                          tls_key_pem: nil, tls_certificate_pem: nil,
+                                          handler: HTTPServer.handle, handler_context: handlerContext,
+                                          completed: HTTPServer.completed, log_sink: sink)
+            if let tls {
+                tls.key.withCString { key in
+                    tls.certificate.withCString { certificate in
+                        settings.tls_key_pem = key
+                        settings.tls_certificate_pem = certificate
+                        started = pl_http_start(&settings)
+                    }
+                }
+            } else {
+                started = pl_http_start(&settings)
+            }
+            if let started { port = pl_http_bound_port(started) }
+        }
+        guard let started else {
+            let code = errno
+            sink.deallocate()
+            // The system's reason when there is one (EADDRINUSE, EACCES); else the library's own.
+            let reason = code != 0 ? SystemError(code).reason : box.startupLines.last ?? "the HTTP library refused to start"
+            throw .cannotListen(address: address.description, reason: reason)
+        }
+        box.started(log: log)
+        daemon = started
+        self.port = port
+        logSink = sink
+        context = box
+    }
+
+    private var context: ServerContext?
+
+    deinit { stop() }
+
+    /// Stops listening, ends every connection and waits for their threads.
+    public func stop() {
+        guard let daemon else { return }
+        pl_MHD_stop_daemon(daemon)
+        self.daemon = nil
+        logSink.deallocate()
+        context = nil
+    }
+
+    // MARK: the library's callbacks
+
+    private static let handle: PLHTTPAccessHandler = { context, connection, url, method, _, upload, uploadSize, requestContext in
+        guard let context, let connection, let url, let method, let uploadSize, let requestContext else { return kPLHTTPNo }
+        let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+        if requestContext.pointee == nil {
+            let exchange = Exchange(request: server.head(connection: connection, method: String(cString: method), path: String(cString: url)))
+            requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            if let response = server.service?.admit(exchange.request) {
+                exchange.answered = true
+                return server.queue(response, on: connection)
+            }
+            if exchange.request.mediaType == "multipart/form-data" || exchange.request.mediaType == "application/x-www-form-urlencoded" {
+                exchange.form = pl_MHD_create_post_processor(connection, 64 << 10, HTTPServer.formPiece,
+                                                            Unmanaged.passUnretained(exchange).toOpaque())
+                if exchange.form == nil {
+                    exchange.answered = true
+                    return server.refuse(exchange, 400, reason: "a form without a boundary or with an unknown encoding", on: connection)
+                }
+            }
+            return kPLHTTPYes
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(requestContext.pointee!).takeUnretainedValue()
+        if exchange.answered {
+            // The response is queued; what is still arriving of the body is dropped.
+            uploadSize.pointee = 0
+            return kPLHTTPYes
+        }
+        let count = uploadSize.pointee
+        if count > 0, let upload {
+            uploadSize.pointee = 0
+            if MonotonicClock.milliseconds(since: exchange.started) / 1000 > server.limits.requestSeconds {
+                server.service?.refused(exchange.request, status: 408, reason: "the body took over \(JSONObject.number(server.limits.requestSeconds, decimals: 1)) s")
+                return kPLHTTPNo
+            }
+            exchange.received += count
+            if exchange.received > server.limits.bodyBytes {
+                exchange.answered = true
+                return server.refuse(exchange, 413, reason: "the body is over the \(FileReader.sizeText(server.limits.bodyBytes)) limit",
+                                     on: connection)
+            }
+            if let form = exchange.form {
+                if pl_MHD_post_process(form, upload, count) != kPLHTTPYes {
+                    exchange.answered = true
+                    return server.refuse(exchange, 400, reason: "the form is broken (multipart/form-data or urlencoded)", on: connection)
+                }
+            } else {
+                exchange.request.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: count))
+            }
+            return kPLHTTPYes
+        }
+        // The whole body is in.
+        exchange.answered = true
+        if let form = exchange.form {
+            exchange.form = nil
+            if pl_MHD_destroy_post_processor(form) != kPLHTTPYes {
+                return server.refuse(exchange, 400, reason: "the form ends before its closing boundary", on: connection)
+            }
+        }
+        guard let service = server.service else { return kPLHTTPNo }
+        return server.queue(service.respond(to: exchange.request), on: connection)
+    }
+
+    private static let completed: PLHTTPCompletedHandler = { context, _, requestContext, termination in
+        guard let requestContext, let pointer = requestContext.pointee else { return }
+        let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
+        requestContext.pointee = nil
+        if let form = exchange.form { _ = pl_MHD_destroy_post_processor(form) }
+        if termination == kPLHTTPTimedOut, !exchange.answered, let context {
+            let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+            server.service?.refused(exchange.request, status: 408, reason: "the client sent nothing for \(server.limits.idleSeconds) s")
+        }
+    }
+
+    private static let formPiece: PLHTTPPostIterator = { context, _, key, fileName, _, _, data, _, size in
+        guard let context, let key else { return kPLHTTPNo }
+        let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+        let name = String(cString: key)
+        var field = exchange.request.fields[name] ?? FormField(bytes: [], fileName: fileName.map { String(cString: $0) })
+        if size > 0, let data { field.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size)) }
+        exchange.request.fields[name] = field
+        return kPLHTTPYes
+    }
+}
+
+/// One request on its way through the callbacks.
+private final class Exchange {
+    var request: HTTPRequest
+    let started = MonotonicClock.nanoseconds()
+    var received = 0
+    var form: OpaquePointer?
+    /// A response is queued: the rest of the body is not read.
+    var answered = false
+
+    init(request: HTTPRequest) { self.request = request }
+}
+
+/// What the library's callbacks reach through their context pointer.
+private final class ServerContext: @unchecked Sendable {
+    var service: (any HTTPService)?
+    var limits = HTTPServer.Limits()
+    /// Until the daemon has started, the library's lines are kept: a failure to start is then
+    /// said once, as the error; afterwards they go to the log.
+    private(set) var startupLines: [String] = []
+    private var log: ((String) -> Void)?
+    private let logLock = Lock()
+
+    func libraryLog(_ line: String) {
+        logLock.withLock {
+            if let log { log(line) } else { startupLines.append(line) }
+        }
+    }
+
+    func started(log: @escaping (String) -> Void) {
+        logLock.withLock {
+            startupLines.forEach(log)
+            startupLines = []
+            self.log = log
+        }
+    }
+
+    func head(connection: OpaquePointer, method: String, path: String) -> HTTPRequest {
+        var headers: [String: String] = [:]
+        for name in HTTPRequest.keptHeaders {
+            if let value = pl_MHD_lookup_connection_value(connection, kPLHTTPHeaderKind, name) { headers[name] = String(cString: value) }
+        }
+        return HTTPRequest(method: method, path: path, headers: headers)
+    }
+
+    func refuse(_ exchange: Exchange, _ status: Int, reason: String, on connection: OpaquePointer) -> Int32 {
+        service?.refused(exchange.request, status: status, reason: reason)
+        var response = HTTPResponse.error(status, reason)
+        // After a refusal mid-body the connection cannot be reused: say so.
+        response.headers.append(("Connection", "close"))
+        return queue(response, on: connection)
+    }
+
+    func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> Int32 {
+        var body = response.body
+        let made = body.withUnsafeMutableBytes { bytes in
+            pl_MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, kPLHTTPCopyBuffer)
+        }
+        guard let made else { return kPLHTTPNo }
+        for header in response.headers { _ = pl_MHD_add_response_header(made, header.name, header.value) }
+        let queued = pl_MHD_queue_response(connection, UInt32(response.status), made)
+        pl_MHD_destroy_response(made)
+        return queued
+    }
+}

@@ -1,0 +1,155 @@
+/// The page `plantleaf serve` shows, embedded so the binary needs no files and the page no
+/// outside request of any kind: its script and style are served from the same binary, no fonts,
+/// no CDN. Large type and strong contrast for a phone in a bright greenhouse; every control is a
+/// native one, so it works from a keyboard too.
+enum WebAssets {
+    static let page = html(#"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>PlantLeaf</title>
+        <link rel="stylesheet" href="/style.css">
+        <script src="/app.js" defer></script>
+        </head>
+        <body>
+        <main>
+        <h1>PlantLeaf</h1>
+        <p class="hint">Photograph one leaf, close up, on a plain background.</p>
+        <label class="button" for="photo">Take or choose a photo</label>
+        <input id="photo" type="file" accept="image/*" capture="environment">
+        <img id="preview" alt="" hidden>
+        <p id="status" role="status" aria-live="polite"></p>
+        <section id="result" hidden>
+        <h2 id="verdict"></h2>
+        <p id="meaning"></p>
+        <ol id="top"></ol>
+        <p id="timing" class="hint"></p>
+        </section>
+        </main>
+        </body>
+        </html>
+        """#)
+
+    /// The page shown instead when the server has a token and the browser has not signed in.
+    static func signInPage(wrongToken: Bool) -> HTTPResponse {
+        let notice = wrongToken ? "<p class=\"error\" role=\"alert\">That is not this server's token.</p>\n" : ""
+        var response = html(#"""
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>PlantLeaf: sign in</title>
+            <link rel="stylesheet" href="/style.css">
+            </head>
+            <body>
+            <main>
+            <h1>PlantLeaf</h1>
+            """# + "\n" + notice + #"""
+            <form method="post" action="/sign-in">
+            <label for="token">This server's token (from its --token-file)</label>
+            <input id="token" name="token" type="password" autocomplete="current-password" required>
+            <button class="button" type="submit">Sign in</button>
+            </form>
+            </main>
+            </body>
+            </html>
+            """#)
+        response.status = wrongToken ? 401 : 200
+        return response
+    }
+
+    static let script = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(#"""
+        "use strict";
+        // The verdicts' meanings, as `plantleaf classify` words them: only a diagnosis is an answer.
+        const meanings = {
+          "diagnosis": "The top class is the answer.",
+          "uncertain": "Not a diagnosis: the model is not sure of any class. Try a closer, sharper photo of one leaf.",
+          "no-leaf": "Not a diagnosis: no plant material in view.",
+          "no-picture": "Not a diagnosis: the picture is dark, blown out or flat."
+        };
+
+        // "Tomato___Early_blight" → "Tomato — Early blight", as the terminal shows labels.
+        function displayName(label) {
+          return label.split("___").map(part => part.replace(/_/g, " ").split(" ").filter(Boolean).join(" ")).join(" — ");
+        }
+
+        const photo = document.getElementById("photo");
+        const preview = document.getElementById("preview");
+        const status = document.getElementById("status");
+        const result = document.getElementById("result");
+
+        function show(answer) {
+          const verdict = answer.verdict;
+          document.getElementById("verdict").textContent = verdict === "diagnosis" ? displayName(answer.top[0].label) : verdict;
+          document.getElementById("verdict").className = verdict;
+          document.getElementById("meaning").textContent = meanings[verdict] || "";
+          const list = document.getElementById("top");
+          list.replaceChildren(...answer.top.slice(0, 3).map(entry => {
+            const item = document.createElement("li");
+            const bar = document.createElement("meter");
+            bar.min = 0; bar.max = 1; bar.value = entry.score;
+            const text = document.createElement("span");
+            text.textContent = (entry.score * 100).toFixed(1) + " %  " + displayName(entry.label);
+            item.append(bar, text);
+            return item;
+          }));
+          const t = answer.timing_ms;
+          document.getElementById("timing").textContent =
+            "Read on the server in " + (t.prepare + t.invoke + t.postprocess).toFixed(1) + " ms (decode and resize " + t.prepare.toFixed(1) +
+            " ms, model " + t.invoke.toFixed(1) + " ms).";
+          result.hidden = false;
+        }
+
+        photo.addEventListener("change", async () => {
+          const file = photo.files[0];
+          if (!file) return;
+          if (preview.src) URL.revokeObjectURL(preview.src);
+          preview.src = URL.createObjectURL(file);
+          preview.hidden = false;
+          result.hidden = true;
+          status.textContent = "Reading the leaf…";
+          const form = new FormData();
+          form.append("image", file, file.name);
+          try {
+            const response = await fetch("/api/classify", { method: "POST", body: form, credentials: "same-origin" });
+            const answer = await response.json();
+            if (!response.ok) {
+              status.textContent = answer.error || ("The server answered " + response.status + ".");
+              return;
+            }
+            status.textContent = "";
+            show(answer);
+          } catch (error) {
+            status.textContent = "The server could not be reached: " + error.message;
+          }
+        });
+        """#.utf8))
+
+    static let style = HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", body: Array(#"""
+        :root { color-scheme: light; --ink: #000; --paper: #fff; --accent: #0b5d1e; --warn: #8a4b00; }
+        * { box-sizing: border-box; }
+        body { margin: 0; background: var(--paper); color: var(--ink); font: 20px/1.4 system-ui, sans-serif; }
+        main { max-width: 40rem; margin: 0 auto; padding: 1rem; }
+        h1 { font-size: 2rem; margin: 0 0 .5rem; color: var(--accent); }
+        h2 { font-size: 1.6rem; margin: 1rem 0 .25rem; }
+        .hint { color: #333; }
+        .button { display: block; width: 100%; padding: 1rem; border: 3px solid var(--ink); border-radius: .5rem;
+                  background: var(--accent); color: #fff; font: inherit; font-weight: bold; text-align: center; cursor: pointer; }
+        .button:focus-within, .button:focus, input:focus { outline: 4px solid #f5a400; outline-offset: 2px; }
+        #photo { width: 100%; margin: .75rem 0; font: inherit; }
+        #preview { display: block; width: 100%; max-height: 50vh; object-fit: contain; margin: .5rem 0; border: 2px solid var(--ink); }
+        #top { padding-left: 1.5rem; }
+        #top li { margin: .5rem 0; }
+        meter { display: block; width: 100%; height: 1.2rem; }
+        .diagnosis { color: var(--accent); }
+        .uncertain, .no-leaf, .no-picture, .error { color: var(--warn); }
+        form input { display: block; width: 100%; padding: .75rem; margin: .5rem 0 1rem; font: inherit; border: 2px solid var(--ink); }
+        """#.utf8))
+
+    private static func html(_ text: String) -> HTTPResponse {
+        HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
+    }
+}

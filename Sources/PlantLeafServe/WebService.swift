@@ -1,0 +1,138 @@
+import PlantLeafCore
+
+/// What `plantleaf serve` answers: the page and its two assets, the JSON API and the metrics.
+/// Every response carries headers that keep the page to its own assets; with a token, every
+/// route but `/api/health` needs it (as `Authorization: Bearer TOKEN`, or the cookie the page's
+/// sign-in sets), compared in constant time.
+public final class WebService: HTTPService, @unchecked Sendable {
+    private let pool: ClassifierPool
+    private let topK: Int
+    private let token: AccessToken?
+    private let bodyLimit: Int
+    private let metrics = ServeMetrics()
+    private let log: @Sendable (String) -> Void
+
+    /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result.
+    public init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, log: @escaping @Sendable (String) -> Void) {
+        pool = ClassifierPool(classifiers)
+        self.topK = topK
+        self.token = token
+        self.bodyLimit = bodyLimit
+        self.log = log
+    }
+
+    /// The routes: path, the methods it answers, and whether it reads a body.
+    private enum Route: String, CaseIterable {
+        case page = "/", script = "/app.js", style = "/style.css", health = "/api/health", classify = "/api/classify",
+             metrics = "/metrics", signIn = "/sign-in"
+
+        var methods: [String] {
+            switch self {
+            case .classify, .signIn: return ["POST"]
+            default: return ["GET", "HEAD"]
+            }
+        }
+    }
+
+    public func admit(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let route = Route(rawValue: request.path) else {
+            return refusal(request, 404, "no such page: \(request.path)")
+        }
+        guard route.methods.contains(request.method) else {
+            return refusal(request, 405, "\(request.path) takes \(route.methods.joined(separator: " or ")), not \(request.method)",
+                           headers: [("Allow", route.methods.joined(separator: ", "))])
+        }
+        if let token, route != .health, route != .signIn, !token.admits(request) {
+            if route == .page { return secured(WebAssets.signInPage(wrongToken: false)) }
+            return refusal(request, 401, "this server needs its token: send Authorization: Bearer TOKEN")
+        }
+        switch route {
+        case .page: return secured(WebAssets.page)
+        case .script: return secured(WebAssets.script)
+        case .style: return secured(WebAssets.style)
+        case .health: return secured(.json(200, #"{"status": "ok"}"#))
+        case .metrics:
+            return secured(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.text.utf8)))
+        case .classify:
+            if let length = request.declaredLength, length > UInt64(bodyLimit) {
+                return refusal(request, 413, "the upload is \(length) bytes, over the \(FileReader.sizeText(bodyLimit)) limit")
+            }
+            let accepted = ["multipart/form-data", "application/octet-stream", "image/jpeg", "image/png"]
+            guard let type = request.mediaType, accepted.contains(type) || type.hasPrefix("image/") else {
+                return refusal(request, 415, "send the image as the body (image/jpeg, image/png) or as form field 'image' (multipart/form-data)")
+            }
+            return nil
+        case .signIn:
+            return token == nil ? refusal(request, 404, "this server has no token to sign in with") : nil
+        }
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        if request.path == Route.signIn.rawValue { return signIn(request) }
+        let upload: [UInt8], name: String
+        if request.mediaType == "multipart/form-data" {
+            guard let field = request.fields["image"] else {
+                return refusal(request, 400, "the form has no field 'image'")
+            }
+            upload = field.bytes
+            name = field.fileName.flatMap { $0.isEmpty ? nil : $0 } ?? "upload"
+        } else {
+            upload = request.body
+            name = "upload"
+        }
+        guard !upload.isEmpty else { return refusal(request, 400, "the image is empty") }
+        let start = MonotonicClock.nanoseconds()
+        let outcome: Result<Classification, InputError<ImageError>> = pool.withClassifier { classifier in
+            do throws(InputError<ImageError>) {
+                return .success(try classifier.classify(bytes: upload, topK: topK))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let result):
+            metrics.classified(result.verdict, seconds: MonotonicClock.milliseconds(since: start) / 1000)
+            return secured(.json(200, ClassificationOutput.record(result, path: PathName(name), format: .json)))
+        case .failure(.unusable(let error)):
+            metrics.unclassifiable()
+            return refusal(request, 422, "not an image PlantLeaf can read: \(error)")
+        case .failure(.runtime(let error)):
+            metrics.unclassifiable()
+            return refusal(request, 500, "inference failed: \(error)")
+        }
+    }
+
+    public func refused(_ request: HTTPRequest, status: Int, reason: String) {
+        metrics.refused(status: status)
+        log("\(status) \(request.method) \(TerminalText.neutralised(request.path)): \(reason)")
+    }
+
+    private func signIn(_ request: HTTPRequest) -> HTTPResponse {
+        guard let token, token.matches(request.fields["token"]?.bytes ?? []) else {
+            metrics.refused(status: 401)
+            log("401 POST /sign-in: wrong token")
+            return secured(WebAssets.signInPage(wrongToken: true))
+        }
+        return secured(HTTPResponse(status: 303, contentType: "text/plain; charset=utf-8", body: Array("signed in\n".utf8),
+                                    headers: [("Location", "/"), ("Set-Cookie", token.cookie)]))
+    }
+
+    private func refusal(_ request: HTTPRequest, _ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        refused(request, status: status, reason: message)
+        var response = HTTPResponse.error(status, message)
+        response.headers += headers
+        return secured(response)
+    }
+
+    /// The headers every response carries: no content sniffing, no framing, no referrer, the
+    /// page limited to its own script and style (and the photo the user picked, as a blob:).
+    private func secured(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers += [("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
+                             ("Content-Security-Policy", WebService.contentSecurityPolicy), ("Cache-Control", "no-store")]
+        return response
+    }
+
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
+        + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+}

@@ -1,0 +1,234 @@
+import Foundation
+import Glibc
+import PlantLeafTestSupport
+import Testing
+
+/// `plantleaf serve` over real sockets: every route's status and JSON whole, uploads as the page
+/// and curl send them, refusals of what is malformed or too large, the token, and the server
+/// still serving after each.
+@Suite struct ServeHTTPTests {
+    static let leaf = TestPaths.appleScabLeaf
+
+    static func leafBytes() throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: leaf))) }
+
+    /// classify --format json's record for the leaf, without its path and timings (which differ
+    /// between two runs), as a dictionary to compare whole.
+    static func comparable(_ text: String) throws -> NSDictionary {
+        var object = try #require(jsonObject(text.trimmingCharacters(in: .newlines)), "not JSON: \(text)")
+        #expect(object["timing_ms"] != nil)
+        object["timing_ms"] = nil
+        object["path"] = nil
+        return object as NSDictionary
+    }
+
+    static func get(_ server: TestServer, _ target: String, headers: [String] = []) throws -> RawHTTPResponse {
+        try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", target, headers: headers))
+    }
+
+    static func upload(_ server: TestServer, _ bytes: [UInt8], contentType: String = "image/jpeg", headers: [String] = []) throws -> RawHTTPResponse {
+        try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: \(contentType)"] + headers, body: bytes))
+    }
+
+    /// The server answers its health check: it survived whatever came before.
+    static func expectServing(_ server: TestServer, after what: String) throws {
+        let health = try get(server, "/api/health")
+        #expect(health.status == 200 && health.text == "{\"status\": \"ok\"}\n", "after \(what): \(health.status) \(health.text)")
+    }
+
+    @Test func pageAssetsAndHealth() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let health = try Self.get(server, "/api/health")
+        #expect(health.status == 200)
+        #expect(health.headers["content-type"] == "application/json")
+        #expect(health.text == "{\"status\": \"ok\"}\n")
+        for (target, type) in [("/", "text/html; charset=utf-8"), ("/app.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")] {
+            let response = try Self.get(server, target)
+            #expect(response.status == 200, "\(target)")
+            #expect(response.headers["content-type"] == type, "\(target)")
+            #expect(response.headers["x-content-type-options"] == "nosniff")
+            #expect(response.headers["x-frame-options"] == "DENY")
+            #expect(response.headers["content-security-policy"]?.hasPrefix("default-src 'none'; script-src 'self'; style-src 'self';") == true)
+            // Nothing outside this server: no scheme or protocol-relative address anywhere.
+            for outside in ["http:", "https:", "//fonts", "src=\"//", "href=\"//"] {
+                #expect(!response.text.contains(outside), "\(target) refers outside: \(outside)")
+            }
+        }
+        let page = try Self.get(server, "/")
+        #expect(page.text.contains("<input id=\"photo\" type=\"file\" accept=\"image/*\" capture=\"environment\">"))
+        let head = try RawHTTP.exchange(port: server.port, RawHTTP.request("HEAD", "/"))
+        #expect(head.status == 200 && head.body.isEmpty)
+    }
+
+    @Test func uploadsGiveClassifysRecord() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let expected = try runPlantLeaf(["classify", "--format", "json", Self.leaf])
+        #expect(expected.status == 0)
+        let bytes = try Self.leafBytes()
+        let raw = try Self.upload(server, bytes)
+        #expect(raw.status == 200, "\(raw.text)")
+        #expect(raw.headers["content-type"] == "application/json")
+        #expect(try Self.comparable(raw.text) == (try Self.comparable(expected.stdout)))
+        #expect(jsonObject(raw.text)?["path"] as? String == "upload")
+        let form = RawHTTP.form(field: "image", fileName: "leaf one.jpg", bytes)
+        let multipart = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/api/classify", headers: [form.header], body: form.body))
+        #expect(multipart.status == 200, "\(multipart.text)")
+        #expect(try Self.comparable(multipart.text) == (try Self.comparable(expected.stdout)))
+        #expect(jsonObject(multipart.text)?["path"] as? String == "leaf one.jpg")
+        // The metrics count both, by verdict.
+        let metrics = try Self.get(server, "/metrics")
+        #expect(metrics.status == 200 && metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+        let verdict = try #require(jsonObject(raw.text)?["verdict"] as? String)
+        #expect(metrics.text.contains("plantleaf_uploads_classified_total{verdict=\"\(verdict)\"} 2\n"), "\(metrics.text)")
+        #expect(metrics.text.contains("plantleaf_classify_seconds_count 2\n"))
+    }
+
+    @Test func malformedRequestsAreRefusedInJSON() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let leaf = try Self.leafBytes()
+        let form = RawHTTP.form(field: "image", fileName: "a.jpg", Array(leaf.prefix(100)))
+        let cases: [(what: String, request: [UInt8], status: Int, json: String)] = [
+            ("an unknown page", RawHTTP.request("GET", "/nothing"), 404, #"{"error": "no such page: /nothing"}"#),
+            ("a path up and out", RawHTTP.request("GET", "/../etc/passwd"), 404, #"{"error": "no such page: /../etc/passwd"}"#),
+            ("an encoded path up and out", RawHTTP.request("GET", "/%2e%2e/%2e%2e/etc/passwd"), 404, #"{"error": "no such page: /../../etc/passwd"}"#),
+            ("an asset's path with more after it", RawHTTP.request("GET", "/app.js/../../etc/passwd"), 404,
+             #"{"error": "no such page: /app.js/../../etc/passwd"}"#),
+            ("an unknown method", RawHTTP.request("DELETE", "/api/classify"), 405, #"{"error": "/api/classify takes POST, not DELETE"}"#),
+            ("GET of the upload route", RawHTTP.request("GET", "/api/classify"), 405, #"{"error": "/api/classify takes POST, not GET"}"#),
+            ("POST of a page", RawHTTP.request("POST", "/", body: [1]), 405, #"{"error": "/ takes GET or HEAD, not POST"}"#),
+            ("a body that is no image", RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: Array("hello".utf8)), 422,
+             #"{"error": "not an image PlantLeaf can read: not a PNG or JPEG image (starts with 68 65 6c 6c 6f)"}"#),
+            ("text instead of an image", RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: text/plain"], body: Array("hello".utf8)), 415,
+             #"{"error": "send the image as the body (image/jpeg, image/png) or as form field 'image' (multipart/form-data)"}"#),
+            ("an empty body", RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: []), 400, #"{"error": "the image is empty"}"#),
+            ("a form without the field", RawHTTP.request("POST", "/api/classify", headers: [RawHTTP.form(field: "photo", fileName: "a.jpg", leaf).header],
+                                                         body: RawHTTP.form(field: "photo", fileName: "a.jpg", leaf).body), 400,
+             #"{"error": "the form has no field 'image'"}"#),
+            ("a form without a boundary", RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: multipart/form-data"], body: leaf), 400,
+             #"{"error": "a form without a boundary or with an unknown encoding"}"#),
+            ("a form cut short", RawHTTP.request("POST", "/api/classify", headers: [form.header], body: Array(form.body.prefix(form.body.count - 30))), 400,
+             #"{"error": "the form ends before its closing boundary"}"#),
+            ("a truncated JPEG", RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: Array(leaf.prefix(leaf.count / 3))), 422, ""),
+        ]
+        for item in cases {
+            let response = try RawHTTP.exchange(port: server.port, item.request)
+            #expect(response.status == item.status, "\(item.what): \(response.status) \(response.text)")
+            #expect(response.headers["content-type"] == "application/json", "\(item.what)")
+            if item.json.isEmpty {
+                #expect(response.text.hasPrefix("{\"error\": \"not an image PlantLeaf can read: "), "\(item.what): \(response.text)")
+            } else {
+                #expect(response.text == item.json + "\n", "\(item.what)")
+            }
+            try Self.expectServing(server, after: item.what)
+        }
+        let allow = try RawHTTP.exchange(port: server.port, RawHTTP.request("PUT", "/"))
+        #expect(allow.headers["allow"] == "GET, HEAD")
+        // A body that stops short of its Content-Length, the client gone: nothing to answer, and
+        // the server goes on.
+        let socketDescriptor = try RawHTTP.connect(port: server.port)
+        RawHTTP.send(socketDescriptor, Array(RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: leaf).prefix(2000)))
+        close(socketDescriptor)
+        try Self.expectServing(server, after: "a client gone mid-body")
+        // One line on stderr per refusal, with the status and the route.
+        #expect(server.stderr.contains("plantleaf serve: 404 GET /../etc/passwd: no such page: /../etc/passwd\n"), "\(server.stderr)")
+        #expect(server.stderr.contains("plantleaf serve: 415 POST /api/classify: send the image as the body"))
+    }
+
+    /// 100 MB announced: 413 from the head alone, the body never read. 100 MB sent in chunks,
+    /// with no length announced: 413 once the limit is passed, the rest never read.
+    @Test func oversizedUploadsAreRefusedQuickly() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let socketDescriptor = try RawHTTP.connect(port: server.port)
+        defer { close(socketDescriptor) }
+        let start = Date()
+        let head = "POST /api/classify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: 100000000\r\n\r\n"
+        RawHTTP.send(socketDescriptor, Array(head.utf8))
+        let response = try RawHTTP.readResponse(socketDescriptor, timeout: 10)
+        #expect(response.status == 413)
+        #expect(response.text == #"{"error": "the upload is 100000000 bytes, over the 25 MiB limit"}"# + "\n")
+        #expect(Date().timeIntervalSince(start) < 2)
+
+        let chunked = try RawHTTP.connect(port: server.port)
+        defer { close(chunked) }
+        RawHTTP.send(chunked, Array("POST /api/classify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+        let piece = Array("100000\r\n".utf8) + [UInt8](repeating: 0xFF, count: 0x100000) + Array("\r\n".utf8)
+        var sent = 0
+        // A refused upload stops being read: sending fails or stalls well before 100 MiB.
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(chunked, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        while sent < 100, RawHTTP.send(chunked, piece) { sent += 1 }
+        #expect(sent < 100, "all of 100 MiB was read")
+        // The 413 is sent, but the client, still sending, may only see the connection reset:
+        // the server closes with unread bytes waiting. The log has it either way.
+        if let refusal = try? RawHTTP.readResponse(chunked, timeout: 10) {
+            #expect(refusal.status == 413, "\(refusal.text)")
+            #expect(refusal.text == #"{"error": "the body is over the 25 MiB limit"}"# + "\n")
+        }
+        #expect(server.stderr.contains("plantleaf serve: 413 POST /api/classify: the body is over the 25 MiB limit\n"), "\(server.stderr)")
+        try Self.expectServing(server, after: "100 MB uploads")
+    }
+
+    @Test func tokenIsNeededWhereItMustBe() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let token = "greenhouse-7c1e-b3f9-token"
+        try (token + "\n").write(toFile: folder + "/token", atomically: true, encoding: .utf8)
+        let server = try TestServer(["--jobs", "1", "--token-file", folder + "/token"])
+        try Self.expectServing(server, after: "start")
+        let leaf = try Self.leafBytes()
+        let refused = try Self.upload(server, leaf)
+        #expect(refused.status == 401)
+        #expect(refused.text == #"{"error": "this server needs its token: send Authorization: Bearer TOKEN"}"# + "\n")
+        #expect(try Self.upload(server, leaf, headers: ["Authorization: Bearer wrong-token-of-some-length"]).status == 401)
+        #expect(try Self.upload(server, leaf, headers: ["Authorization: Bearer \(token)"]).status == 200)
+        for target in ["/app.js", "/style.css", "/metrics"] {
+            #expect(try Self.get(server, target).status == 401, "\(target)")
+            #expect(try Self.get(server, target, headers: ["Authorization: Bearer \(token)"]).status == 200, "\(target)")
+        }
+        // The page asks for the token, and signing in sets the cookie every route then accepts.
+        let signIn = try Self.get(server, "/")
+        #expect(signIn.status == 200 && signIn.text.contains("<form method=\"post\" action=\"/sign-in\">"))
+        let wrong = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/sign-in", headers: ["Content-Type: application/x-www-form-urlencoded"],
+                                                                            body: Array("token=nope".utf8)))
+        #expect(wrong.status == 401 && wrong.text.contains("That is not this server's token."))
+        let right = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/sign-in", headers: ["Content-Type: application/x-www-form-urlencoded"],
+                                                                            body: Array("token=\(token)".utf8)))
+        #expect(right.status == 303 && right.headers["location"] == "/")
+        let cookie = try #require(right.headers["set-cookie"])
+        #expect(cookie == "plantleaf_token=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000")
+        let withCookie = "Cookie: plantleaf_token=\(token)"
+        #expect(try Self.get(server, "/", headers: [withCookie]).text.contains("id=\"photo\""))
+        #expect(try Self.upload(server, leaf, headers: [withCookie]).status == 200)
+        #expect(server.stderr.contains("plantleaf serve: 401 POST /sign-in: wrong token\n"))
+    }
+
+    @Test func setupProblemsAreOneLine() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let badListen = try runPlantLeaf(["serve", "--listen", "localhost:80"])
+        #expect(badListen.status == 2)
+        #expect(badListen.stderr == "plantleaf serve: --listen must be an IP address and a port, as 127.0.0.1:8080, 0.0.0.0:8080 or [::]:8080, "
+            + "got 'localhost:80' (see plantleaf serve --help)\n")
+        try "short\n".write(toFile: folder + "/token", atomically: true, encoding: .utf8)
+        let shortToken = try runPlantLeaf(["serve", "--token-file", folder + "/token"])
+        #expect(shortToken.status == 2)
+        #expect(shortToken.stderrLines.count == 1)
+        #expect(shortToken.stderr.hasPrefix("plantleaf serve: cannot use \(folder)/token as the token file: its first line must be a token of at least 16"))
+        let halfTLS = try runPlantLeaf(["serve", "--tls-cert", folder + "/cert.pem"])
+        #expect(halfTLS.stderr == "plantleaf serve: --tls-cert and --tls-key go together (see plantleaf serve --help)\n")
+        // A port already taken.
+        let server = try TestServer(["--jobs", "1"])
+        let taken = try runPlantLeaf(["serve", "--jobs", "1", "--listen", "127.0.0.1:\(server.port)"])
+        #expect(taken.status == 2)
+        #expect(taken.stderrLines.count == 1, "\(taken.stderr)")
+        #expect(taken.stderr.hasPrefix("plantleaf serve: cannot listen on 127.0.0.1:\(server.port): "), "\(taken.stderr)")
+        #expect(taken.stderr.hasSuffix(" (another program may hold the port: pick another with --listen, or stop it)\n"), "\(taken.stderr)")
+    }
+
+    /// systemd stops a service with SIGTERM: the server says so and exits 0.
+    @Test func sigtermStopsItCleanly() throws {
+        let server = try TestServer(["--jobs", "1"])
+        server.stop()
+        #expect(!server.isRunning)
+        #expect(server.stderr.hasSuffix("plantleaf serve: stopped by SIGTERM\n"), "\(server.stderr)")
+    }
+}

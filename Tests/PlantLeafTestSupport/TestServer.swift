@@ -1,0 +1,155 @@
+import Foundation
+import Glibc
+
+/// `plantleaf serve` started by a test on a port the system picks, stopped (SIGTERM) when the
+/// test is done with it; its stderr is kept in `folder` to read.
+public final class TestServer {
+    public let port: UInt16
+    public let folder: String
+    private let process: BackgroundProcess
+
+    /// Starts `plantleaf serve --listen 127.0.0.1:0` with `arguments`, and waits for its
+    /// "listening on" line (120 s at most: an emulated aarch64 run loads models slowly).
+    public init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
+        folder = TestPaths.temporaryDirectory("serve")
+        let log = folder + "/stderr"
+        let command = ["env"] + environment.map { "\($0.key)=\($0.value)" } + [TestPaths.binary, "serve", "--listen", "127.0.0.1:0"] + arguments
+        process = try BackgroundProcess("/usr/bin/env", Array(command.dropFirst()), lifetime: 900, output: log)
+        var found: UInt16?
+        for _ in 0..<1200 {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "listening on http://127.0.0.1:") ?? text.range(of: "listening on https://127.0.0.1:") {
+                found = UInt16(text[range.upperBound...].prefix { $0.isNumber })
+                break
+            }
+            guard process.isRunning else { break }
+            usleep(100_000)
+        }
+        guard let found else {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            process.stop()
+            throw TestServerError(description: "plantleaf serve did not start: \(text)")
+        }
+        port = found
+    }
+
+    deinit {
+        process.stop()
+        TestPaths.removeTemporaryDirectory(folder)
+    }
+
+    public var isRunning: Bool { process.isRunning }
+
+    /// What it wrote to stderr so far.
+    public var stderr: String { (try? String(contentsOfFile: folder + "/stderr", encoding: .utf8)) ?? "" }
+
+    /// Stops it as systemd would (SIGTERM) and waits for it to end.
+    public func stop() { process.stop() }
+}
+
+public struct TestServerError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// A response as read off the socket.
+public struct RawHTTPResponse {
+    public var status: Int
+    /// Header names lower-cased.
+    public var headers: [String: String]
+    public var body: [UInt8]
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// HTTP by hand over a socket, so a test sends exactly the bytes it means (a path the client
+/// would tidy, a body that stops short, a byte a second) and sees exactly what came back.
+public enum RawHTTP {
+    /// A connected TCP socket to 127.0.0.1:port.
+    public static func connect(port: UInt16) throws -> Int32 {
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketDescriptor >= 0 else { throw TestServerError(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(socketDescriptor)
+            throw TestServerError(description: "connect to port \(port): \(reason)")
+        }
+        return socketDescriptor
+    }
+
+    /// Writes all of `bytes`; false when the peer closed first.
+    @discardableResult
+    public static func send(_ socketDescriptor: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(socketDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Reads until the server closes the connection or `timeout` seconds pass, and parses it.
+    public static func readResponse(_ socketDescriptor: Int32, timeout: Double) throws -> RawHTTPResponse {
+        var received: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline {
+            var descriptor = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+            let waited = poll(&descriptor, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+            if waited <= 0 { break }
+            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received.append(contentsOf: buffer[0..<count])
+            if let response = parse(received), response.complete { return response.response }
+        }
+        guard let response = parse(received) else {
+            throw TestServerError(description: "no whole response within \(timeout) s: \(String(decoding: received.prefix(300), as: UTF8.self).debugDescription)")
+        }
+        return response.response
+    }
+
+    /// One request on a connection of its own (Connection: close), its response read whole.
+    public static func exchange(port: UInt16, _ request: [UInt8], timeout: Double = 60) throws -> RawHTTPResponse {
+        let socketDescriptor = try connect(port: port)
+        defer { close(socketDescriptor) }
+        send(socketDescriptor, request)
+        return try readResponse(socketDescriptor, timeout: timeout)
+    }
+
+    /// A request with `Connection: close` and, with a body, its Content-Length.
+    public static func request(_ method: String, _ target: String, headers: [String] = [], body: [UInt8]? = nil) -> [UInt8] {
+        var lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1", "Connection: close"] + headers
+        if let body { lines.append("Content-Length: \(body.count)") }
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + (body ?? [])
+    }
+
+    /// A multipart/form-data body with one file field, and its Content-Type header.
+    public static func form(field: String, fileName: String, _ bytes: [UInt8]) -> (header: String, body: [UInt8]) {
+        let boundary = "plantleaf-test-boundary-7d1f"
+        let head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(fileName)\"\r\n"
+            + "Content-Type: application/octet-stream\r\n\r\n"
+        return ("Content-Type: multipart/form-data; boundary=\(boundary)", Array(head.utf8) + bytes + Array("\r\n--\(boundary)--\r\n".utf8))
+    }
+
+    private static func parse(_ bytes: [UInt8]) -> (response: RawHTTPResponse, complete: Bool)? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else { return nil }
+        let head = String(decoding: bytes[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = head[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { return nil }
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let body = Array(bytes[(end + 4)...])
+        let complete = headers["content-length"].flatMap(Int.init).map { body.count >= $0 } ?? false
+        return (RawHTTPResponse(status: status, headers: headers, body: body), complete)
+    }
+}
