@@ -30,8 +30,9 @@ enum {
     OPTION_EXTERNAL_LOGGER = 13,
     OPTION_ARRAY = 15,
     OPTION_THREAD_STACK_SIZE = 19,
+    OPTION_NOTIFY_CONNECTION = 27,
 };
-enum { INFO_BIND_PORT = 6, FEATURE_TLS = 2 };
+enum { INFO_BIND_PORT = 6, INFO_CONNECTION_FD = 6, FEATURE_TLS = 2 };
 
 // microhttpd.h's struct MHD_OptionItem.
 typedef struct {
@@ -40,14 +41,16 @@ typedef struct {
     void *pointer;
 } OptionItem;
 
-// The three entry points Swift does not call itself: MHD_start_daemon and MHD_get_daemon_info
-// are variadic, and the feature query is only needed here.
+// The entry points Swift does not call itself: MHD_start_daemon and the two info queries are
+// variadic, and the feature query is only needed here.
 typedef PLHTTPDaemon *(*StartDaemon)(unsigned int flags, uint16_t port, void *accept_policy, void *accept_context,
                                      PLHTTPAccessHandler handler, void *handler_context, ...);
 typedef const void *(*DaemonInfo)(PLHTTPDaemon *daemon, int kind, ...);
+typedef const void *(*ConnectionInfo)(PLHTTPConnection *connection, int kind, ...);
 typedef int (*FeatureSupported)(int feature);
 static StartDaemon start_daemon;
 static DaemonInfo daemon_info;
+static ConnectionInfo connection_info;
 static FeatureSupported feature_supported;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -79,6 +82,7 @@ int pl_microhttpd_load(const char *path, char *detail, size_t detail_size) {
 #undef PL_MICROHTTPD_RESOLVE
             *(void **)(&start_daemon) = resolve(handle, "MHD_start_daemon");
             *(void **)(&daemon_info) = resolve(handle, "MHD_get_daemon_info");
+            *(void **)(&connection_info) = resolve(handle, "MHD_get_connection_info");
             *(void **)(&feature_supported) = resolve(handle, "MHD_is_feature_supported");
             if (load_state != PL_MICROHTTPD_LOADED) {
                 memset(&pl_microhttpd, 0, sizeof pl_microhttpd);
@@ -103,7 +107,7 @@ static void log_line(void *context, const char *format, va_list arguments) {
 }
 
 PLHTTPDaemon *pl_http_start(const PLHTTPSettings *settings) {
-    OptionItem options[12];
+    OptionItem options[13];
     int count = 0;
     // The logger first: the library logs through its own until it has read this option.
     options[count++] = (OptionItem){OPTION_EXTERNAL_LOGGER, (intptr_t)log_line, settings->log_sink};
@@ -114,6 +118,7 @@ PLHTTPDaemon *pl_http_start(const PLHTTPSettings *settings) {
     options[count++] = (OptionItem){OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)settings->connection_memory, NULL};
     options[count++] = (OptionItem){OPTION_THREAD_STACK_SIZE, (intptr_t)settings->thread_stack_size, NULL};
     options[count++] = (OptionItem){OPTION_NOTIFY_COMPLETED, (intptr_t)settings->completed, settings->handler_context};
+    options[count++] = (OptionItem){OPTION_NOTIFY_CONNECTION, (intptr_t)settings->connection_notify, settings->handler_context};
     unsigned int flags = FLAG_ERROR_LOG | FLAG_THREAD_PER_CONNECTION | FLAG_INTERNAL_POLLING_THREAD | FLAG_POLL;
     if (settings->address->sa_family == AF_INET6) flags |= FLAG_IPV6;
     if (settings->tls_key_pem != NULL && settings->tls_certificate_pem != NULL) {
@@ -129,6 +134,11 @@ PLHTTPDaemon *pl_http_start(const PLHTTPSettings *settings) {
 uint16_t pl_http_bound_port(PLHTTPDaemon *daemon) {
     const uint16_t *port = daemon_info(daemon, INFO_BIND_PORT);
     return port == NULL ? 0 : *port;
+}
+
+int pl_http_connection_socket(PLHTTPConnection *connection) {
+    const int *descriptor = connection_info(connection, INFO_CONNECTION_FD);
+    return descriptor == NULL ? -1 : *descriptor;
 }
 
 int pl_http_supports_tls(void) { return feature_supported(FEATURE_TLS) == 1; }

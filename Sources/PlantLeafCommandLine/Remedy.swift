@@ -106,8 +106,8 @@ enum Remedy {
         case .libraryUnusable: return "; reinstall libmicrohttpd12 (sudo apt install --reinstall libmicrohttpd12)"
         case .tlsUnsupported: return ": serve plain HTTP behind a reverse proxy that holds the certificate (docs/serve.md)"
         case .cannotListen: return " (another program may hold the port: pick another with --listen, or stop it)"
-        // These name the file and what is wrong with it.
-        case .unusableFile: return nil
+        // These name the file and what is wrong with it, or the thread and the system's reason.
+        case .unusableFile, .cannotStart: return nil
         }
     }
 }

@@ -10,6 +10,7 @@ public struct ServeOptions: Sendable {
     public var tlsCertificateFile: String?
     public var tlsKeyFile: String?
     public var maxUploadBytes = 25 << 20
+    public var requestSeconds = HTTPServer.Limits().requestSeconds
     public var topK = 3
     public var threads = 1
     /// nil: one per core, divided by --threads.
@@ -41,6 +42,7 @@ public struct ServeOptions: Sendable {
             throw UsageError("--tls-cert and --tls-key go together")
         }
         options.maxUploadBytes = try parsed.integer("--max-upload", default: options.maxUploadBytes >> 20, range: uploadMebibytes) << 20
+        options.requestSeconds = try parsed.double("--request-timeout", range: requestSeconds) ?? options.requestSeconds
         options.topK = try parsed.integer("--top-k", default: options.topK, range: OptionRange.topK)
         options.threads = try parsed.integer("--threads", default: options.threads, range: OptionRange.threads)
         if parsed.string("--jobs") != nil { options.jobs = try parsed.integer("--jobs", default: 1, range: OptionRange.jobs) }
@@ -107,6 +109,7 @@ enum ServeCommand {
             for _ in 0..<jobs { classifiers.append(try Classifier(options: classifierOptions)) }
             var limits = HTTPServer.Limits()
             limits.bodyBytes = options.maxUploadBytes
+            limits.requestSeconds = options.requestSeconds
             let service = WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
                                      log: { line in Console.error("plantleaf serve: \(line)") })
             server = try HTTPServer(address: options.listen, limits: limits, tls: tls, service: service,

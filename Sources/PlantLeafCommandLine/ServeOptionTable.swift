@@ -3,6 +3,8 @@ import PlantLeafServe
 extension ServeOptions {
     /// --max-upload's range, in MiB.
     static let uploadMebibytes = 1...1024
+    /// --request-timeout's range, in seconds.
+    static let requestSeconds = 1.0...3600.0
 
     /// Where the help's defaults come from: what parse leaves when an option is not given.
     private static let defaults = ServeOptions()
@@ -19,6 +21,9 @@ extension ServeOptions {
                    .lines(["serve HTTPS with this PEM certificate and key"])),
         OptionSpec("--max-upload", .valued(placeholder: "MIB"),
                    .lines(["largest upload in MiB, \(OptionRange.phrase(uploadMebibytes)) (default: \(defaults.maxUploadBytes >> 20)); larger is refused with 413"])),
+        OptionSpec("--request-timeout", .valued(placeholder: "S"),
+                   .lines(["seconds a client has to send a whole request, \(OptionRange.phrase(requestSeconds))",
+                           "(default: \(OptionRange.number(defaults.requestSeconds))); a client trickling it in is dropped"])),
         OptionSpec.model,
         OptionSpec("--labels", .valued(placeholder: "FILE"), .lines(["class names for the model (default: the default model's own)"])),
         OptionSpec("--top-k", .valued(placeholder: "N"),

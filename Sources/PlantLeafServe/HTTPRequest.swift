@@ -30,6 +30,9 @@ public struct HTTPRequest: Sendable {
         return type.trimmingWhitespace().lowercased()
     }
 
+    /// "POST /api/classify", for the log (control characters in the path made visible).
+    public var line: String { "\(method) \(TerminalText.neutralised(path))" }
+
     /// Content-Length as a number; nil when absent or not a plain decimal.
     public var declaredLength: UInt64? {
         headers["content-length"].flatMap { UInt64($0.trimmingWhitespace()) }

@@ -9,8 +9,9 @@ public protocol HTTPService: AnyObject, Sendable {
     func admit(_ request: HTTPRequest) -> HTTPResponse?
     func respond(to request: HTTPRequest) -> HTTPResponse
     /// A request that ended without a response the service made (too slow, too large, a broken
-    /// form): one line for the log.
-    func refused(_ request: HTTPRequest, status: Int, reason: String)
+    /// form): one line for the log. `requestLine` is "POST /api/classify", nil when not even the
+    /// head came whole.
+    func refused(_ requestLine: String?, status: Int, reason: String)
 }
 
 /// An HTTP server on libmicrohttpd: a thread per connection (so a slow client only ever holds
@@ -18,12 +19,14 @@ public protocol HTTPService: AnyObject, Sendable {
 public final class HTTPServer: @unchecked Sendable {
     /// The bounds on what clients may take.
     public struct Limits: Sendable {
-        /// Connections open at once, and from one address.
-        public var connections = 64
-        public var connectionsPerAddress = 48
+        /// Connections open at once, and from one address: room for a greenhouse's phones and
+        /// viewers, each a thread with a small stack, while one misbehaving address cannot take all.
+        public var connections = 256
+        public var connectionsPerAddress = 128
         /// Seconds a connection may send nothing before it is closed.
         public var idleSeconds = 10
-        /// Seconds a request may take from its head to the end of its body, however it trickles.
+        /// Seconds a request may take from the connection opening (or the previous response) to
+        /// the end of its body, however slowly it trickles in.
         public var requestSeconds = 30.0
         /// Bytes of body a request may send.
         public var bodyBytes = 25 << 20
@@ -71,6 +74,9 @@ public final class HTTPServer: @unchecked Sendable {
         var port: UInt16 = 0
         // The callbacks' context, kept by `self` until the daemon has stopped.
         let box = ServerContext()
+        box.watch = try ConnectionWatch(limitSeconds: limits.requestSeconds) { [weak box] request in
+            box?.dropped(request)
+        }
         sink.initialize(to: PLHTTPLogSink(log: { context, line in
             guard let context, let line else { return }
             Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().libraryLog(String(cString: line))
@@ -86,7 +92,8 @@ public final class HTTPServer: @unchecked Sendable {
                                           connection_memory: 64 << 10, thread_stack_size: 512 << 10,
                                           tls_key_pem: nil, tls_certificate_pem: nil,
                                           handler: HTTPServer.handle, handler_context: handlerContext,
-                                          completed: HTTPServer.completed, log_sink: sink)
+                                          completed: HTTPServer.completed, connection_notify: HTTPServer.connectionChanged,
+                                          log_sink: sink)
             if let tls {
                 tls.key.withCString { key in
                     tls.certificate.withCString { certificate in
@@ -103,6 +110,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let started else {
             let code = errno
             sink.deallocate()
+            box.watch?.stop()
             // The system's reason when there is one (EADDRINUSE, EACCES); else the library's own.
             let reason = code != 0 ? SystemError(code).reason : box.startupLines.last ?? "the HTTP library refused to start"
             throw .cannotListen(address: address.description, reason: reason)
@@ -123,6 +131,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let daemon else { return }
         pl_MHD_stop_daemon(daemon)
         self.daemon = nil
+        context?.watch?.stop()
         logSink.deallocate()
         context = nil
     }
@@ -135,6 +144,7 @@ public final class HTTPServer: @unchecked Sendable {
         if requestContext.pointee == nil {
             let exchange = Exchange(request: server.head(connection: connection, method: String(cString: method), path: String(cString: url)))
             requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            server.watch?.requestStarted(connection, exchange.request.line)
             if let response = server.service?.admit(exchange.request) {
                 exchange.answered = true
                 return server.queue(response, on: connection)
@@ -158,10 +168,6 @@ public final class HTTPServer: @unchecked Sendable {
         let count = uploadSize.pointee
         if count > 0, let upload {
             uploadSize.pointee = 0
-            if MonotonicClock.milliseconds(since: exchange.started) / 1000 > server.limits.requestSeconds {
-                server.service?.refused(exchange.request, status: 408, reason: "the body took over \(JSONObject.number(server.limits.requestSeconds, decimals: 1)) s")
-                return kPLHTTPNo
-            }
             exchange.received += count
             if exchange.received > server.limits.bodyBytes {
                 exchange.answered = true
@@ -190,14 +196,25 @@ public final class HTTPServer: @unchecked Sendable {
         return server.queue(service.respond(to: exchange.request), on: connection)
     }
 
-    private static let completed: PLHTTPCompletedHandler = { context, _, requestContext, termination in
+    private static let connectionChanged: PLHTTPConnectionNotify = { context, connection, _, code in
+        guard let context, let connection else { return }
+        let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+        if code == kPLHTTPConnectionStarted {
+            server.watch?.opened(connection, socket: pl_http_connection_socket(connection))
+        } else {
+            server.watch?.closed(connection)
+        }
+    }
+
+    private static let completed: PLHTTPCompletedHandler = { context, connection, requestContext, termination in
+        if let context, let connection { Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().watch?.requestEnded(connection) }
         guard let requestContext, let pointer = requestContext.pointee else { return }
         let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
         requestContext.pointee = nil
         if let form = exchange.form { _ = pl_MHD_destroy_post_processor(form) }
         if termination == kPLHTTPTimedOut, !exchange.answered, let context {
             let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
-            server.service?.refused(exchange.request, status: 408, reason: "the client sent nothing for \(server.limits.idleSeconds) s")
+            server.service?.refused(exchange.request.line, status: 408, reason: "the client sent nothing for \(server.limits.idleSeconds) s")
         }
     }
 
@@ -215,7 +232,6 @@ public final class HTTPServer: @unchecked Sendable {
 /// One request on its way through the callbacks.
 private final class Exchange {
     var request: HTTPRequest
-    let started = MonotonicClock.nanoseconds()
     var received = 0
     var form: OpaquePointer?
     /// A response is queued: the rest of the body is not read.
@@ -228,6 +244,7 @@ private final class Exchange {
 private final class ServerContext: @unchecked Sendable {
     var service: (any HTTPService)?
     var limits = HTTPServer.Limits()
+    var watch: ConnectionWatch?
     /// Until the daemon has started, the library's lines are kept: a failure to start is then
     /// said once, as the error; afterwards they go to the log.
     private(set) var startupLines: [String] = []
@@ -248,6 +265,11 @@ private final class ServerContext: @unchecked Sendable {
         }
     }
 
+    /// The watch shut a connection down: a request was under way (its head in), or only its head was.
+    func dropped(_ request: String?) {
+        service?.refused(request, status: 408, reason: "dropped: the request was not in within \(JSONObject.number(limits.requestSeconds, decimals: 1)) s")
+    }
+
     func head(connection: OpaquePointer, method: String, path: String) -> HTTPRequest {
         var headers: [String: String] = [:]
         for name in HTTPRequest.keptHeaders {
@@ -257,7 +279,7 @@ private final class ServerContext: @unchecked Sendable {
     }
 
     func refuse(_ exchange: Exchange, _ status: Int, reason: String, on connection: OpaquePointer) -> Int32 {
-        service?.refused(exchange.request, status: status, reason: reason)
+        service?.refused(exchange.request.line, status: status, reason: reason)
         var response = HTTPResponse.error(status, reason)
         // After a refusal mid-body the connection cannot be reused: say so.
         response.headers.append(("Connection", "close"))
@@ -272,6 +294,7 @@ private final class ServerContext: @unchecked Sendable {
         guard let made else { return kPLHTTPNo }
         for header in response.headers { _ = pl_MHD_add_response_header(made, header.name, header.value) }
         let queued = pl_MHD_queue_response(connection, UInt32(response.status), made)
+        watch?.answered(connection)
         pl_MHD_destroy_response(made)
         return queued
     }

@@ -9,6 +9,8 @@ public enum ServeError: PlantLeafError {
     /// --tls-cert was given, and this libmicrohttpd was built without HTTPS.
     case tlsUnsupported
     case cannotListen(address: String, reason: String)
+    /// A thread the server needs could not be started.
+    case cannotStart(reason: String)
     /// A token, certificate or key file that cannot be used.
     case unusableFile(path: String, what: String, reason: String)
 
@@ -18,6 +20,7 @@ public enum ServeError: PlantLeafError {
         case .libraryUnusable(let reason): return "the HTTP library libmicrohttpd cannot be used: \(reason)"
         case .tlsUnsupported: return "this libmicrohttpd was built without HTTPS"
         case .cannotListen(let address, let reason): return "cannot listen on \(address): \(reason)"
+        case .cannotStart(let reason): return reason
         case .unusableFile(let path, let what, let reason): return "cannot use \(path) as the \(what): \(reason)"
         }
     }

@@ -102,9 +102,9 @@ public final class WebService: HTTPService, @unchecked Sendable {
         }
     }
 
-    public func refused(_ request: HTTPRequest, status: Int, reason: String) {
+    public func refused(_ requestLine: String?, status: Int, reason: String) {
         metrics.refused(status: status)
-        log("\(status) \(request.method) \(TerminalText.neutralised(request.path)): \(reason)")
+        log("\(status) \(requestLine ?? "a connection"): \(reason)")
     }
 
     private func signIn(_ request: HTTPRequest) -> HTTPResponse {
@@ -118,7 +118,7 @@ public final class WebService: HTTPService, @unchecked Sendable {
     }
 
     private func refusal(_ request: HTTPRequest, _ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        refused(request, status: status, reason: message)
+        refused(request.line, status: status, reason: message)
         var response = HTTPResponse.error(status, message)
         response.headers += headers
         return secured(response)

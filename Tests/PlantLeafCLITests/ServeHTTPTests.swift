@@ -167,6 +167,50 @@ import Testing
         try Self.expectServing(server, after: "100 MB uploads")
     }
 
+    /// 64 clients trickling requests in, a byte every half second (half of them still on the head,
+    /// half on the body): an upload beside them is answered at once, and each of them is dropped
+    /// at --request-timeout, however steadily it sends.
+    @Test func slowClientsNeitherBlockOthersNorStay() throws {
+        let server = try TestServer(["--jobs", "1", "--request-timeout", "4"])
+        let head = Array("POST /api/classify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: 1000\r\n\r\n".utf8)
+        var sockets: [Int32] = []
+        for index in 0..<64 {
+            let socketDescriptor = try RawHTTP.connect(port: server.port)
+            // The body half starts with its whole head sent.
+            if index % 2 == 1 { RawHTTP.send(socketDescriptor, head) }
+            sockets.append(socketDescriptor)
+        }
+        let slow = sockets
+        defer { slow.forEach { close($0) } }
+        let trickling = Thread {
+            for step in 0..<40 {
+                for (index, socketDescriptor) in slow.enumerated() {
+                    let byte: UInt8 = index % 2 == 0 ? head[step % head.count] : 0xFF
+                    RawHTTP.send(socketDescriptor, [byte])
+                }
+                usleep(500_000)
+            }
+        }
+        trickling.start()
+        usleep(300_000)
+        let start = Date()
+        let upload = try Self.upload(server, try Self.leafBytes())
+        #expect(upload.status == 200)
+        #expect(Date().timeIntervalSince(start) < 2, "an upload beside 64 slow clients took \(Date().timeIntervalSince(start)) s")
+        // Each slow client's socket ends (the server shut it down) within the limit and a little.
+        var ended = 0
+        for socketDescriptor in slow {
+            var descriptor = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+            var byte: UInt8 = 0
+            if poll(&descriptor, 1, 10_000) > 0, recv(socketDescriptor, &byte, 1, Int32(MSG_DONTWAIT)) <= 0 { ended += 1 }
+        }
+        #expect(ended == 64, "\(ended) of 64 slow clients dropped")
+        let log = server.stderr(containing: "plantleaf serve: 408 POST /api/classify: dropped")
+        #expect(log.contains("plantleaf serve: 408 a connection: dropped: the request was not in within 4 s\n"), "\(log)")
+        #expect(log.contains("plantleaf serve: 408 POST /api/classify: dropped: the request was not in within 4 s\n"), "\(log)")
+        try Self.expectServing(server, after: "64 slow clients")
+    }
+
     @Test func tokenIsNeededWhereItMustBe() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }

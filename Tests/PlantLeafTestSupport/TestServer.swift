@@ -43,6 +43,17 @@ public final class TestServer {
     /// What it wrote to stderr so far.
     public var stderr: String { (try? String(contentsOfFile: folder + "/stderr", encoding: .utf8)) ?? "" }
 
+    /// Its stderr once it holds `text` (lines written just after a socket closed may lag a little),
+    /// or after 10 s whatever it holds then.
+    public func stderr(containing text: String) -> String {
+        for _ in 0..<100 {
+            let log = stderr
+            if log.contains(text) { return log }
+            usleep(100_000)
+        }
+        return stderr
+    }
+
     /// Stops it as systemd would (SIGTERM) and waits for it to end.
     public func stop() { process.stop() }
 }

@@ -49,6 +49,11 @@ typedef int (*PLHTTPAccessHandler)(void *context, PLHTTPConnection *connection, 
 // Called when a request ends, however it ended, to free what *request_context holds.
 typedef void (*PLHTTPCompletedHandler)(void *context, PLHTTPConnection *connection,
                                        void **request_context, int termination);
+// Called when a connection opens (code kPLHTTPConnectionStarted) and just before its socket is
+// closed (kPLHTTPConnectionClosed), on the connection's own thread.
+typedef void (*PLHTTPConnectionNotify)(void *context, PLHTTPConnection *connection, void **socket_context, int code);
+#define kPLHTTPConnectionStarted 0
+#define kPLHTTPConnectionClosed 1
 // Fills up to `max` bytes at `buffer` for a response of unknown length; returns the count,
 // kPLHTTPReaderEnd or kPLHTTPReaderError. With a thread per connection it may block.
 typedef ssize_t (*PLHTTPContentReader)(void *context, uint64_t position, char *buffer, size_t max);
@@ -102,7 +107,7 @@ enum {
 };
 
 // Opens the library at `path` (PL_MICROHTTPD_SONAME: through the loader's search path) and
-// resolves every entry point above and the two below. Loading is done once per process: a
+// resolves every entry point above and the three below. Loading is done once per process: a
 // second call returns the first result, with the first detail.
 int pl_microhttpd_load(const char *path, char *detail, size_t detail_size);
 
@@ -121,6 +126,7 @@ typedef struct {
     PLHTTPAccessHandler handler;
     void *handler_context;
     PLHTTPCompletedHandler completed;
+    PLHTTPConnectionNotify connection_notify;
     PLHTTPLogSink *log_sink;
 } PLHTTPSettings;
 
@@ -131,6 +137,9 @@ PLHTTPDaemon *pl_http_start(const PLHTTPSettings *settings);
 
 // The port the daemon listens on (the system's choice when the address had port 0); 0 if unknown.
 uint16_t pl_http_bound_port(PLHTTPDaemon *daemon);
+
+// The connection's socket descriptor, or -1.
+int pl_http_connection_socket(PLHTTPConnection *connection);
 
 // Whether this build of the library has HTTPS (it is built with GnuTLS or without).
 int pl_http_supports_tls(void);
