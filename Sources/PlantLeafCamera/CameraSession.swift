@@ -12,6 +12,10 @@ public final class CameraSession {
     private var recentResults: [UInt64] = []
     /// The last classified frame's readings: a frame repeating them is the same frame again.
     private var history = PictureHistory()
+    /// The run's stop pipe while it runs, for `stop()` from another thread.
+    private let stopLock = Lock()
+    private var activeStop: StopSignal?
+    private var stopRequested = false
 
     /// A session that classifies with `classifier`; nothing is opened until `run`.
     public init(classifier: Classifier, options: CameraOptions) {
@@ -32,7 +36,8 @@ public final class CameraSession {
                     onNotice: (CameraNotice) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
         try makeSaveFolder()
         // First, so a Ctrl-C during set-up also ends the run through the normal path.
-        let stop = try StopSignal()
+        let stop = try makeStopSignal()
+        defer { runEnded() }
         var summary: CameraSummary
         if let inputPath = options.inputPath {
             let reader = try MJPEGStreamReader(path: inputPath, maxFrameBytes: options.maxStreamFrameBytes)
@@ -54,11 +59,35 @@ public final class CameraSession {
         return summary
     }
 
+    /// Ends the run under way (or the next one at its start) from another thread, as SIGTERM
+    /// would: a program that waits for signals itself (a server) stops the camera with this.
+    public func stop() {
+        stopLock.withLock {
+            stopRequested = true
+            activeStop?.trigger()
+        }
+    }
+
+    /// The stop pipe for one run, with `stop()` wired to it.
+    private func makeStopSignal() throws(CameraError) -> StopSignal {
+        let stop = try StopSignal()
+        stopLock.withLock {
+            activeStop = stop
+            if stopRequested { stop.trigger() }
+        }
+        return stop
+    }
+
+    private func runEnded() {
+        stopLock.withLock { activeStop = nil }
+    }
+
     /// `run` on a source of the caller's (the tests' scripted ones), as a stream of `format`.
     package func run(source: any FrameSource, format: StreamFormat, onResult: (CameraResult) -> Bool,
                      onNotice: (CameraNotice) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
         try makeSaveFolder()
-        let stop = try StopSignal()
+        let stop = try makeStopSignal()
+        defer { runEnded() }
         var summary = try classifyStream(from: source, format: format, stop: stop, onResult: onResult, onNotice: onNotice)
         summary.signal = stop.receivedSignal()
         return summary
@@ -70,7 +99,8 @@ public final class CameraSession {
                                 onResult: (CameraResult) -> Bool,
                                 onNotice: (CameraNotice) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
         try makeSaveFolder()
-        let stop = try StopSignal()
+        let stop = try makeStopSignal()
+        defer { runEnded() }
         var summary = try captureAtIntervals(opening: open, stop: stop, onSetup: onSetup, onResult: onResult, onNotice: onNotice)
         summary.signal = stop.receivedSignal()
         return summary

@@ -49,45 +49,19 @@ enum CameraCommand {
             return ExitCode.success
         }
         if parsed.list { return list() }
-        var options = parsed.session
-
-        let classifier: Classifier
-        do {
-            classifier = try Classifier(options: ProjectPaths.classifierOptions(modelPath: parsed.modelPath, labelsPath: parsed.labelsPath,
-                                                                                threads: parsed.threads, crop: options.crop,
-                                                                                verdictPolicy: parsed.verdictPolicy,
-                                                                                weightCache: !parsed.noCache))
-        } catch {
-            Console.error("plantleaf camera: \(Remedy.line(error))")
-            return ExitCode.setupFailure
-        }
         if let image = parsed.benchFramesImage {
-            return benchmark(classifier: classifier, imagePath: image, size: options.request.size, crop: options.crop,
+            let classifier: Classifier
+            do {
+                classifier = try Classifier(options: CameraMonitor.classifierOptions(parsed))
+            } catch {
+                Console.error("plantleaf camera: \(Remedy.line(error))")
+                return ExitCode.setupFailure
+            }
+            return benchmark(classifier: classifier, imagePath: image, size: parsed.session.request.size, crop: parsed.session.crop,
                              iterations: parsed.iterations)
         }
+        guard var monitor = CameraMonitor(parsed, command: "plantleaf camera") else { return ExitCode.setupFailure }
         let json = parsed.json || !Console.stdoutIsTerminal
-        var log: AppendLog?
-        if let path = parsed.logPath {
-            do {
-                log = try AppendLog(path: path)
-            } catch {
-                Console.error("plantleaf camera: --log \(path): \(error)")
-                return ExitCode.setupFailure
-            }
-        }
-        var publisher: MQTTPublisher?
-        if let url = parsed.mqttURL {
-            do {
-                let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
-                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version)
-                // Home Assistant's image entity shows the frame the reading was made from.
-                options.keepModelInput = true
-            } catch {
-                Console.error("plantleaf camera: --mqtt: \(Remedy.line(error))")
-                return ExitCode.setupFailure
-            }
-        }
-        defer { publisher?.close() }
         var preview: TerminalPreview?
         if parsed.preview && !json {
             let mode = TerminalColorMode.detect(environment: terminalEnvironment())
@@ -95,10 +69,10 @@ enum CameraCommand {
                 Console.error("plantleaf camera: no --preview: TERM is unset or dumb, so this terminal cannot draw it")
             } else {
                 preview = TerminalPreview(mode: mode)
-                options.keepModelInput = true
+                monitor.keepModelInput()
             }
         }
-        return live(classifier: classifier, options: options, json: json, log: log, publisher: publisher, preview: preview)
+        return monitor.run(output: json ? .json : .statusBlock(StatusBlock(preview: preview)))
     }
 
     /// The variables that choose the preview's colours, from this process's environment.
@@ -108,68 +82,6 @@ enum CameraCommand {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         return environment
-    }
-
-    // MARK: live view
-
-    private static func live(classifier: Classifier, options: CameraOptions, json: Bool, log: AppendLog?,
-                             publisher: MQTTPublisher?, preview: TerminalPreview?) -> Int32 {
-        /// Connection changes, said as they are noticed (after each result and each notice).
-        func reportConnection() {
-            for event in publisher?.takeEvents() ?? [] { Console.error("plantleaf camera: mqtt: \(EventText.line(event))") }
-        }
-        var status = StatusBlock(preview: preview)
-        var logFailure: FileWriteError?
-        let summary: CameraSummary
-        do {
-            summary = try CameraSession(classifier: classifier, options: options).run(onSetup: { setup in
-                let line = CameraOutput.setupLine(setup, crop: options.crop)
-                Console.error("plantleaf camera: \(line)")
-                status.header = line
-            }, onResult: { result in
-                let record = CameraOutput.frameRecord(result)
-                if json { Console.out(record) } else { status.draw(result) }
-                publisher?.publish(CameraOutput.mqttReading(result, record: record))
-                reportConnection()
-                if let log {
-                    do throws(FileWriteError) {
-                        try log.append(record)
-                    } catch {
-                        logFailure = error
-                        return false
-                    }
-                }
-                // A reader that has gone (`| head -1`) ends the run as classify's does, rather
-                // than a camera classifying for no one; this reading still went to the log and broker.
-                return !Console.stdoutFailed
-            }, onNotice: { notice in
-                Console.error("plantleaf camera: \(EventText.line(notice))")
-                reportConnection()
-            })
-        } catch {
-            Console.error("plantleaf camera: \(Remedy.line(error))")
-            return ExitCode.setupFailure
-        }
-        reportConnection()
-        report(summary, options: options, json: json)
-        if let logFailure, let log {
-            Console.error("plantleaf camera: --log \(log.path): cannot write: \(logFailure)")
-            return ExitCode.setupFailure
-        }
-        if let failure = summary.failure {
-            Console.error("plantleaf camera: \(Remedy.line(failure))")
-            return ExitCode.partialFailure
-        }
-        return ExitCode.success
-    }
-
-    private static func report(_ summary: CameraSummary, options: CameraOptions, json: Bool) {
-        let fromStream = options.inputPath != nil
-        let retriesDevice = options.interval != nil && !fromStream
-        Console.error("plantleaf camera: " + CameraOutput.summaryLine(summary, fromStream: fromStream, retriesDevice: retriesDevice))
-        if json {
-            Console.out(CameraOutput.summaryRecord(summary, fromStream: fromStream, retriesDevice: retriesDevice, time: WallClock.localISO8601()))
-        }
     }
 
     // MARK: --list

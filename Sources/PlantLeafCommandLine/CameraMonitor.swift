@@ -1,0 +1,146 @@
+import Glibc
+import PlantLeafCore
+import PlantLeafCamera
+import PlantLeafReport
+
+/// The camera monitor as `camera` runs it and `serve` runs it beside its pages: the session, its
+/// --log file and MQTT publisher, and the lines it writes on stderr under the command's name.
+struct CameraMonitor {
+    /// Where each result goes on stdout.
+    enum Output {
+        /// One JSON line per result, then the summary object.
+        case json
+        /// The status block, redrawn in place on a terminal.
+        case statusBlock(StatusBlock)
+        /// Nothing: the results reach the log, the broker and the pages only.
+        case none
+    }
+
+    /// "plantleaf camera", "plantleaf serve": the start of every line it writes.
+    let command: String
+    private(set) var session: CameraSession
+    private let log: AppendLog?
+    private let publisher: MQTTPublisher?
+    private var options: CameraOptions
+
+    /// The classifier the monitor runs on, from the options' model, labels, threads and checks.
+    static func classifierOptions(_ parsed: CameraCommandOptions) -> Classifier.Options {
+        ProjectPaths.classifierOptions(modelPath: parsed.modelPath, labelsPath: parsed.labelsPath, threads: parsed.threads,
+                                       crop: parsed.session.crop, verdictPolicy: parsed.verdictPolicy, weightCache: !parsed.noCache)
+    }
+
+    /// Loads the model and opens the --log file and the broker connection; nil after saying on
+    /// stderr, in one line, what could not be set up.
+    init?(_ parsed: CameraCommandOptions, command: String) {
+        self.command = command
+        options = parsed.session
+        let classifier: Classifier
+        do {
+            classifier = try Classifier(options: CameraMonitor.classifierOptions(parsed))
+        } catch {
+            Console.error("\(command): \(Remedy.line(error))")
+            return nil
+        }
+        var log: AppendLog?
+        if let path = parsed.logPath {
+            do {
+                log = try AppendLog(path: path)
+            } catch {
+                Console.error("\(command): --log \(path): \(error)")
+                return nil
+            }
+        }
+        var publisher: MQTTPublisher?
+        if let url = parsed.mqttURL {
+            do {
+                let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
+                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version)
+                // Home Assistant's image entity shows the frame the reading was made from.
+                options.keepModelInput = true
+            } catch {
+                Console.error("\(command): --mqtt: \(Remedy.line(error))")
+                return nil
+            }
+        }
+        self.log = log
+        self.publisher = publisher
+        session = CameraSession(classifier: classifier, options: options)
+    }
+
+    /// Keeps each result's model input (for a preview, or a page that shows the frame).
+    mutating func keepModelInput() {
+        guard !options.keepModelInput else { return }
+        options.keepModelInput = true
+        session = CameraSession(classifier: session.classifier, options: options)
+    }
+
+    /// Runs the session to its end; `alsoDeliver` gets each result with its JSON record and the
+    /// model input as JPEG (when kept). Returns the exit status `camera` gives.
+    func run(output: Output, alsoDeliver: ((CameraResult, String, [UInt8]?) -> Void)? = nil) -> Int32 {
+        /// Connection changes, said as they are noticed (after each result and each notice).
+        func reportConnection() {
+            for event in publisher?.takeEvents() ?? [] { Console.error("\(command): mqtt: \(EventText.line(event))") }
+        }
+        defer { publisher?.close() }
+        var output = output
+        var logFailure: FileWriteError?
+        let summary: CameraSummary
+        do {
+            summary = try session.run(onSetup: { setup in
+                let line = CameraOutput.setupLine(setup, crop: options.crop)
+                Console.error("\(command): \(line)")
+                if case .statusBlock(var status) = output {
+                    status.header = line
+                    output = .statusBlock(status)
+                }
+            }, onResult: { result in
+                let record = CameraOutput.frameRecord(result)
+                switch output {
+                case .json: Console.out(record)
+                case .statusBlock(var status):
+                    status.draw(result)
+                    output = .statusBlock(status)
+                case .none: break
+                }
+                // Encoded once for the broker and the pages alike.
+                let frame = result.modelInput.flatMap { try? JPEGEncoder.encode($0, quality: CameraOutput.frameJPEGQuality) }
+                publisher?.publish(MQTTReading(record: record, verdict: result.verdict, top: result.top, time: result.time, frameJPEG: frame))
+                alsoDeliver?(result, record, frame)
+                reportConnection()
+                if let log {
+                    do throws(FileWriteError) {
+                        try log.append(record)
+                    } catch {
+                        logFailure = error
+                        return false
+                    }
+                }
+                // A reader that has gone (`| head -1`) ends the run as classify's does, rather
+                // than a camera classifying for no one; this reading still went to the log and broker.
+                return !Console.stdoutFailed
+            }, onNotice: { notice in
+                Console.error("\(command): \(EventText.line(notice))")
+                reportConnection()
+            })
+        } catch {
+            Console.error("\(command): \(Remedy.line(error))")
+            return ExitCode.setupFailure
+        }
+        reportConnection()
+        let fromStream = options.inputPath != nil
+        let retriesDevice = options.interval != nil && !fromStream
+        Console.error("\(command): " + CameraOutput.summaryLine(summary, fromStream: fromStream, retriesDevice: retriesDevice))
+        if case .json = output {
+            Console.out(CameraOutput.summaryRecord(summary, fromStream: fromStream, retriesDevice: retriesDevice, time: WallClock.localISO8601()))
+        }
+        if let logFailure, let log {
+            Console.error("\(command): --log \(log.path): cannot write: \(logFailure)")
+            return ExitCode.setupFailure
+        }
+        if let failure = summary.failure {
+            Console.error("\(command): \(Remedy.line(failure))")
+            return ExitCode.partialFailure
+        }
+        return ExitCode.success
+    }
+}
