@@ -51,9 +51,10 @@ let package = Package(
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
         .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
-        // Expected/ holds the recorded whole outputs HelpTextTests compares with.
+        // Expected/ holds the recorded whole outputs HelpTextTests compares with; Browser/ the script
+        // ServeBrowserTests drives Chromium with.
         .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafCommandLine", "PlantLeafTestSupport"],
-                    exclude: ["Expected"]),
+                    exclude: ["Expected", "Browser"]),
         // Camera runs through real V4L2 drivers in a VM (../shared/tools/camera-fixture).
         .testTarget(name: "PlantLeafCameraTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafCommandLine", "PlantLeafTestSupport"]),
     ],

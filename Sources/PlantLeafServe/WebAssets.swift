@@ -10,6 +10,7 @@ enum WebAssets {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>PlantLeaf</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml">
         <link rel="stylesheet" href="/style.css">
         <script src="/app.js" defer></script>
         </head>
@@ -147,6 +148,12 @@ enum WebAssets {
         .diagnosis { color: var(--accent); }
         .uncertain, .no-leaf, .no-picture, .error { color: var(--warn); }
         form input { display: block; width: 100%; padding: .75rem; margin: .5rem 0 1rem; font: inherit; border: 2px solid var(--ink); }
+        """#.utf8))
+
+    /// The page's tab icon, a leaf. Without one, browsers ask for /favicon.ico and log its 404
+    /// as an error in the console; a data: address instead would need a wider img-src.
+    static let icon = HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(#"""
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path fill="#0b5d1e" d="M28 3C13 3 4 10 4 20c0 3 1 6 3 8l2-1c2-6 7-11 13-14-5 4-9 9-11 15 2 1 4 1 6 1 11 0 15-10 11-26z"/></svg>
         """#.utf8))
 
     private static func html(_ text: String) -> HTTPResponse {

@@ -1,9 +1,9 @@
 import PlantLeafCore
 
-/// What `plantleaf serve` answers: the page and its two assets, the JSON API and the metrics.
-/// Every response carries headers that keep the page to its own assets; with a token, every
-/// route but `/api/health` needs it (as `Authorization: Bearer TOKEN`, or the cookie the page's
-/// sign-in sets), compared in constant time.
+/// What `plantleaf serve` answers: the page and its assets (script, style, icon), the JSON API
+/// and the metrics. Every response carries headers that keep the page to its own assets; with a
+/// token, every route but `/api/health` needs it (as `Authorization: Bearer TOKEN`, or the
+/// cookie the page's sign-in sets), compared in constant time.
 public final class WebService: HTTPService, @unchecked Sendable {
     private let pool: ClassifierPool
     private let topK: Int
@@ -23,8 +23,8 @@ public final class WebService: HTTPService, @unchecked Sendable {
 
     /// The routes: path, the methods it answers, and whether it reads a body.
     private enum Route: String, CaseIterable {
-        case page = "/", script = "/app.js", style = "/style.css", health = "/api/health", classify = "/api/classify",
-             metrics = "/metrics", signIn = "/sign-in"
+        case page = "/", script = "/app.js", style = "/style.css", icon = "/favicon.svg", health = "/api/health",
+             classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in"
 
         var methods: [String] {
             switch self {
@@ -50,6 +50,7 @@ public final class WebService: HTTPService, @unchecked Sendable {
         case .page: return secured(WebAssets.page)
         case .script: return secured(WebAssets.script)
         case .style: return secured(WebAssets.style)
+        case .icon: return secured(WebAssets.icon)
         case .health: return secured(.json(200, #"{"status": "ok"}"#))
         case .metrics:
             return secured(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.text.utf8)))

@@ -55,6 +55,12 @@ import Testing
         }
         let page = try Self.get(server, "/")
         #expect(page.text.contains("<input id=\"photo\" type=\"file\" accept=\"image/*\" capture=\"environment\">"))
+        // The page names its icon, so browsers do not ask for /favicon.ico (a 404 in their console).
+        #expect(page.text.contains("<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">"))
+        let icon = try Self.get(server, "/favicon.svg")
+        #expect(icon.status == 200 && icon.headers["content-type"] == "image/svg+xml")
+        #expect(icon.headers["content-security-policy"] == page.headers["content-security-policy"])
+        #expect(icon.text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\">") && icon.text.hasSuffix("</svg>"))
         let head = try RawHTTP.exchange(port: server.port, RawHTTP.request("HEAD", "/"))
         #expect(head.status == 200 && head.body.isEmpty)
     }
@@ -224,7 +230,7 @@ import Testing
         #expect(refused.text == #"{"error": "this server needs its token: send Authorization: Bearer TOKEN"}"# + "\n")
         #expect(try Self.upload(server, leaf, headers: ["Authorization: Bearer wrong-token-of-some-length"]).status == 401)
         #expect(try Self.upload(server, leaf, headers: ["Authorization: Bearer \(token)"]).status == 200)
-        for target in ["/app.js", "/style.css", "/metrics"] {
+        for target in ["/app.js", "/style.css", "/favicon.svg", "/metrics"] {
             #expect(try Self.get(server, target).status == 401, "\(target)")
             #expect(try Self.get(server, target, headers: ["Authorization: Bearer \(token)"]).status == 200, "\(target)")
         }

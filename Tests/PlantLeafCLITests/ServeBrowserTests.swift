@@ -1,0 +1,103 @@
+import Foundation
+import PlantLeafCore
+import PlantLeafTestSupport
+import Testing
+
+/// The page of `plantleaf serve` in headless Chromium, driven through chromium-driver by
+/// Browser/serve_page.py (`scripts/setup.sh browser` installs all three; `make test` runs that
+/// step): a photo picked with the file input gets its answer drawn, with nothing in the console
+/// (where a refused Content-Security-Policy would show), a screenshot kept in
+/// .build/test-output/serve-page; an upload that is no image shows the server's error.
+@Suite struct ServeBrowserTests {
+    /// Where the screenshots stay after the test (the temporary folders are removed).
+    static let outputFolder = TestPaths.root + "/.build/test-output/serve-page"
+
+    static let script = TestPaths.root + "/Tests/PlantLeafCLITests/Browser/serve_page.py"
+
+    /// Seconds for the whole script: Chromium's start, the page, and up to 60 s for the answer.
+    static let browserTimeLimit: Double = 180
+
+    /// Why the script gave no page state: one line naming what is not installed, or its failure.
+    struct BrowserProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// What the page showed, as serve_page.py reports it.
+    struct PageState {
+        var fields: [String: Any]
+        var verdict: String { fields["verdict"] as? String ?? "" }
+        var top: [String] { fields["top"] as? [String] ?? [] }
+        var timing: String { fields["timing"] as? String ?? "" }
+        var status: String { fields["status"] as? String ?? "" }
+        var timedOut: Bool { fields["timed_out"] as? Bool ?? true }
+        var resultShown: Bool { fields["result_shown"] as? Bool ?? false }
+        var screenshotSaved: Bool { fields["screenshot_saved"] as? Bool ?? false }
+        /// Every entry the browser logged, as "LEVEL source: message".
+        var console: [String] {
+            let entries = fields["console"] as? [[String: String]] ?? []
+            return entries.map { "\($0["level"] ?? "") \($0["source"] ?? ""): \($0["message"] ?? "")" }
+        }
+    }
+
+    /// Opens the served page, picks `photo` with its file input, and reads what it then shows;
+    /// the screenshot goes to `screenshot`.
+    static func pick(_ photo: String, on server: TestServer, screenshot: String) throws -> PageState {
+        let folder = TestPaths.temporaryDirectory("servebrowser")
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: screenshot)
+        let environment = ["HOME": folder, "TMPDIR": folder, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let result = try runCommand("/usr/bin/python3", [script, "http://127.0.0.1:\(server.port)/", photo, screenshot],
+                                    environment: environment, timeLimit: browserTimeLimit)
+        if result.status == 3 { throw BrowserProblem(description: result.stderr.trimmingCharacters(in: .newlines)) }
+        guard result.status == 0, let fields = jsonObject(result.stdout.trimmingCharacters(in: .newlines)) else {
+            throw BrowserProblem(description: "serve_page.py failed (\(result.status)): \(result.stderr.suffix(3000))")
+        }
+        return PageState(fields: fields)
+    }
+
+    static func isPNG(_ path: String) -> Bool {
+        let bytes: [UInt8] = (try? FileReader.readAll(path: path)) ?? []
+        return Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    }
+
+    @Test func leafPhotoShowsItsDiagnosis() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let screenshot = Self.outputFolder + "/diagnosis.png"
+        let page = try Self.pick(TestPaths.appleScabLeaf, on: server, screenshot: screenshot)
+        #expect(!page.timedOut, "no answer within 60 s; status: \(page.status)")
+        #expect(page.resultShown)
+        #expect(page.status == "")
+        // A diagnosis: the heading is the top class's readable name, not the verdict word.
+        #expect(page.verdict == "Apple — Apple scab")
+        #expect(page.top.count == 3, "\(page.top)")
+        let first = page.top.first ?? ""
+        // As shown: the browser collapses the page's two spaces after the percentage to one.
+        #expect(first.range(of: #"^\d{1,3}\.\d % "#, options: .regularExpression) != nil, "\(first)")
+        #expect(first.hasSuffix("Apple — Apple scab"), "\(first)")
+        #expect(page.timing.hasPrefix("Read on the server in "), "\(page.timing)")
+        #expect(page.console == [], "the page logged, threw or was refused something")
+        #expect(page.screenshotSaved)
+        #expect(Self.isPNG(screenshot), "no PNG at \(screenshot)")
+        print("serve page screenshot: \(screenshot)")
+        print("serve page shows: \(page.verdict) | \(page.top.joined(separator: " | ")) | \(page.timing)")
+    }
+
+    /// A text file named .jpg: the browser sends it as image/jpeg, the server reads it and says
+    /// why not, and the page shows that.
+    @Test func fileThatIsNoImageShowsTheServersError() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let fake = folder + "/leaf.jpg"
+        try "this is no photo of a leaf\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        let page = try Self.pick(fake, on: server, screenshot: Self.outputFolder + "/not-an-image.png")
+        #expect(!page.timedOut, "no answer within 60 s; status: \(page.status)")
+        #expect(!page.resultShown)
+        #expect(page.status.hasPrefix("not an image PlantLeaf can read: "), "\(page.status)")
+        // The refused upload is the browser's one console entry: the 422 of the request itself.
+        #expect(page.console.count == 1, "\(page.console)")
+        #expect(page.console.allSatisfy { $0.contains("/api/classify") && $0.contains("422") }, "\(page.console)")
+        print("serve page shows: \(page.status)")
+    }
+}
