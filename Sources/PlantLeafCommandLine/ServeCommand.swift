@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafCamera
 import PlantLeafCore
 import PlantLeafServe
 
@@ -18,6 +19,10 @@ public struct ServeOptions: Sendable {
     public var modelPath: String?
     public var labelsPath: String?
     public var noCache = false
+    /// --checks and --min-score, for uploads (the camera reads them with its own default checks).
+    public var verdictPolicy = VerdictPolicy(checks: .classifyDefault)
+    /// The camera monitor's options, when --device or --input names a camera.
+    public var camera: CameraCommandOptions?
 
     /// serve's arguments, range-checked.
     /// - Throws: `UsageError` for an unknown option, a value out of range, or options that do not go together.
@@ -49,7 +54,29 @@ public struct ServeOptions: Sendable {
         options.modelPath = parsed.string("--model")
         options.labelsPath = parsed.string("--labels")
         options.noCache = parsed.has("--no-cache")
+        options.verdictPolicy = try parsed.verdictPolicy(defaultChecks: .classifyDefault)
+        options.camera = try cameraOptions(parsed)
         return options
+    }
+
+    /// The camera's options, parsed as `camera` parses them (the same ranges, the same checks
+    /// of what goes together) from the camera options given and those serve shares with it.
+    private static func cameraOptions(_ parsed: Arguments) throws(UsageError) -> CameraCommandOptions? {
+        guard parsed.string("--device") != nil || parsed.string("--input") != nil else {
+            if let option = cameraOptionNames.first(where: { parsed.string($0) != nil || parsed.has($0) }) {
+                throw UsageError("\(option) is a camera option: give --device PATH or --input FILE|- too")
+            }
+            return nil
+        }
+        var arguments: [String] = []
+        for option in CameraCommandOptions.optionTable where cameraOptionNames.contains(option.name) || sharedOptionNames.contains(option.name) {
+            if let value = parsed.string(option.name) {
+                arguments += [option.name, value]
+            } else if parsed.has(option.name) {
+                arguments.append(option.name)
+            }
+        }
+        return try CameraCommandOptions.parse(arguments)
     }
 }
 
@@ -61,8 +88,13 @@ enum ServeCommand {
         Serves a page to classify leaf photos from a phone or any browser (take a photo or pick
         one), and a JSON API: POST /api/classify (the image as the body, or form field 'image'),
         GET /api/health, and GET /metrics in Prometheus's text format (docs/serve.md). Results
-        are classify --format json's. Nothing is written to disk; the page makes no request
-        outside this server.
+        are classify --format json's. Uploads are never written to disk; the page makes no
+        request outside this server.
+
+        With --device or --input it also runs the camera monitor as `plantleaf camera` does
+        (--every, --log, --mqtt ... behave the same) and shows it live at /live: the newest
+        reading (GET /api/latest, camera's JSON record), its frame (/snapshot.jpg) and every
+        frame as a motion-JPEG stream (/stream.mjpg).
 
         OPTIONS:
         """
@@ -70,7 +102,8 @@ enum ServeCommand {
     private static let helpConclusion = """
         Runs until SIGINT or SIGTERM. One line on stderr per refused request.
 
-        EXIT CODES: 0 stopped by a signal, 2 usage, model, runtime, library or address error.
+        EXIT CODES: 0 stopped by a signal, 1 the camera failed mid-run (as camera's 1), 2 usage, model,
+        runtime, library, address or camera set-up error.
         """
 
     static let help: String = {
@@ -91,12 +124,18 @@ enum ServeCommand {
             return ExitCode.success
         }
         // Blocked before any thread starts, so every thread inherits the mask and the signals
-        // reach only the sigwait below.
+        // reach only the sigwait below. SIGUSR1 is the camera thread saying its run failed.
         var signals = sigset_t()
         sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
+        for number in [SIGINT, SIGTERM, SIGUSR1] { sigaddset(&signals, number) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
+        var monitor: CameraMonitor?
+        if let camera = options.camera {
+            guard var made = CameraMonitor(camera, command: "plantleaf serve") else { return ExitCode.setupFailure }
+            made.keepModelInput()
+            monitor = made
+        }
+        let feed = monitor == nil ? nil : LiveFeed()
         let server: HTTPServer, jobs: Int
         do {
             try HTTPServer.loadLibrary()
@@ -104,14 +143,15 @@ enum ServeCommand {
             let tls = try tlsFiles(options)
             jobs = options.jobs ?? BatchClassifier.defaultJobs(inputs: Int.max, threads: options.threads)
             let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
-                                                                   threads: options.threads, weightCache: !options.noCache)
+                                                                   threads: options.threads, verdictPolicy: options.verdictPolicy,
+                                                                   weightCache: !options.noCache)
             var classifiers: [Classifier] = []
             for _ in 0..<jobs { classifiers.append(try Classifier(options: classifierOptions)) }
             var limits = HTTPServer.Limits()
             limits.bodyBytes = options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
             let service = WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
-                                     log: { line in Console.error("plantleaf serve: \(line)") })
+                                     feed: feed, log: { line in Console.error("plantleaf serve: \(line)") })
             server = try HTTPServer(address: options.listen, limits: limits, tls: tls, service: service,
                                     log: { line in Console.error("plantleaf serve: libmicrohttpd: \(line)") })
             if !options.listen.isLoopback && token == nil {
@@ -125,9 +165,25 @@ enum ServeCommand {
         let host = options.listen.description.dropLast(String(options.listen.port).count + 1)
         Console.error("plantleaf serve: listening on \(scheme)://\(host):\(server.port)/ (\(jobs) model instance\(jobs == 1 ? "" : "s"), "
             + "uploads up to \(options.maxUploadBytes >> 20) MiB)")
+        var camera: CameraThread?
+        if let monitor, let feed {
+            do {
+                camera = try CameraThread(monitor: monitor, feed: feed)
+            } catch {
+                Console.error("plantleaf serve: cannot start the camera thread: \(error.reason)")
+                server.stop()
+                return ExitCode.setupFailure
+            }
+        }
         var received: Int32 = 0
         sigwait(&signals, &received)
+        // The camera first (its reading in progress finishes), then the viewers waiting for its
+        // next frame, then the server with its connections.
+        monitor?.session.stop()
+        let cameraStatus = camera?.join()
+        feed?.close()
         server.stop()
+        if received == SIGUSR1 { return cameraStatus ?? ExitCode.setupFailure }
         Console.error("plantleaf serve: stopped by \(received == SIGINT ? "SIGINT" : "SIGTERM")")
         return ExitCode.success
     }
@@ -143,5 +199,32 @@ enum ServeCommand {
             }
         }
         return (key: try pem(keyPath, "TLS key"), certificate: try pem(certificatePath, "TLS certificate"))
+    }
+}
+
+/// The camera monitor on a thread of its own beside the server. A run that ends well (an --input
+/// stream's end) leaves the server serving its last reading; one that fails wakes the main
+/// thread's sigwait with SIGUSR1, so serve ends with the camera's status.
+private final class CameraThread: @unchecked Sendable {
+    private var thread: WorkerThread?
+    private var status: Int32 = ExitCode.success
+
+    init(monitor: CameraMonitor, feed: LiveFeed) throws(ThreadStartError) {
+        let main = pthread_self()
+        thread = try WorkerThread { [self] in
+            let status = monitor.run(output: .none) { result, record, frame in
+                feed.publish(record: record, verdict: result.verdict, droppedFrames: result.counts.dropped, frameJPEG: frame)
+            }
+            feed.streamEnded()
+            self.status = status
+            if status != ExitCode.success { pthread_kill(main, SIGUSR1) }
+        }
+    }
+
+    /// Waits for the run to end; its exit status.
+    func join() -> Int32 {
+        thread?.join()
+        thread = nil
+        return status
     }
 }

@@ -5,6 +5,8 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// A body sent as it is made instead of `body` (a camera stream), with no length ahead.
+    public var stream: (any HTTPBodyStream)?
 
     public init(status: Int, contentType: String, body: [UInt8], headers: [(name: String, value: String)] = []) {
         self.status = status

@@ -240,6 +240,12 @@ private final class Exchange {
     init(request: HTTPRequest) { self.request = request }
 }
 
+/// A streamed body, held by the library for as long as its response lives.
+private final class StreamBox {
+    let stream: any HTTPBodyStream
+    init(_ stream: any HTTPBodyStream) { self.stream = stream }
+}
+
 /// What the library's callbacks reach through their context pointer.
 private final class ServerContext: @unchecked Sendable {
     var service: (any HTTPService)?
@@ -286,10 +292,28 @@ private final class ServerContext: @unchecked Sendable {
         return queue(response, on: connection)
     }
 
+    static let readStream: PLHTTPContentReader = { context, _, buffer, max in
+        guard let context, let buffer else { return Int(kPLHTTPReaderError) }
+        let box = Unmanaged<StreamBox>.fromOpaque(context).takeUnretainedValue()
+        guard let count = box.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) else { return Int(kPLHTTPReaderEnd) }
+        return count
+    }
+
+    static let releaseStream: PLHTTPContentReaderFree = { context in
+        guard let context else { return }
+        Unmanaged<StreamBox>.fromOpaque(context).release()
+    }
+
     func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> Int32 {
-        var body = response.body
-        let made = body.withUnsafeMutableBytes { bytes in
-            pl_MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, kPLHTTPCopyBuffer)
+        let made: OpaquePointer?
+        if let stream = response.stream {
+            made = pl_MHD_create_response_from_callback(UInt64.max, 32 << 10, ServerContext.readStream,
+                                                        Unmanaged.passRetained(StreamBox(stream)).toOpaque(), ServerContext.releaseStream)
+        } else {
+            var body = response.body
+            made = body.withUnsafeMutableBytes { bytes in
+                pl_MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, kPLHTTPCopyBuffer)
+            }
         }
         guard let made else { return kPLHTTPNo }
         for header in response.headers { _ = pl_MHD_add_response_header(made, header.name, header.value) }

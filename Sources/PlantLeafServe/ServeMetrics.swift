@@ -28,7 +28,8 @@ final class ServeMetrics: @unchecked Sendable {
 
     func refused(status: Int) { lock.withLock { refusals[status, default: 0] += 1 } }
 
-    var text: String {
+    /// The metrics, with the camera's counts when there is one.
+    func text(camera: (verdicts: [Verdict: Int], droppedFrames: Int)?) -> String {
         lock.withLock {
             var lines = ["# HELP plantleaf_uploads_classified_total Uploads classified, by verdict.",
                          "# TYPE plantleaf_uploads_classified_total counter"]
@@ -50,6 +51,16 @@ final class ServeMetrics: @unchecked Sendable {
                       "# TYPE plantleaf_requests_refused_total counter"]
             for status in refusals.keys.sorted() {
                 lines.append("plantleaf_requests_refused_total{status=\"\(status)\"} \(refusals[status]!)")
+            }
+            if let camera {
+                lines += ["# HELP plantleaf_camera_readings_total Camera frames classified, by verdict.",
+                          "# TYPE plantleaf_camera_readings_total counter"]
+                for verdict in Verdict.allCases {
+                    lines.append("plantleaf_camera_readings_total{verdict=\"\(verdict.rawValue)\"} \(camera.verdicts[verdict, default: 0])")
+                }
+                lines += ["# HELP plantleaf_camera_frames_dropped_total Frames the camera dropped before they were read (sequence gaps).",
+                          "# TYPE plantleaf_camera_frames_dropped_total counter",
+                          "plantleaf_camera_frames_dropped_total \(camera.droppedFrames)"]
             }
             return lines.joined(separator: "\n") + "\n"
         }

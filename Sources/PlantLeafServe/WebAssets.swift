@@ -17,11 +17,41 @@ enum WebAssets {
         <body>
         <main>
         <h1>PlantLeaf</h1>
+        <nav><a id="live-link" href="/live" hidden>Live camera</a></nav>
         <p class="hint">Photograph one leaf, close up, on a plain background.</p>
         <label class="button" for="photo">Take or choose a photo</label>
         <input id="photo" type="file" accept="image/*" capture="environment">
         <img id="preview" alt="" hidden>
         <p id="status" role="status" aria-live="polite"></p>
+        <section id="result" hidden>
+        <h2 id="verdict"></h2>
+        <p id="meaning"></p>
+        <ol id="top"></ol>
+        <p id="timing" class="hint"></p>
+        </section>
+        </main>
+        </body>
+        </html>
+        """#)
+
+    /// The camera's page: its frames as they are read, and the newest reading beside them.
+    static let livePage = html(#"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>PlantLeaf: live camera</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+        <link rel="stylesheet" href="/style.css">
+        <script src="/app.js" defer></script>
+        </head>
+        <body>
+        <main>
+        <h1>PlantLeaf</h1>
+        <nav><a href="/">Photograph a leaf</a></nav>
+        <img id="frame" src="/stream.mjpg" alt="The camera's newest frame, as the model was given it">
+        <p id="status" role="status" aria-live="polite">Waiting for the camera's first reading…</p>
         <section id="result" hidden>
         <h2 id="verdict"></h2>
         <p id="meaning"></p>
@@ -77,12 +107,11 @@ enum WebAssets {
           return label.split("___").map(part => part.replace(/_/g, " ").split(" ").filter(Boolean).join(" ")).join(" — ");
         }
 
-        const photo = document.getElementById("photo");
-        const preview = document.getElementById("preview");
         const status = document.getElementById("status");
         const result = document.getElementById("result");
 
-        function show(answer) {
+        // A result (an upload's, or a camera reading's) as the verdict, the top 3 and `timing`.
+        function show(answer, timing) {
           const verdict = answer.verdict;
           document.getElementById("verdict").textContent = verdict === "diagnosis" ? displayName(answer.top[0].label) : verdict;
           document.getElementById("verdict").className = verdict;
@@ -97,36 +126,67 @@ enum WebAssets {
             item.append(bar, text);
             return item;
           }));
-          const t = answer.timing_ms;
-          document.getElementById("timing").textContent =
-            "Read on the server in " + (t.prepare + t.invoke + t.postprocess).toFixed(1) + " ms (decode and resize " + t.prepare.toFixed(1) +
-            " ms, model " + t.invoke.toFixed(1) + " ms).";
+          document.getElementById("timing").textContent = timing;
           result.hidden = false;
         }
 
-        photo.addEventListener("change", async () => {
-          const file = photo.files[0];
-          if (!file) return;
-          if (preview.src) URL.revokeObjectURL(preview.src);
-          preview.src = URL.createObjectURL(file);
-          preview.hidden = false;
-          result.hidden = true;
-          status.textContent = "Reading the leaf…";
-          const form = new FormData();
-          form.append("image", file, file.name);
-          try {
-            const response = await fetch("/api/classify", { method: "POST", body: form, credentials: "same-origin" });
-            const answer = await response.json();
-            if (!response.ok) {
-              status.textContent = answer.error || ("The server answered " + response.status + ".");
-              return;
+        // The photo page: the picked photo is sent as a form, its result shown.
+        const photo = document.getElementById("photo");
+        if (photo) {
+          const preview = document.getElementById("preview");
+          photo.addEventListener("change", async () => {
+            const file = photo.files[0];
+            if (!file) return;
+            if (preview.src) URL.revokeObjectURL(preview.src);
+            preview.src = URL.createObjectURL(file);
+            preview.hidden = false;
+            result.hidden = true;
+            status.textContent = "Reading the leaf…";
+            const form = new FormData();
+            form.append("image", file, file.name);
+            try {
+              const response = await fetch("/api/classify", { method: "POST", body: form, credentials: "same-origin" });
+              const answer = await response.json();
+              if (!response.ok) {
+                status.textContent = answer.error || ("The server answered " + response.status + ".");
+                return;
+              }
+              status.textContent = "";
+              const t = answer.timing_ms;
+              show(answer, "Read on the server in " + (t.prepare + t.invoke + t.postprocess).toFixed(1) + " ms (decode and resize " +
+                t.prepare.toFixed(1) + " ms, model " + t.invoke.toFixed(1) + " ms).");
+            } catch (error) {
+              status.textContent = "The server could not be reached: " + error.message;
             }
-            status.textContent = "";
-            show(answer);
-          } catch (error) {
-            status.textContent = "The server could not be reached: " + error.message;
+          });
+          // The way to the live view, when this server has a camera.
+          fetch("/api/health", { credentials: "same-origin" }).then(response => response.json()).then(health => {
+            if (health.camera && health.camera !== "none") document.getElementById("live-link").hidden = false;
+          }).catch(() => {});
+        }
+
+        // The live page: the newest reading, asked for every second (the frames come by the stream).
+        if (document.getElementById("frame")) {
+          let shown = "";
+          async function refresh() {
+            try {
+              const response = await fetch("/api/latest", { credentials: "same-origin" });
+              const answer = await response.json();
+              if (!response.ok) {
+                status.textContent = answer.error || ("The server answered " + response.status + ".");
+              } else if (answer.frame + " " + answer.time !== shown) {
+                shown = answer.frame + " " + answer.time;
+                status.textContent = "";
+                show(answer, "Frame " + answer.frame + " captured " + answer.time + ", read in " +
+                  (answer.prepare_ms + answer.invoke_ms).toFixed(1) + " ms.");
+              }
+            } catch (error) {
+              status.textContent = "The server could not be reached: " + error.message;
+            }
+            setTimeout(refresh, 1000);
           }
-        });
+          refresh();
+        }
         """#.utf8))
 
     static let style = HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", body: Array(#"""
@@ -141,6 +201,9 @@ enum WebAssets {
                   background: var(--accent); color: #fff; font: inherit; font-weight: bold; text-align: center; cursor: pointer; }
         .button:focus-within, .button:focus, input:focus { outline: 4px solid #f5a400; outline-offset: 2px; }
         #photo { width: 100%; margin: .75rem 0; font: inherit; }
+        nav { margin: 0 0 .5rem; }
+        nav a { color: var(--accent); font-weight: bold; }
+        #frame { display: block; width: 100%; max-width: 448px; image-rendering: auto; margin: .5rem 0; border: 2px solid var(--ink); }
         #preview { display: block; width: 100%; max-height: 50vh; object-fit: contain; margin: .5rem 0; border: 2px solid var(--ink); }
         #top { padding-left: 1.5rem; }
         #top li { margin: .5rem 0; }

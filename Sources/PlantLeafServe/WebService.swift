@@ -1,7 +1,8 @@
 import PlantLeafCore
 
 /// What `plantleaf serve` answers: the page and its assets (script, style, icon), the JSON API
-/// and the metrics. Every response carries headers that keep the page to its own assets; with a
+/// and the metrics, and with a camera its live view (the newest reading, the frame as a still and
+/// as a motion-JPEG stream). Every response carries headers that keep the page to its own assets; with a
 /// token, every route but `/api/health` needs it (as `Authorization: Bearer TOKEN`, or the
 /// cookie the page's sign-in sets), compared in constant time.
 public final class WebService: HTTPService, @unchecked Sendable {
@@ -10,21 +11,26 @@ public final class WebService: HTTPService, @unchecked Sendable {
     private let token: AccessToken?
     private let bodyLimit: Int
     private let metrics = ServeMetrics()
+    private let feed: LiveFeed?
     private let log: @Sendable (String) -> Void
 
-    /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result.
-    public init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, log: @escaping @Sendable (String) -> Void) {
+    /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result, and
+    /// the camera's readings from `feed` when there is a camera.
+    public init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?,
+                log: @escaping @Sendable (String) -> Void) {
         pool = ClassifierPool(classifiers)
         self.topK = topK
         self.token = token
         self.bodyLimit = bodyLimit
+        self.feed = feed
         self.log = log
     }
 
     /// The routes: path, the methods it answers, and whether it reads a body.
     private enum Route: String, CaseIterable {
         case page = "/", script = "/app.js", style = "/style.css", icon = "/favicon.svg", health = "/api/health",
-             classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in"
+             classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in",
+             live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg"
 
         var methods: [String] {
             switch self {
@@ -51,9 +57,13 @@ public final class WebService: HTTPService, @unchecked Sendable {
         case .script: return secured(WebAssets.script)
         case .style: return secured(WebAssets.style)
         case .icon: return secured(WebAssets.icon)
-        case .health: return secured(.json(200, #"{"status": "ok"}"#))
+        case .health:
+            return secured(.json(200, #"{"status": "ok", "camera": ""# + (feed.map { $0.current.state.rawValue } ?? "none") + #""}"#))
         case .metrics:
-            return secured(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.text.utf8)))
+            return secured(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                                        body: Array(metrics.text(camera: feed?.counts).utf8)))
+        case .live, .latest, .snapshot, .stream:
+            return live(route, request)
         case .classify:
             if let length = request.declaredLength, length > UInt64(bodyLimit) {
                 return refusal(request, 413, "the upload is \(length) bytes, over the \(FileReader.sizeText(bodyLimit)) limit")
@@ -66,6 +76,21 @@ public final class WebService: HTTPService, @unchecked Sendable {
         case .signIn:
             return token == nil ? refusal(request, 404, "this server has no token to sign in with") : nil
         }
+    }
+
+    /// The camera's routes: its page, its newest reading, that reading's frame, and the stream of frames.
+    private func live(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+        guard let feed else { return refusal(request, 404, "no camera: this server was started without --device or --input") }
+        if route == .live { return secured(WebAssets.livePage) }
+        if route == .stream {
+            var response = HTTPResponse(status: 200, contentType: MJPEGViewer.contentType, body: [])
+            response.stream = MJPEGViewer(feed: feed)
+            return secured(response)
+        }
+        guard let reading = feed.current.reading else { return refusal(request, 404, "no reading yet: the camera is starting") }
+        if route == .latest { return secured(.json(200, reading.record)) }
+        guard let jpeg = reading.frameJPEG else { return refusal(request, 404, "no frame yet: the camera is starting") }
+        return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {

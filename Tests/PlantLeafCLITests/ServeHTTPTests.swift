@@ -32,7 +32,7 @@ import Testing
     /// The server answers its health check: it survived whatever came before.
     static func expectServing(_ server: TestServer, after what: String) throws {
         let health = try get(server, "/api/health")
-        #expect(health.status == 200 && health.text == "{\"status\": \"ok\"}\n", "after \(what): \(health.status) \(health.text)")
+        #expect(health.status == 200 && health.text == "{\"status\": \"ok\", \"camera\": \"none\"}\n", "after \(what): \(health.status) \(health.text)")
     }
 
     @Test func pageAssetsAndHealth() throws {
@@ -40,7 +40,7 @@ import Testing
         let health = try Self.get(server, "/api/health")
         #expect(health.status == 200)
         #expect(health.headers["content-type"] == "application/json")
-        #expect(health.text == "{\"status\": \"ok\"}\n")
+        #expect(health.text == "{\"status\": \"ok\", \"camera\": \"none\"}\n")
         for (target, type) in [("/", "text/html; charset=utf-8"), ("/app.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")] {
             let response = try Self.get(server, target)
             #expect(response.status == 200, "\(target)")

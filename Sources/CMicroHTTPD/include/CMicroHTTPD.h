@@ -24,10 +24,10 @@
 // How a response holds its buffer (enum MHD_ResponseMemoryMode): the library copies it.
 #define kPLHTTPCopyBuffer 2
 
-// A content reader's size when not known in advance, and its "no more" result.
-#define kPLHTTPSizeUnknown UINT64_MAX
-#define kPLHTTPReaderEnd ((ssize_t)-1)
-#define kPLHTTPReaderError ((ssize_t)-2)
+// A content reader's results besides a byte count: the end of the body, or a failure that
+// closes the connection. (A body of unknown length is given the size UINT64_MAX.)
+#define kPLHTTPReaderEnd -1
+#define kPLHTTPReaderError -2
 
 // How a request ended (enum MHD_RequestTerminationCode), passed to the completion callback.
 #define kPLHTTPCompletedOK 0

@@ -1,0 +1,71 @@
+import PlantLeafCore
+
+/// The camera's newest reading as `serve` shows it: its JSON record, the frame the model was
+/// given (encoded once, as JPEG, however many viewers there are), and counts for the metrics.
+/// The camera thread publishes; page and stream requests read, or wait for the next one.
+public final class LiveFeed: @unchecked Sendable {
+    /// One reading.
+    struct Reading {
+        /// The camera's JSON record of it.
+        var record: String
+        var frameJPEG: [UInt8]?
+        /// 1 for the first reading, then counting up: a viewer waits for a larger one.
+        var number: UInt64
+    }
+
+    /// Where the camera run is.
+    public enum State: String, Sendable {
+        case starting, running
+        /// An --input stream ended: the last reading stays.
+        case ended
+    }
+
+    private let lock = Lock()
+    private var newest: Reading?
+    private var state = State.starting
+    private var closed = false
+    private var verdicts: [Verdict: Int] = [:]
+    private var droppedFrames = 0
+
+    public init() {}
+
+    /// A new reading: `record` is its JSON line, `droppedFrames` the camera's count so far.
+    public func publish(record: String, verdict: Verdict, droppedFrames: Int, frameJPEG: [UInt8]?) {
+        lock.withLock {
+            newest = Reading(record: record, frameJPEG: frameJPEG ?? newest?.frameJPEG, number: (newest?.number ?? 0) + 1)
+            state = .running
+            verdicts[verdict, default: 0] += 1
+            self.droppedFrames = droppedFrames
+            lock.broadcast()
+        }
+    }
+
+    /// The stream the camera read has ended; the pages keep its last reading.
+    public func streamEnded() {
+        lock.withLock { state = .ended }
+    }
+
+    /// Wakes every waiting viewer for good: the server is stopping.
+    public func close() {
+        lock.withLock {
+            closed = true
+            lock.broadcast()
+        }
+    }
+
+    var current: (reading: Reading?, state: State) { lock.withLock { (newest, state) } }
+
+    /// The counts `/metrics` shows: readings by verdict, frames the camera dropped.
+    var counts: (verdicts: [Verdict: Int], droppedFrames: Int) { lock.withLock { (verdicts, droppedFrames) } }
+
+    /// The first reading numbered above `number`, waiting for it up to `seconds`; after that
+    /// the newest there is (a viewer gets the same frame again rather than nothing). Nil once
+    /// closed, or when there has been no reading at all.
+    func reading(after number: UInt64, waitingUpTo seconds: Double) -> Reading? {
+        let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1e9)
+        return lock.withLock {
+            while !closed && (newest?.number ?? 0) <= number && lock.wait(until: deadline) {}
+            return closed ? nil : newest
+        }
+    }
+}
