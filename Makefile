@@ -35,7 +35,7 @@ test: setup
 example: setup
 	@scripts/example/check.sh
 
-## install: plantleaf, the default model + labels and libLiteRt.so under PREFIX (bin/, share/plantleaf/, lib/plantleaf/), the monitor's systemd unit, the docs (share/doc/plantleaf/)
+## install: plantleaf, the default model + labels and libLiteRt.so under PREFIX (bin/, share/plantleaf/, lib/plantleaf/), the monitor's and serve's systemd units, the docs (share/doc/plantleaf/)
 PREFIX ?= /usr/local
 install: build
 	scripts/install.sh --prefix "$(PREFIX)" --destdir "$(DESTDIR)"

@@ -5,9 +5,10 @@
 #   PREFIX/bin/plantleaf
 #   PREFIX/lib/plantleaf/libLiteRt.so
 #   PREFIX/share/plantleaf/plantvillage_int8.tflite, labels.txt (always installed as a pair)
-#   PREFIX/lib/systemd/system/plantleaf-monitor.service (the greenhouse monitor, see docs/camera.md),
-#   PREFIX/share/plantleaf/plantleaf-monitor.default and plantleaf-monitor.logrotate
-#   PREFIX/share/doc/plantleaf/README.md and docs/*.md (the unit's Documentation= names docs/camera.md)
+#   PREFIX/lib/systemd/system/plantleaf-monitor.service (the greenhouse monitor, see docs/camera.md)
+#   and plantleaf-serve.service (the web page and API, see docs/serve.md),
+#   PREFIX/share/plantleaf/plantleaf-monitor.default, plantleaf-monitor.logrotate, plantleaf-serve.default
+#   PREFIX/share/doc/plantleaf/README.md and docs/*.md (the units' Documentation= name docs/camera.md, docs/serve.md)
 #
 #   install.sh [--prefix DIR] [--binary FILE] [--litert FILE]   install (default prefix /usr/local)
 #   install.sh --uninstall [--prefix DIR]                        remove what install put there
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
         --binary) [ $# -ge 2 ] || die "--binary needs a file"; binary=$2; shift 2 ;;
         --litert) [ $# -ge 2 ] || die "--litert needs a libLiteRt.so or its wheel"; litert=$2; shift 2 ;;
         --uninstall) uninstall=true; shift ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
 done
@@ -40,12 +41,13 @@ bin_file=$destdir$prefix/bin/plantleaf
 lib_dir=$destdir$prefix/lib/plantleaf
 data_dir=$destdir$prefix/share/plantleaf
 doc_dir=$destdir$prefix/share/doc/plantleaf
-unit_file=$destdir$prefix/lib/systemd/system/plantleaf-monitor.service
+unit_dir=$destdir$prefix/lib/systemd/system
+units=(plantleaf-monitor.service plantleaf-serve.service)
 
 if $uninstall; then
-    rm -f "$bin_file" "$unit_file"
+    rm -f "$bin_file" "${units[@]/#/$unit_dir/}"
     rm -rf "$lib_dir" "$data_dir" "$doc_dir"
-    rmdir --ignore-fail-on-non-empty "$(dirname "$unit_file")" "$destdir$prefix/lib/systemd" "$(dirname "$doc_dir")" 2>/dev/null || true
+    rmdir --ignore-fail-on-non-empty "$unit_dir" "$destdir$prefix/lib/systemd" "$(dirname "$doc_dir")" 2>/dev/null || true
     say "removed plantleaf from $destdir$prefix"
     exit 0
 fi
@@ -69,21 +71,24 @@ else                                   # a project checkout
     fetch=$project/scripts/fetch-litert.sh
     [ -n "$litert" ] || litert=$project/.runtime/lib/libLiteRt.so
 fi
-for file in "$binary" "$model" "$labels" "$documents/README.md" "$documents/docs/camera.md"; do
+for file in "$binary" "$model" "$labels" "$documents/README.md" "$documents/docs/camera.md" "$documents/docs/serve.md"; do
     [ -f "$file" ] || die "$file is missing (in a checkout, run 'make build' first)"
 done
 
 mkdir -p "$(dirname "$bin_file")" "$lib_dir" "$data_dir" "$doc_dir/docs"
 install -m 755 "$binary" "$bin_file"
 install -m 644 "$model" "$labels" "${extras[@]}" "$data_dir/"
-install -m 644 "$packaging/plantleaf-monitor.default" "$packaging/plantleaf-monitor.logrotate" "$data_dir/"
+install -m 644 "$packaging/plantleaf-monitor.default" "$packaging/plantleaf-monitor.logrotate" "$packaging/plantleaf-serve.default" \
+    "$data_dir/"
 # The README and docs/ keep their layout, so the links between them hold.
 install -m 644 "$documents/README.md" "$doc_dir/"
 install -m 644 "$documents"/docs/*.md "$doc_dir/docs/"
-# The unit names the binary where it will run from: PREFIX, without the staging folder.
-mkdir -p "$(dirname "$unit_file")"
-sed -e "s|@BINDIR@|$prefix/bin|g" -e "s|@DOCDIR@|$prefix/share/doc/plantleaf|g" "$packaging/plantleaf-monitor.service" >"$unit_file"
-chmod 644 "$unit_file"
+# The units name the binary where it will run from: PREFIX, without the staging folder.
+mkdir -p "$unit_dir"
+for unit in "${units[@]}"; do
+    sed -e "s|@BINDIR@|$prefix/bin|g" -e "s|@DOCDIR@|$prefix/share/doc/plantleaf|g" "$packaging/$unit" >"$unit_dir/$unit"
+    chmod 644 "$unit_dir/$unit"
+done
 if [ -n "$litert" ]; then
     "$fetch" "$lib_dir/libLiteRt.so" "$(uname -m)" --from "$litert"
 else

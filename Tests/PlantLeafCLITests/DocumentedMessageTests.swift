@@ -36,6 +36,7 @@ import Testing
     enum Recipe: String, CaseIterable {
         case badFiles, missingModel, notAModel, grayModel, labelCount, noRuntime, damagedModel
         case benchThreads, benchImage, benchCompare, cameraNull, mqttPassword
+        case serveToken, serveRefusals
     }
 
     static let quotes: [String: Source] = [
@@ -129,6 +130,26 @@ import Testing
             .example("README.md's status block, the Early blight photo piped in for 3 s"),
         "plantleaf camera: leaf.fifo: motion-JPEG stream, crop center, frames up to 16 MiB":
             .example("README.md's status block; CameraStreamTests holds the same line for standard input"),
+        // docs/serve.md
+        "plantleaf serve: --listen must be an IP address and a port, as 127.0.0.1:8080, 0.0.0.0:8080 or [::]:8080, got 'localhost:80' (see plantleaf serve --help)":
+            .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
+        "plantleaf serve: cannot use short.token as the token file: its first line must be a token of at least 16 printable ASCII characters without spaces or semicolons (for example: head -c 24 /dev/urandom | base64 > short.token)":
+            .printed(.serveToken),
+        "plantleaf serve: listening on http://0.0.0.0:8080/ (2 model instances, uploads up to 25 MiB)":
+            .example("serve --listen 0.0.0.0:8080 on the 2-core build machine; TestServer waits for the same line on 127.0.0.1"),
+        "plantleaf serve: 401 POST /sign-in: wrong token": .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
+        "plantleaf serve: stopped by SIGTERM": .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
+        "plantleaf serve: 404 GET /nowhere: no such page: /nowhere": .printed(.serveRefusals),
+        "plantleaf serve: 405 GET /api/classify: /api/classify takes POST, not GET": .printed(.serveRefusals),
+        "plantleaf serve: 415 POST /api/classify: send the image as the body (image/jpeg, image/png) or as form field 'image' (multipart/form-data)":
+            .printed(.serveRefusals),
+        "plantleaf serve: 422 POST /api/classify: not an image PlantLeaf can read: not a PNG or JPEG image (starts with 6e 6f 74 20 61 6e 20 69)":
+            .printed(.serveRefusals),
+        "plantleaf serve: 400 POST /api/classify: the form has no field 'image'": .printed(.serveRefusals),
+        "plantleaf serve: 413 POST /api/classify: the upload is 30000000 bytes, over the 25 MiB limit": .printed(.serveRefusals),
+        // README.md
+        "plantleaf serve: listening on http://127.0.0.1:8080/ (2 model instances, uploads up to 25 MiB)":
+            .example("serve with no options on the 2-core build machine; TestServer waits for 'listening on http://127.0.0.1:'"),
     ]
 
     /// Every quoted line of README.md and docs/*.md, in document order.
@@ -280,7 +301,27 @@ import Testing
             return try runPlantLeaf(["camera", "--device", "/dev/null", "--frames", "1"], currentDirectory: folder)
         case .mqttPassword:
             return try runPlantLeaf(["camera", "--input", "/dev/null", "--mqtt", "mqtt://camera:secret@127.0.0.1/plants"], currentDirectory: folder)
+        case .serveToken:
+            write(Array("short\n".utf8), "short.token")
+            return try runPlantLeaf(["serve", "--token-file", "short.token"], currentDirectory: folder)
+        case .serveRefusals:
+            return try serveRefusals()
         }
+    }
+
+    /// The requests docs/serve.md makes with curl, sent to a running server; its stderr holds the
+    /// lines it printed for them.
+    static func serveRefusals() throws -> CommandResult {
+        let server = try TestServer(["--jobs", "1"])
+        defer { server.stop() }
+        let form = RawHTTP.form(field: "photo", fileName: "leaf.jpg", try FileReader.readAll(path: TestPaths.appleScabLeaf))
+        let requests = [RawHTTP.request("GET", "/nowhere"), RawHTTP.request("GET", "/api/classify"),
+                        RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: text/plain"], body: Array("leaf".utf8)),
+                        RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: Array("not an image".utf8)),
+                        RawHTTP.request("POST", "/api/classify", headers: [form.header], body: form.body),
+                        RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg", "Content-Length: 30000000"])]
+        for request in requests { _ = try RawHTTP.exchange(port: server.port, request) }
+        return CommandResult(status: 0, stdout: "", stderr: server.stderr)
     }
 
     /// The release archive's README and docs/install.md name the same glibc for each architecture.

@@ -96,17 +96,25 @@ import Testing
         #expect(result.stdout.contains("runtime  \(prefix)/lib/plantleaf/libLiteRt.so "))
     }
 
-    /// The monitor's unit names the installed binary, its documentation is a file the install
-    /// put there, and it passes systemd's own check.
-    @Test func systemdUnitIsInstalledAndVerifies() throws {
+    /// What each unit runs, and the options files installed beside it.
+    static let units: [String: (command: String, options: [String])] = [
+        "plantleaf-monitor.service": ("camera --json $PLANTLEAF_CAMERA_OPTIONS", ["plantleaf-monitor.default", "plantleaf-monitor.logrotate"]),
+        "plantleaf-serve.service": ("serve $PLANTLEAF_SERVE_OPTIONS", ["plantleaf-serve.default"]),
+    ]
+
+    /// Each unit names the installed binary, its documentation is a file the install put there,
+    /// and it passes systemd's own check.
+    @Test(arguments: InstallTests.units.keys.sorted())
+    func systemdUnitIsInstalledAndVerifies(_ name: String) throws {
+        let expected = try #require(Self.units[name])
         let scratch = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(scratch) }
         let prefix = try install(in: scratch)
-        let unit = prefix + "/lib/systemd/system/plantleaf-monitor.service"
+        let unit = prefix + "/lib/systemd/system/" + name
         let text = try String(contentsOfFile: unit, encoding: .utf8)
-        #expect(text.contains("ExecStart=\(prefix)/bin/plantleaf camera --json $PLANTLEAF_CAMERA_OPTIONS"))
+        #expect(text.contains("ExecStart=\(prefix)/bin/plantleaf \(expected.command)\n"))
         #expect(!text.contains("@BINDIR@") && !text.contains("@DOCDIR@"), "a placeholder was left in the unit")
-        for file in ["plantleaf-monitor.default", "plantleaf-monitor.logrotate"] {
+        for file in expected.options {
             #expect(FileManager.default.fileExists(atPath: prefix + "/share/plantleaf/" + file), "\(file) not installed")
         }
         let documentation = try #require(text.split(separator: "\n").first { $0.hasPrefix("Documentation=") }, "no Documentation= line")
@@ -119,10 +127,28 @@ import Testing
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     }
 
+    /// serve's unit with the token override its options file describes still verifies: the
+    /// credential line is one systemd accepts, not only a comment.
+    @Test func serveUnitWithItsTokenCredentialVerifies() throws {
+        let scratch = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(scratch) }
+        let prefix = try install(in: scratch)
+        let installed = try String(contentsOfFile: prefix + "/lib/systemd/system/plantleaf-serve.service", encoding: .utf8)
+        let credential = "LoadCredential=token:/etc/plantleaf/serve.token"
+        #expect(installed.contains("\n#" + credential + "\n"), "the unit no longer shows the credential line")
+        let unit = scratch + "/plantleaf-serve.service"
+        try installed.replacingOccurrences(of: "\n#" + credential, with: "\n" + credential).write(toFile: unit, atomically: true, encoding: .utf8)
+        let verify = try runCommand("/usr/bin/systemd-analyze", ["verify", unit], timeLimit: 60)
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+    }
+
     @Test func uninstallRemovesEverythingInstallPut() throws {
         let scratch = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(scratch) }
         let prefix = try install(in: scratch)
+        for unit in Self.units.keys {
+            #expect(FileManager.default.fileExists(atPath: prefix + "/lib/systemd/system/" + unit), "\(unit) not installed")
+        }
         let result = try runCommand("/bin/bash", [script, "--uninstall", "--prefix", prefix])
         #expect(result.status == 0, "\(result.stderr)")
         let left = FileManager.default.enumerator(atPath: prefix)?.allObjects as? [String] ?? []

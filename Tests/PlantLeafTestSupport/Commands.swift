@@ -42,6 +42,12 @@ public struct CommandResult {
     public var stdout: String
     public var stderr: String
 
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
     public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
     public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
 }

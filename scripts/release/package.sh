@@ -23,7 +23,8 @@ mkdir -p "$top/bin" "$top/share/plantleaf"
 install -m 755 "$binary" "$top/bin/plantleaf"
 install -m 644 "$project/Models/plantvillage_int8.tflite" "$project/labels.txt" \
     "$project/scripts/release/MODEL.md" "$project/packaging/plantleaf-monitor.service" \
-    "$project/packaging/plantleaf-monitor.default" "$project/packaging/plantleaf-monitor.logrotate" "$top/share/plantleaf/"
+    "$project/packaging/plantleaf-monitor.default" "$project/packaging/plantleaf-monitor.logrotate" \
+    "$project/packaging/plantleaf-serve.service" "$project/packaging/plantleaf-serve.default" "$top/share/plantleaf/"
 mkdir -p "$top/share/doc/plantleaf/docs"
 install -m 644 "$project/README.md" "$top/share/doc/plantleaf/"
 install -m 644 "$project"/docs/*.md "$top/share/doc/plantleaf/docs/"
