@@ -151,7 +151,7 @@ enum ServeCommand {
             limits.bodyBytes = options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
             let service = WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
-                                     feed: feed, log: { line in Console.error("plantleaf serve: \(line)") })
+                                     feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, log: { line in Console.error("plantleaf serve: \(line)") })
             server = try HTTPServer(address: options.listen, limits: limits, tls: tls, service: service,
                                     log: { line in Console.error("plantleaf serve: libmicrohttpd: \(line)") })
             if !options.listen.isLoopback && token == nil {

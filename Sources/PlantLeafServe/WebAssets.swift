@@ -49,7 +49,7 @@ enum WebAssets {
         <body>
         <main>
         <h1>PlantLeaf</h1>
-        <nav><a href="/">Photograph a leaf</a></nav>
+        <nav><a href="/">Photograph a leaf</a> · <a href="/history">History</a></nav>
         <img id="frame" src="/stream.mjpg" alt="The camera's newest frame, as the model was given it">
         <p id="status" role="status" aria-live="polite">Waiting for the camera's first reading…</p>
         <section id="result" hidden>
@@ -203,6 +203,9 @@ enum WebAssets {
         #photo { width: 100%; margin: .75rem 0; font: inherit; }
         nav { margin: 0 0 .5rem; }
         nav a { color: var(--accent); font-weight: bold; }
+        .chart { display: block; width: 100%; height: auto; margin: .5rem 0; }
+        table { border-collapse: collapse; margin: .5rem 0; }
+        th, td { text-align: left; padding: .25rem 1rem .25rem 0; border-bottom: 1px solid #999; }
         #frame { display: block; width: 100%; max-width: 448px; image-rendering: auto; margin: .5rem 0; border: 2px solid var(--ink); }
         #preview { display: block; width: 100%; max-height: 50vh; object-fit: contain; margin: .5rem 0; border: 2px solid var(--ink); }
         #top { padding-left: 1.5rem; }

@@ -12,17 +12,20 @@ public final class WebService: HTTPService, @unchecked Sendable {
     private let bodyLimit: Int
     private let metrics = ServeMetrics()
     private let feed: LiveFeed?
+    private let history: ReadingHistory?
     private let log: @Sendable (String) -> Void
 
     /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result, and
-    /// the camera's readings from `feed` when there is a camera.
-    public init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?,
+    /// the camera's readings from `feed` when there is a camera, and their history from its
+    /// --log file when it has one.
+    public init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
                 log: @escaping @Sendable (String) -> Void) {
         pool = ClassifierPool(classifiers)
         self.topK = topK
         self.token = token
         self.bodyLimit = bodyLimit
         self.feed = feed
+        self.history = history
         self.log = log
     }
 
@@ -30,7 +33,8 @@ public final class WebService: HTTPService, @unchecked Sendable {
     private enum Route: String, CaseIterable {
         case page = "/", script = "/app.js", style = "/style.css", icon = "/favicon.svg", health = "/api/health",
              classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in",
-             live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg"
+             live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg",
+             historyPage = "/history", historyData = "/api/history"
 
         var methods: [String] {
             switch self {
@@ -64,6 +68,8 @@ public final class WebService: HTTPService, @unchecked Sendable {
                                         body: Array(metrics.text(camera: feed?.counts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
+        case .historyPage, .historyData:
+            return readings(route, request)
         case .classify:
             if let length = request.declaredLength, length > UInt64(bodyLimit) {
                 return refusal(request, 413, "the upload is \(length) bytes, over the \(FileReader.sizeText(bodyLimit)) limit")
@@ -91,6 +97,24 @@ public final class WebService: HTTPService, @unchecked Sendable {
         if route == .latest { return secured(.json(200, reading.record)) }
         guard let jpeg = reading.frameJPEG else { return refusal(request, 404, "no frame yet: the camera is starting") }
         return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
+    }
+
+    /// The history of the --log file, as a page or as JSON.
+    private func readings(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+        let problem: String
+        if let history {
+            do {
+                let summary = try history.summary()
+                return secured(route == .historyPage ? HistoryPage.page(summary, problem: nil) : .json(200, HistoryPage.json(summary)))
+            } catch {
+                // The camera has not written its first reading yet, or the file went away.
+                problem = "cannot read the log \(history.path): \(error.reason)"
+            }
+        } else {
+            problem = "no history: this server was started without a camera's --log FILE"
+        }
+        refused(request.line, status: 404, reason: problem)
+        return secured(route == .historyPage ? HistoryPage.page(nil, problem: problem) : .error(404, problem))
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {

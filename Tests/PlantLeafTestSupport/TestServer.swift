@@ -159,8 +159,23 @@ public enum RawHTTP {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let body = Array(bytes[(end + 4)...])
+        var body = Array(bytes[(end + 4)...])
+        if headers["transfer-encoding"] == "chunked" { body = dechunked(body) }
         let complete = headers["content-length"].flatMap(Int.init).map { body.count >= $0 } ?? false
         return (RawHTTPResponse(status: status, headers: headers, body: body), complete)
+    }
+
+    /// The data of a chunked body (RFC 9112, section 7.1), as far as it has arrived.
+    private static func dechunked(_ bytes: [UInt8]) -> [UInt8] {
+        var data: [UInt8] = []
+        var index = 0
+        while let lineEnd = (index..<max(index, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
+              let size = Int(String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16), size > 0 {
+            let start = lineEnd + 2
+            data += bytes[start..<min(bytes.count, start + size)]
+            index = start + size + 2
+            guard index < bytes.count else { break }
+        }
+        return data
     }
 }

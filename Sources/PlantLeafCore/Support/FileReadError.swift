@@ -2,4 +2,6 @@
 package struct FileReadError: PlantLeafError {
     package var reason: String
     package var message: String { reason }
+
+    package init(reason: String) { self.reason = reason }
 }

@@ -1,0 +1,145 @@
+import PlantLeafCore
+
+/// The history of the camera's readings as `/api/history` (JSON) and `/history` (a page with a
+/// chart per window, drawn here as SVG so the page needs no script, and the counts as tables).
+enum HistoryPage {
+    /// Colours of the verdicts in the charts: the page's own green for a diagnosis, its warning
+    /// brown for uncertain, greys for the two kinds of picture without a leaf to read.
+    static let colours: [Verdict: String] = [.diagnosis: "#0b5d1e", .uncertain: "#8a4b00", .noLeaf: "#6b6b6b", .noPicture: "#b8b8b8"]
+
+    static func json(_ summary: ReadingHistory.Summary) -> String {
+        var object = JSONObject()
+        for window in [summary.day, summary.week] { object.add(window.name, windowObject(window)) }
+        if let earliest = summary.earliest { object.add("earliest", WallClock.utcISO8601(nanoseconds: earliest * 1_000_000_000)) } else { object.addNull("earliest") }
+        object.add("log_truncated", summary.truncated)
+        object.add("unreadable_lines", summary.unreadableLines)
+        return object.text
+    }
+
+    private static func windowObject(_ window: ReadingHistory.Window) -> JSONObject {
+        var object = JSONObject()
+        object.add("from", WallClock.utcISO8601(nanoseconds: window.start * 1_000_000_000))
+        object.add("bucket_hours", Int(window.bucketSeconds / 3600))
+        object.add("verdicts", counts(window.verdicts))
+        object.add("buckets", objects: window.buckets.map { counts($0) })
+        let diagnoses = mostDiagnosed(window).map { entry -> JSONObject in
+            var item = JSONObject()
+            item.add("label", entry.label)
+            item.add("count", entry.count)
+            return item
+        }
+        object.add("diagnoses", objects: diagnoses)
+        return object
+    }
+
+    private static func counts(_ verdicts: [Verdict: Int]) -> JSONObject {
+        var object = JSONObject()
+        for verdict in Verdict.allCases { object.add(verdict.rawValue, verdicts[verdict, default: 0]) }
+        return object
+    }
+
+    /// The classes diagnosed in the window, most often first (ties by name), at most ten.
+    static func mostDiagnosed(_ window: ReadingHistory.Window) -> [(label: String, count: Int)] {
+        window.diagnoses.map { (label: $0.key, count: $0.value) }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.label < $1.label }
+            .prefix(10).map { $0 }
+    }
+
+    static func page(_ summary: ReadingHistory.Summary?, problem: String?) -> HTTPResponse {
+        var body = ""
+        if let problem {
+            body = "<p class=\"error\" role=\"alert\">\(escaped(problem))</p>\n"
+        } else if let summary {
+            for window in [summary.day, summary.week] { body += section(window) }
+            if summary.truncated, let earliest = summary.earliest {
+                body += "<p class=\"hint\">Read from the log's last \(ReadingHistory.tailBytes >> 20) MiB, back to "
+                    + "\(escaped(WallClock.localISO8601(nanoseconds: earliest * 1_000_000_000))).</p>\n"
+            }
+        }
+        let text = """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>PlantLeaf: history</title>
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+            <link rel="stylesheet" href="/style.css">
+            </head>
+            <body>
+            <main>
+            <h1>PlantLeaf</h1>
+            <nav><a href="/live">Live camera</a> · <a href="/">Photograph a leaf</a></nav>
+            \(body)</main>
+            </body>
+            </html>
+            """
+        return HTTPResponse(status: problem == nil ? 200 : 404, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
+    }
+
+    private static func section(_ window: ReadingHistory.Window) -> String {
+        let title = window.name == "day" ? "The last day" : "The last week"
+        var text = "<section>\n<h2>\(title)</h2>\n" + chart(window)
+        text += "<table><thead><tr><th>Verdict</th><th>Readings</th></tr></thead><tbody>\n"
+        for verdict in Verdict.allCases {
+            text += "<tr><td><svg width=\"16\" height=\"16\" aria-hidden=\"true\"><rect width=\"16\" height=\"16\" fill=\"\(colours[verdict]!)\"/></svg> "
+                + "\(verdict.rawValue)</td><td>\(window.verdicts[verdict, default: 0])</td></tr>\n"
+        }
+        text += "</tbody></table>\n"
+        let diagnosed = mostDiagnosed(window)
+        if !diagnosed.isEmpty {
+            text += "<h3>Diagnosed</h3>\n<ol>\n" + diagnosed.map { "<li>\(escaped(Labels.displayName($0.label))): \($0.count)</li>\n" }.joined() + "</ol>\n"
+        }
+        return text + "</section>\n"
+    }
+
+    /// Stacked bars, one per bucket, the verdicts in `Verdict.allCases` order from the bottom.
+    private static func chart(_ window: ReadingHistory.Window) -> String {
+        let width = 720, height = 220, top = 10, bottom = 190, left = 40
+        let barSlot = Double(width - left) / Double(window.buckets.count)
+        let largest = max(1, window.buckets.map { $0.values.reduce(0, +) }.max() ?? 1)
+        let total = window.verdicts.values.reduce(0, +)
+        var text = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(window.name)-title\">\n"
+        text += "<title id=\"\(window.name)-title\">Readings per \(window.bucketSeconds / 3600) h over the last \(window.name): \(total) in all</title>\n"
+        text += "<line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(width)\" y2=\"\(bottom)\" stroke=\"#000\"/>\n"
+        text += "<text x=\"\(left - 6)\" y=\"\(top + 12)\" text-anchor=\"end\" font-size=\"14\">\(largest)</text>\n"
+        text += "<text x=\"\(left - 6)\" y=\"\(bottom)\" text-anchor=\"end\" font-size=\"14\">0</text>\n"
+        for (index, bucket) in window.buckets.enumerated() {
+            let x = Double(left) + Double(index) * barSlot
+            var y = Double(bottom)
+            for verdict in Verdict.allCases {
+                let count = bucket[verdict, default: 0]
+                guard count > 0 else { continue }
+                let barHeight = Double(bottom - top) * Double(count) / Double(largest)
+                y -= barHeight
+                text += "<rect x=\"\(number(x + 1))\" y=\"\(number(y))\" width=\"\(number(max(1, barSlot - 2)))\" height=\"\(number(barHeight))\" "
+                    + "fill=\"\(colours[verdict]!)\"><title>\(count) \(verdict.rawValue)</title></rect>\n"
+            }
+            // A label under every sixth hour's bar (day), or at each day's first bar (week).
+            let bucketStart = window.start + Int64(index) * window.bucketSeconds
+            let labelled = window.name == "day" ? index % 6 == 0 : index % 4 == 0
+            if labelled {
+                let local = WallClock.localISO8601(nanoseconds: bucketStart * 1_000_000_000)
+                let label = window.name == "day" ? String(local.dropFirst(11).prefix(5)) : String(local.dropFirst(5).prefix(5))
+                text += "<text x=\"\(number(x + 1))\" y=\"\(bottom + 20)\" font-size=\"14\">\(label)</text>\n"
+            }
+        }
+        return text + "</svg>\n"
+    }
+
+    private static func number(_ value: Double) -> String { JSONObject.number(value, decimals: 1) }
+
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,183 @@
+import Glibc
+import PlantLeafCore
+
+/// The camera's --log file read back for the history page and `/api/history`: its readings over
+/// the last day and the last week, counted by verdict per hour (day) or per six hours (week),
+/// and the classes diagnosed most. Only the file's last `tailBytes` are read, so a log of months
+/// costs no more than a week's worth; the summary says from when it covers.
+public final class ReadingHistory: @unchecked Sendable {
+    /// One window: its buckets and its totals.
+    struct Window {
+        let name: String
+        let seconds: Int64
+        let bucketSeconds: Int64
+        var start: Int64 = 0
+        var buckets: [[Verdict: Int]] = []
+        var verdicts: [Verdict: Int] = [:]
+        var diagnoses: [String: Int] = [:]
+    }
+
+    struct Summary {
+        var day: Window
+        var week: Window
+        /// The earliest reading read (nil: none), and whether older lines were left unread.
+        var earliest: Int64?
+        var truncated: Bool
+        var unreadableLines: Int
+    }
+
+    public let path: String
+    /// Bytes read from the end of the log: a week of one reading a minute is about 4 MiB.
+    static let tailBytes = 16 << 20
+    /// A summary is made again at most this often, however many viewers ask.
+    private static let reuseSeconds = 10.0
+
+    private let lock = Lock()
+    private var cached: (made: UInt64, summary: Summary)?
+
+    public init(logPath: String) { path = logPath }
+
+    /// The summary as of now (at most `reuseSeconds` old).
+    ///
+    /// - Throws: `FileReadError` when the log cannot be read.
+    func summary() throws(FileReadError) -> Summary {
+        let outcome: Result<Summary, FileReadError> = lock.withLock {
+            if let cached, MonotonicClock.milliseconds(since: cached.made) < ReadingHistory.reuseSeconds * 1000 { return .success(cached.summary) }
+            let tail: (bytes: [UInt8], truncated: Bool)
+            do throws(FileReadError) {
+                tail = try readTail()
+            } catch {
+                return .failure(error)
+            }
+            let made = ReadingHistory.summarise(tail: tail, now: WallClock.nanoseconds() / 1_000_000_000)
+            cached = (MonotonicClock.nanoseconds(), made)
+            return .success(made)
+        }
+        return try outcome.get()
+    }
+
+    private func readTail() throws(FileReadError) -> (bytes: [UInt8], truncated: Bool) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileReadError(reason: SystemError(errno).reason) }
+        defer { close(descriptor) }
+        let size = lseek(descriptor, 0, SEEK_END)
+        guard size >= 0 else { throw FileReadError(reason: SystemError(errno).reason) }
+        let start = max(0, Int(size) - ReadingHistory.tailBytes)
+        var bytes = [UInt8](repeating: 0, count: Int(size) - start)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, $0.count - filled, off_t(start + filled)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        bytes.removeLast(bytes.count - filled)
+        // A tail that starts mid-line drops that line's piece.
+        if start > 0, let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) { bytes.removeFirst(newline + 1) }
+        return (bytes, start > 0)
+    }
+
+    /// Counts the readings of `tail` (the log's last lines) into the day and week before `now`
+    /// (seconds since the epoch).
+    static func summarise(tail: (bytes: [UInt8], truncated: Bool), now: Int64) -> Summary {
+        var day = Window(name: "day", seconds: 86_400, bucketSeconds: 3600)
+        var week = Window(name: "week", seconds: 7 * 86_400, bucketSeconds: 6 * 3600)
+        for index in [0, 1] {
+            var window = index == 0 ? day : week
+            // Buckets end at the next whole bucket after now, so an hour's bar is a clock hour.
+            let end = (now / window.bucketSeconds + 1) * window.bucketSeconds
+            window.start = end - window.seconds
+            window.buckets = Array(repeating: [:], count: Int(window.seconds / window.bucketSeconds))
+            if index == 0 { day = window } else { week = window }
+        }
+        var earliest: Int64?
+        var unreadable = 0
+        for line in tail.bytes.split(separator: UInt8(ascii: "\n")) {
+            guard let reading = LogReading(line: Array(line)) else {
+                unreadable += 1
+                continue
+            }
+            earliest = min(earliest ?? reading.time, reading.time)
+            day.count(reading)
+            week.count(reading)
+        }
+        return Summary(day: day, week: week, earliest: earliest, truncated: tail.truncated, unreadableLines: unreadable)
+    }
+}
+
+extension ReadingHistory.Window {
+    mutating func count(_ reading: LogReading) {
+        let offset = reading.time - start
+        guard offset >= 0, offset < seconds else { return }
+        buckets[Int(offset / bucketSeconds)][reading.verdict, default: 0] += 1
+        verdicts[reading.verdict, default: 0] += 1
+        if reading.verdict == .diagnosis, let label = reading.topLabel { diagnoses[label, default: 0] += 1 }
+    }
+}
+
+/// What the history needs of one camera record: when, the verdict, and the top class.
+struct LogReading {
+    var time: Int64
+    var verdict: Verdict
+    var topLabel: String?
+
+    /// Nil for a line that is not a camera record (a summary, a line cut short).
+    init?(line: [UInt8]) {
+        let text = String(decoding: line, as: UTF8.self)
+        guard let timeText = LogReading.stringField("time", in: text), let time = ISO8601Time.seconds(timeText),
+              let verdictText = LogReading.stringField("verdict", in: text), let verdict = Verdict(rawValue: verdictText) else { return nil }
+        self.time = time
+        self.verdict = verdict
+        topLabel = LogReading.stringField("label", in: text)
+    }
+
+    /// The first `"name": "value"` of the line, for values PlantLeaf writes without escapes
+    /// (times, verdict names) or whose escapes do not matter for counting (labels).
+    static func stringField(_ name: String, in text: String) -> String? {
+        guard let key = text.firstRange(of: "\"\(name)\": \"") else { return nil }
+        guard let end = text[key.upperBound...].firstIndex(of: "\"") else { return nil }
+        return String(text[key.upperBound..<end])
+    }
+}
+
+/// ISO 8601 as the camera writes its times: 2026-12-03T18:40:01.280+00:00 (or Z).
+enum ISO8601Time {
+    /// Seconds since the epoch; nil when the text is not of that form.
+    static func seconds(_ text: String) -> Int64? {
+        let characters = Array(text.utf8)
+        guard characters.count >= 20 else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int64? {
+            var value: Int64 = 0
+            for index in from..<from + count {
+                guard index < characters.count, characters[index] >= 48, characters[index] <= 57 else { return nil }
+                value = value * 10 + Int64(characters[index] - 48)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+              let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var index = 19
+        if index < characters.count, characters[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < characters.count, characters[index] >= 48, characters[index] <= 57 { index += 1 }
+        }
+        guard index < characters.count else { return nil }
+        var offset: Int64 = 0
+        if characters[index] != UInt8(ascii: "Z") {
+            guard characters[index] == UInt8(ascii: "+") || characters[index] == UInt8(ascii: "-"),
+                  let hours = number(index + 1, 2), let minutes = number(index + 4, 2) else { return nil }
+            offset = (hours * 60 + minutes) * 60 * (characters[index] == UInt8(ascii: "-") ? -1 : 1)
+        }
+        return daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+    }
+
+    /// Days from 1970-01-01 to the date (proleptic Gregorian calendar).
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}

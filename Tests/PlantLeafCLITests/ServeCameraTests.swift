@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import PlantLeafCore
+import PlantLeafTestSupport
+import Testing
+
+/// `plantleaf serve --input`: the camera monitor beside the server, its readings at /api/latest,
+/// its frame at /snapshot.jpg and /stream.mjpg (the same bytes for every viewer: encoded once),
+/// and the history of its --log file.
+@Suite struct ServeCameraTests {
+    static let leaves = [TestPaths.appleScabLeaf, TestPaths.healthyTomatoLeaf, TestPaths.appleScabLeaf]
+
+    /// Three leaves back to back as a motion-JPEG file: read whole, then the stream ends and the
+    /// server keeps its last reading.
+    static func streamFile(in folder: String) throws -> String {
+        var bytes: [UInt8] = []
+        for leaf in leaves { bytes += Array(try Data(contentsOf: URL(fileURLWithPath: leaf))) }
+        let path = folder + "/leaves.mjpg"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func waitForCamera(_ server: TestServer, state: String) throws {
+        for _ in 0..<600 {
+            let health = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/api/health"))
+            if health.text == "{\"status\": \"ok\", \"camera\": \"\(state)\"}\n" { return }
+            usleep(100_000)
+        }
+        Issue.record("the camera never reached '\(state)': \(server.stderr)")
+    }
+
+    @Test func liveRoutesShowTheNewestReading() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let log = folder + "/readings.jsonl"
+        let server = try TestServer(["--jobs", "1", "--input", try Self.streamFile(in: folder), "--log", log])
+        try Self.waitForCamera(server, state: "ended")
+        // The frames come faster than they are read: the newest is read each time, so one to three.
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect((1...3).contains(lines.count))
+        let latest = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/api/latest"))
+        #expect(latest.status == 200 && latest.headers["content-type"] == "application/json")
+        #expect(latest.text == (lines.last ?? "") + "\n")
+        #expect(jsonObject(latest.text)?["verdict"] as? String == "diagnosis")
+
+        let snapshot = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/snapshot.jpg"))
+        #expect(snapshot.status == 200 && snapshot.headers["content-type"] == "image/jpeg")
+        let image = try ImageDecoder().decode(snapshot.body)
+        #expect(image.width == 224 && image.height == 224)
+
+        // Three viewers: each gets the frame as one multipart part, byte for byte the snapshot.
+        for viewer in 1...3 {
+            let stream = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/stream.mjpg"), timeout: 2)
+            #expect(stream.status == 200)
+            #expect(stream.headers["content-type"] == "multipart/x-mixed-replace; boundary=plantleaf-frame")
+            let head = Array("--plantleaf-frame\r\nContent-Type: image/jpeg\r\nContent-Length: \(snapshot.body.count)\r\n\r\n".utf8)
+            #expect(Array(stream.body.prefix(head.count)) == head, "viewer \(viewer): \(String(decoding: stream.body.prefix(80), as: UTF8.self))")
+            #expect(Array(stream.body.dropFirst(head.count).prefix(snapshot.body.count)) == snapshot.body, "viewer \(viewer)")
+        }
+
+        let page = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/live"))
+        #expect(page.status == 200 && page.text.contains("<img id=\"frame\" src=\"/stream.mjpg\""))
+        let history = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/api/history"))
+        #expect(history.status == 200)
+        let day = try #require(jsonObject(history.text)?["day"] as? [String: Any])
+        let verdicts = try #require(day["verdicts"] as? [String: Int])
+        #expect(verdicts.values.reduce(0, +) == lines.count, "\(history.text)")
+        let chart = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/history"))
+        #expect(chart.status == 200 && chart.text.contains("<svg class=\"chart\" viewBox=\"0 0 720 220\" role=\"img\""))
+        let metrics = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/metrics"))
+        let counted = metrics.text.split(separator: "\n").filter { $0.hasPrefix("plantleaf_camera_readings_total{") }
+            .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+        #expect(counted == lines.count, "\(metrics.text)")
+        #expect(server.stderr(containing: "frames read").contains("plantleaf serve: 3 frames read, \(lines.count) classified"), "\(server.stderr)")
+    }
+
+    @Test func withoutACameraTheLiveRoutesSaySo() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let message = #"{"error": "no camera: this server was started without --device or --input"}"# + "\n"
+        for target in ["/live", "/api/latest", "/snapshot.jpg", "/stream.mjpg"] {
+            let response = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", target))
+            #expect(response.status == 404 && response.text == message, "\(target): \(response.text)")
+        }
+        let history = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/api/history"))
+        #expect(history.status == 404)
+        #expect(history.text == #"{"error": "no history: this server was started without a camera's --log FILE"}"# + "\n")
+    }
+
+    @Test func cameraOptionsNeedACamera() throws {
+        let result = try runPlantLeaf(["serve", "--every", "5m"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "plantleaf serve: --every is a camera option: give --device PATH or --input FILE|- too (see plantleaf serve --help)\n")
+        let range = try runPlantLeaf(["serve", "--input", "-", "--every", "0"])
+        #expect(range.status == 2)
+        #expect(range.stderrLines.count == 1 && range.stderr.hasPrefix("plantleaf serve: --every must be"), "\(range.stderr)")
+    }
+
+    /// A camera that cannot be opened ends serve as it ends camera: one line with the remedy, 2.
+    @Test func missingCameraIsASetupError() throws {
+        let result = try runPlantLeaf(["serve", "--jobs", "1", "--listen", "127.0.0.1:0", "--device", "/dev/plantleaf-no-such-camera"], timeLimit: 300)
+        #expect(result.status == 2, "\(result.stderr)")
+        let lines = result.stderrLines
+        #expect(lines.first?.hasPrefix("plantleaf serve: listening on http://127.0.0.1:") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("plantleaf serve: cannot open /dev/plantleaf-no-such-camera") == true
+            || lines.dropFirst().first?.hasPrefix("plantleaf serve: /dev/plantleaf-no-such-camera") == true, "\(result.stderr)")
+        #expect(lines.count == 2, "\(result.stderr)")
+    }
+}
