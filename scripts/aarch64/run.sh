@@ -92,17 +92,19 @@ echo "aarch64: skipped: HostileImageTests and threadLimitBelowTheThreadsAskedFor
 # Two tests need programs whose work is the same on every architecture and that the build root
 # (debootstrap minbase) leaves out: systemd-analyze checks the unit file's text, and ffmpeg
 # only makes a motion-JPEG stream (the other --input tests read streams the tests write).
-echo "aarch64: skipped: systemdUnitIsInstalledAndVerifies (no systemd in the root; the unit is text)" \
+echo "aarch64: skipped: systemdUnitIsInstalledAndVerifies and serveUnitWithItsTokenCredentialVerifies (no systemd in the root; the units are text)" \
     "and ffmpegStreamOfALeafIsClassifiedToTheEnd (no ffmpeg in the root; the other stream tests run)" >&2
-# Likewise Chromium: bench compare --html's page is the same text on every architecture, so the
-# browser's look at it runs on x86_64 only; the page's escaping and refusals are tested here too.
-echo "aarch64: skipped: browserShowsOneChartPerStageWithoutErrors (no chromium in the root; the page is text)" >&2
+# Likewise Chromium: bench compare --html's page and serve's pages are the same text on every
+# architecture, so the browser's look at them runs on x86_64 only; the pages' escaping, the
+# server's routes and refusals are tested here too.
+echo "aarch64: skipped: browserShowsOneChartPerStageWithoutErrors and ServeBrowserTests (no chromium in the root; the pages are text)" >&2
 in_build_root "PLANTLEAF_BIN=$project/$test_bin swift test --scratch-path $scratch $test_build_flags --skip-build \
         --skip PlantLeafCameraTests \
         --skip HostileImageTests --skip threadLimitBelowTheThreadsAskedForIsASetupError \
         --skip progressLineOnlyWhenStderrIsATerminal --skip noProgressLineOnADumbTerminal \
-        --skip systemdUnitIsInstalledAndVerifies --skip ffmpegStreamOfALeafIsClassifiedToTheEnd \
-        --skip browserShowsOneChartPerStageWithoutErrors"
+        --skip systemdUnitIsInstalledAndVerifies --skip serveUnitWithItsTokenCredentialVerifies \
+        --skip ffmpegStreamOfALeafIsClassifiedToTheEnd \
+        --skip browserShowsOneChartPerStageWithoutErrors --skip ServeBrowserTests"
 
 step "parity: aarch64 and x86_64 classify the samples"
 [ -x "$host_bin" ] || die "no x86_64 release build at $host_bin: run 'make build' first"
