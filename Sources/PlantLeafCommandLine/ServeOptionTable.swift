@@ -2,9 +2,9 @@ import PlantLeafServe
 
 extension ServeOptions {
     /// --max-upload's range, in MiB.
-    static let uploadMebibytes = 1...1024
+    public static let uploadMebibytes = 1...1024
     /// --request-timeout's range, in seconds.
-    static let requestSeconds = 1.0...3600.0
+    public static let requestSeconds = 1.0...3600.0
 
     /// Where the help's defaults come from: what parse leaves when an option is not given.
     private static let defaults = ServeOptions()

@@ -181,3 +181,9 @@ enum ISO8601Time {
         return era * 146_097 + dayOfEra - 719_468
     }
 }
+
+/// The history's line reader for the fuzzer, which sees the package's surface only.
+package enum ServeFuzzing {
+    /// Reads `line` as the history does; its time, when it is a camera record.
+    package static func logReading(_ line: [UInt8]) -> Int64? { LogReading(line: line)?.time }
+}

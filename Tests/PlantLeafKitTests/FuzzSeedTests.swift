@@ -64,6 +64,20 @@ import Testing
             && monitor.mqttURL == "mqtt://u@h/t" && monitor.mqttCAFile == "c")
         #expect(try BenchOptions.parse(seeds[3].arguments).threadCounts == [1, 2, 4])
         #expect(try BenchOptions.parse(seeds[4].arguments).comparedReports == ["a.json", "b.json"])
+        let serve = try ServeOptions.parse(seeds[5].arguments)
+        #expect(serve.listen.description == "[::1]:0" && serve.maxUploadBytes == 5 << 20 && serve.requestSeconds == 2.5 && serve.jobs == 2)
+        let serveCamera = try ServeOptions.parse(seeds[6].arguments)
+        #expect(serveCamera.camera?.session.inputPath == "-" && serveCamera.camera?.session.interval == 60
+            && serveCamera.camera?.logPath == "x.jsonl" && serveCamera.camera?.session.topK == 5)
+    }
+
+    /// The serve seeds reach the routes they are about: an upload head admitted for its body,
+    /// the metrics with the token's cookie, a traversal refused.
+    @Test func serveRequestSeedsReachTheirRoutes() {
+        let seeds = FuzzTargets.serveRequest.seeds().map { FuzzTargets.serveRequestHead($0.bytes) }
+        #expect(FuzzTargets.fuzzService.admit(seeds[0]) == nil)
+        #expect(FuzzTargets.fuzzService.admit(seeds[1])?.status == 200)
+        #expect(FuzzTargets.fuzzService.admit(seeds[2])?.status == 404)
     }
 
     /// Every seed passes through its target without tripping an invariant.

@@ -2,6 +2,7 @@ import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafReport
+import PlantLeafServe
 
 /// One entry point that untrusted bytes reach, as the fuzzer drives it: `run` must return for
 /// any input (a trap, a sanitizer report or a failed invariant is a bug), and `seeds` are the
@@ -15,7 +16,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames, benchReport, commandLine]
+    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames, benchReport, commandLine, serveRequest]
 
     public static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
@@ -120,7 +121,7 @@ public enum FuzzTargets {
 
     public static let commandLine = FuzzTarget(
         name: "command-line",
-        summary: "ClassifyOptions, CameraCommandOptions and BenchOptions .parse (the Arguments parser, every numeric range): "
+        summary: "ClassifyOptions, CameraCommandOptions, BenchOptions and ServeOptions .parse (the Arguments parser, every numeric range): "
             + "first byte picks the subcommand, NUL separates the arguments",
         run: { bytes in
             guard let (command, arguments) = commandLine(bytes) else { return }
@@ -138,6 +139,12 @@ public enum FuzzTargets {
                     && CameraCommandOptions.frameHeights.contains(size.height) && OptionRange.threads.contains(options.threads)
                     && options.session.frameTimeout >= 0.1 && options.session.duration.map { $0 > 0 } != false
                     && options.session.interval.map(CameraCommandOptions.intervals.contains) != false, "camera accepted \(arguments)")
+            case 3:
+                guard let options = try? ServeOptions.parse(arguments), !options.help else { return }
+                precondition(ServeOptions.uploadMebibytes.contains(options.maxUploadBytes >> 20) && options.maxUploadBytes % (1 << 20) == 0
+                    && ServeOptions.requestSeconds.contains(options.requestSeconds) && OptionRange.topK.contains(options.topK)
+                    && (options.tlsCertificateFile == nil) == (options.tlsKeyFile == nil)
+                    && (options.camera == nil || arguments.contains { $0.hasPrefix("--device") || $0.hasPrefix("--input") }), "serve accepted \(arguments)")
             default:
                 guard let options = try? BenchOptions.parse(arguments), !options.help else { return }
                 precondition(options.comparedReports.map { $0.count >= 2 && $0.count { $0 == FileReader.standardInput } <= 1 } != false
@@ -152,15 +159,62 @@ public enum FuzzTargets {
                     ("camera", seed(1, ["--size", "640x480", "--fps", "30", "--crop", "none", "--frames", "10", "--duration=2.5", "--json", "--preview"])),
                     ("camera-monitor", seed(1, ["--input", "-", "--every", "500ms", "--log", "x.jsonl", "--mqtt", "mqtt://u@h/t", "--mqtt-ca", "c"])),
                     ("bench", seed(2, ["--runs", "7", "--warmup", "0", "--threads", "1,2,4", "--min-seconds", "0.5", "--synthetic"])),
-                    ("bench-compare", seed(2, ["compare", "a.json", "b.json"]))]
+                    ("bench-compare", seed(2, ["compare", "a.json", "b.json"])),
+                    ("serve", seed(3, ["--listen", "[::1]:0", "--max-upload", "5", "--request-timeout", "2.5", "--jobs", "2", "--checks", "all"])),
+                    ("serve-camera", seed(3, ["--input", "-", "--every", "1m", "--log", "x.jsonl", "--crop", "none", "--top-k", "5"]))]
         })
 
     /// Splits a command-line input: the first byte picks the subcommand (0 classify, 1 camera,
-    /// 2 bench), the rest is its arguments separated by NUL, as the kernel passes them.
+    /// 2 bench, 3 serve), the rest is its arguments separated by NUL, as the kernel passes them.
     public static func commandLine(_ bytes: [UInt8]) -> (command: UInt8, arguments: [String])? {
         guard let first = bytes.first else { return nil }
         let arguments = bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        return (first % 3, arguments)
+        return (first % 4, arguments)
+    }
+
+    /// The web service as it sees a request's head (with a token, so the token check runs), and
+    /// the texts serve reads besides requests: listen addresses and --log lines.
+    public static let serveRequest = FuzzTarget(
+        name: "serve-request",
+        summary: "WebService.admit on a request head (route, method, token in header or cookie, Content-Type, Content-Length): "
+            + "head lines then CRLF CRLF; ListenAddress(parsing:) and the history's log-line reader on the same bytes",
+        run: { bytes in
+            let request = serveRequestHead(bytes)
+            if let response = fuzzService.admit(request) {
+                precondition((200..<600).contains(response.status), "status \(response.status)")
+                precondition(response.headers.contains { $0.name == "Content-Security-Policy" }, "a response without the page's policy")
+                precondition(response.status < 400 || !response.body.isEmpty, "an error without a body")
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let address = ListenAddress(parsing: text) { precondition(ListenAddress(parsing: address.description) == address) }
+            _ = ServeFuzzing.logReading(bytes)
+        },
+        seeds: {
+            [("upload-head", Array("POST /api/classify\r\nContent-Type: image/jpeg\r\nContent-Length: 9999\r\nAuthorization: Bearer fuzz-token-0123456789\r\n\r\n".utf8)),
+             ("cookie", Array("GET /metrics\r\nCookie: a=b; plantleaf_token=fuzz-token-0123456789\r\n\r\n".utf8)),
+             ("traversal", Array("GET /%2e%2e/app.js/../x\r\n\r\n".utf8)),
+             ("address", Array("[::1]:8080".utf8)),
+             ("log-line", Array(#"{"frame": 3, "time": "2026-12-03T18:40:01.280+01:00", "verdict": "no-leaf", "top": [{"label": "x"}]}"#.utf8))]
+        })
+
+    /// A service with no model instances: admit never reaches them.
+    public static let fuzzService = WebService(classifiers: [], topK: 3, token: AccessToken(token: "fuzz-token-0123456789"), bodyLimit: 1 << 20,
+                                        feed: nil, history: nil, log: { _ in })
+
+    /// "METHOD PATH" then "Name: value" lines, up to a blank line.
+    public static func serveRequestHead(_ bytes: [UInt8]) -> HTTPRequest {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let head = text.split(separator: "\r\n\r\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
+        let first = (lines.first ?? "").split(separator: " ", maxSplits: 1)
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let name = parts[0].lowercased()
+            if HTTPRequest.keptHeaders.contains(name) { headers[name] = String(parts[1].drop { $0 == " " }) }
+        }
+        return HTTPRequest(method: first.first.map(String.init) ?? "", path: first.count > 1 ? String(first[1]) : "", headers: headers)
     }
 
     /// A bench report as `plantleaf bench --json` writes it, cut down to what compare reads.
