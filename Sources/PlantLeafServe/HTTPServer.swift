@@ -37,7 +37,6 @@ public final class HTTPServer: @unchecked Sendable {
     public let limits: Limits
     /// The port it listens on (the system's choice when asked for port 0).
     public let port: UInt16
-    private let service: any HTTPService
     private var daemon: OpaquePointer?
     private let logSink: UnsafeMutablePointer<PLHTTPLogSink>
 
@@ -68,7 +67,6 @@ public final class HTTPServer: @unchecked Sendable {
             throw .tlsUnsupported
         }
         self.limits = limits
-        self.service = service
         let sink = UnsafeMutablePointer<PLHTTPLogSink>.allocate(capacity: 1)
         var started: OpaquePointer?
         var port: UInt16 = 0
@@ -111,7 +109,9 @@ public final class HTTPServer: @unchecked Sendable {
             let code = errno
             sink.deallocate()
             box.watch?.stop()
-            // The system's reason when there is one (EADDRINUSE, EACCES); else the library's own.
+            if code == EADDRINUSE { throw .addressInUse(address: address.description) }
+            // The system's reason when there is one (EACCES, EADDRNOTAVAIL); else the library's
+            // own (a TLS key that does not fit its certificate).
             let reason = code != 0 ? SystemError(code).reason : box.startupLines.last ?? "the HTTP library refused to start"
             throw .cannotListen(address: address.description, reason: reason)
         }
