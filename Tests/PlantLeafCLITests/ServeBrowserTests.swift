@@ -7,14 +7,16 @@ import Testing
 /// Browser/serve_page.py (`scripts/setup.sh browser` installs all three; `make test` runs that
 /// step): a photo picked with the file input gets its answer drawn, with nothing in the console
 /// (where a refused Content-Security-Policy would show), a screenshot kept in
-/// .build/test-output/serve-page; an upload that is no image shows the server's error.
+/// .build/test-output/serve-page; an upload that is no image shows the server's error; the live
+/// page of a server reading an ffmpeg stream shows its frames and readings as they change.
 @Suite struct ServeBrowserTests {
     /// Where the screenshots stay after the test (the temporary folders are removed).
     static let outputFolder = TestPaths.root + "/.build/test-output/serve-page"
 
     static let script = TestPaths.root + "/Tests/PlantLeafCLITests/Browser/serve_page.py"
 
-    /// Seconds for the whole script: Chromium's start, the page, and up to 60 s for the answer.
+    /// Seconds for the whole script: Chromium's start, the page, and up to 60 s for the answer
+    /// (or, on the live page, for the changes).
     static let browserTimeLimit: Double = 180
 
     /// Why the script gave no page state: one line naming what is not installed, or its failure.
@@ -32,6 +34,11 @@ import Testing
         var timedOut: Bool { fields["timed_out"] as? Bool ?? true }
         var resultShown: Bool { fields["result_shown"] as? Bool ?? false }
         var screenshotSaved: Bool { fields["screenshot_saved"] as? Bool ?? false }
+        /// The live page's headings, and its frame's average colours ([r, g, b]), each as they
+        /// changed.
+        var verdicts: [String] { fields["verdicts"] as? [String] ?? [] }
+        var frameColours: [[Int]] { fields["frame_colours"] as? [[Int]] ?? [] }
+        var frameWidth: Int { fields["frame_width"] as? Int ?? 0 }
         /// Every entry the browser logged, as "LEVEL source: message".
         var console: [String] {
             let entries = fields["console"] as? [[String: String]] ?? []
@@ -42,13 +49,23 @@ import Testing
     /// Opens the served page, picks `photo` with its file input, and reads what it then shows;
     /// the screenshot goes to `screenshot`.
     static func pick(_ photo: String, on server: TestServer, screenshot: String) throws -> PageState {
+        try runScript(["http://127.0.0.1:\(server.port)/", photo, screenshot], screenshot: screenshot)
+    }
+
+    /// Opens the served /live page and watches it until its heading and its frame have changed.
+    static func watchLive(on server: TestServer, screenshot: String) throws -> PageState {
+        try runScript(["--live", "http://127.0.0.1:\(server.port)/live", screenshot], screenshot: screenshot)
+    }
+
+    /// serve_page.py with `arguments`, its report read; `screenshot` is removed first, so that
+    /// the one found afterwards is this run's.
+    static func runScript(_ arguments: [String], screenshot: String) throws -> PageState {
         let folder = TestPaths.temporaryDirectory("servebrowser")
         defer { TestPaths.removeTemporaryDirectory(folder) }
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: screenshot)
         let environment = ["HOME": folder, "TMPDIR": folder, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        let result = try runCommand("/usr/bin/python3", [script, "http://127.0.0.1:\(server.port)/", photo, screenshot],
-                                    environment: environment, timeLimit: browserTimeLimit)
+        let result = try runCommand("/usr/bin/python3", [script] + arguments, environment: environment, timeLimit: browserTimeLimit)
         if result.status == 3 { throw BrowserProblem(description: result.stderr.trimmingCharacters(in: .newlines)) }
         guard result.status == 0, let fields = jsonObject(result.stdout.trimmingCharacters(in: .newlines)) else {
             throw BrowserProblem(description: "serve_page.py failed (\(result.status)): \(result.stderr.suffix(3000))")
@@ -99,5 +116,38 @@ import Testing
         #expect(page.console.count == 1, "\(page.console)")
         #expect(page.console.allSatisfy { $0.contains("/api/classify") && $0.contains("422") }, "\(page.console)")
         print("serve page shows: \(page.status)")
+    }
+
+    /// ffmpeg turns the two leaves into an endless stream, each shown for 2 s at 2 frames a
+    /// second and paced in real time (`realtime`), as a camera would send it; `loop` repeats the
+    /// pair's 8 frames for ever.
+    static let alternatingLeaves = #"ffmpeg -v error -nostdin -loop 1 -framerate 2 -t 2 -i '\#(TestPaths.appleScabLeaf)' "#
+        + #"-loop 1 -framerate 2 -t 2 -i '\#(TestPaths.healthyTomatoLeaf)' "#
+        + #"-filter_complex 'concat=n=2,loop=-1:size=8,realtime' -q:v 2 -f mjpeg -"#
+
+    @Test func livePageShowsTheFrameAndVerdictChange() throws {
+        // ffmpeg's first frame can take longer than the default 5 s frame time-out when it starts
+        // cold beside the rest of the suite.
+        let server = try TestServer(["--jobs", "1", "--input", "-", "--timeout", "60"], input: Self.alternatingLeaves)
+        // Until its first reading /api/latest answers 404, which the browser logs: this test is
+        // about the readings, so the page is opened once there is one.
+        try ServeCameraTests.waitForCamera(server, state: "running")
+        let screenshot = Self.outputFolder + "/live.png"
+        let page = try Self.watchLive(on: server, screenshot: screenshot)
+        #expect(!page.timedOut, "no change of both heading and frame within 60 s: \(page.verdicts), \(page.frameColours); \(server.stderr)")
+        // The frame is the model's input, 224 × 224, drawn from the stream.
+        #expect(page.frameWidth == 224)
+        let names: Set<String> = ["Apple — Apple scab", "Tomato — healthy"]
+        #expect(Set(page.verdicts) == names, "\(page.verdicts)")
+        #expect(Set(page.frameColours).count >= 2, "\(page.frameColours)")
+        #expect(page.top.count == 3, "\(page.top)")
+        let timing = #"^Frame \d+ captured \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d, read in \d+\.\d ms\.$"#
+        #expect(page.timing.range(of: timing, options: .regularExpression) != nil, "\(page.timing)")
+        #expect(page.status == "")
+        #expect(page.console == [], "the page logged, threw or was refused something")
+        #expect(page.screenshotSaved)
+        #expect(Self.isPNG(screenshot), "no PNG at \(screenshot)")
+        print("live page screenshot: \(screenshot)")
+        print("live page showed: \(page.verdicts.joined(separator: " → ")); frame colours \(page.frameColours); \(page.timing)")
     }
 }

@@ -10,11 +10,18 @@ public final class TestServer {
 
     /// Starts `plantleaf serve --listen 127.0.0.1:0` with `arguments`, and waits for its
     /// "listening on" line (120 s at most: an emulated aarch64 run loads models slowly).
-    public init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `input`, a shell command, is piped into the server's standard input (for `--input -`);
+    /// without one that is /dev/null. Its stderr goes to the server's log.
+    public init(_ arguments: [String] = [], environment: [String: String] = [:], input: String? = nil) throws {
         folder = TestPaths.temporaryDirectory("serve")
         let log = folder + "/stderr"
         let command = ["env"] + environment.map { "\($0.key)=\($0.value)" } + [TestPaths.binary, "serve", "--listen", "127.0.0.1:0"] + arguments
-        process = try BackgroundProcess("/usr/bin/env", Array(command.dropFirst()), lifetime: 900, output: log)
+        if let input {
+            // The server's command comes to bash as its arguments, so "$@" keeps each one whole.
+            process = try BackgroundProcess("/bin/bash", ["-c", input + #" | exec "$@""#, "bash"] + command, lifetime: 900, output: log)
+        } else {
+            process = try BackgroundProcess("/usr/bin/env", Array(command.dropFirst()), lifetime: 900, output: log)
+        }
         var found: UInt16?
         for _ in 0..<1200 {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

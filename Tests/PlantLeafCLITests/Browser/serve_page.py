@@ -2,12 +2,17 @@
 loads it, picks a photo with the file input, waits for the answer, and prints what the page
 shows (and what the browser logged) as one JSON object on stdout.
 
+With --live it opens the camera's page (URL is then that of /live) instead, and watches the
+frame and the reading until each has changed at least once.
+
 usage: serve_page.py URL PHOTO SCREENSHOT
+       serve_page.py --live URL SCREENSHOT
 """
 import json
 import shutil
 import sys
 import tempfile
+import time
 
 try:
     from selenium import webdriver
@@ -21,6 +26,25 @@ except ImportError:
 
 # The answer may take a while: the suite also runs under an emulator.
 ANSWER_SECONDS = 60
+
+# How often the live page is looked at: often enough to see each reading of a slow stream.
+LOOK_SECONDS = 0.25
+
+# The frame's average colour, from its pixels drawn on a canvas (the stream is same-origin, so
+# the canvas can be read); null while no frame has loaded.
+FRAME_COLOUR = """
+const frame = document.getElementById("frame");
+if (!frame.complete || frame.naturalWidth === 0) return null;
+const canvas = document.createElement("canvas");
+canvas.width = frame.naturalWidth;
+canvas.height = frame.naturalHeight;
+const context = canvas.getContext("2d");
+context.drawImage(frame, 0, 0);
+const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+const sums = [0, 0, 0];
+for (let i = 0; i < pixels.length; i += 4) { sums[0] += pixels[i]; sums[1] += pixels[i + 1]; sums[2] += pixels[i + 2]; }
+return sums.map(sum => Math.round(sum / (pixels.length / 4)));
+"""
 
 
 def missing():
@@ -52,6 +76,46 @@ def shown(driver, element_id):
     return driver.find_element(By.ID, element_id).text
 
 
+def console(driver):
+    return [{"level": entry["level"], "source": entry.get("source", ""), "message": entry["message"]}
+            for entry in driver.get_log("browser")]
+
+
+def appended_if_new(seen, value):
+    """`value` added to the values `seen` in turn, unless it is empty or the same as the last."""
+    if value and (not seen or seen[-1] != value):
+        seen.append(value)
+
+
+def live(url, screenshot):
+    """Watches the live page until the heading and the frame's colour have each changed (or
+    ANSWER_SECONDS pass), and reports every heading and colour it saw, in turn."""
+    with tempfile.TemporaryDirectory(prefix="serve-page-chromium-") as profile:
+        driver = browser(profile)
+        try:
+            driver.get(url)
+            verdicts, colours = [], []
+            deadline = time.monotonic() + ANSWER_SECONDS
+            while (len(verdicts) < 2 or len(colours) < 2) and time.monotonic() < deadline:
+                appended_if_new(verdicts, shown(driver, "verdict"))
+                appended_if_new(colours, driver.execute_script(FRAME_COLOUR))
+                time.sleep(LOOK_SECONDS)
+            report = {
+                "timed_out": len(verdicts) < 2 or len(colours) < 2,
+                "verdicts": verdicts,
+                "frame_colours": colours,
+                "frame_width": driver.execute_script('return document.getElementById("frame").naturalWidth'),
+                "top": [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#top li")],
+                "timing": shown(driver, "timing"),
+                "status": shown(driver, "status"),
+                "console": console(driver),
+                "screenshot_saved": driver.save_screenshot(screenshot),
+            }
+        finally:
+            driver.quit()
+    print(json.dumps(report))
+
+
 def main(url, photo, screenshot):
     with tempfile.TemporaryDirectory(prefix="serve-page-chromium-") as profile:
         driver = browser(profile)
@@ -70,8 +134,7 @@ def main(url, photo, screenshot):
                 "top": [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#top li")],
                 "timing": shown(driver, "timing"),
                 "status": shown(driver, "status"),
-                "console": [{"level": entry["level"], "source": entry.get("source", ""), "message": entry["message"]}
-                            for entry in driver.get_log("browser")],
+                "console": console(driver),
                 "screenshot_saved": driver.save_screenshot(screenshot),
             }
         finally:
@@ -83,4 +146,7 @@ if __name__ == "__main__":
     if missing():
         print(f"serve_page.py: not installed: {missing()}; scripts/setup.sh browser installs them", file=sys.stderr)
         sys.exit(3)
-    main(*sys.argv[1:])
+    if sys.argv[1] == "--live":
+        live(*sys.argv[2:])
+    else:
+        main(*sys.argv[1:])
