@@ -9,6 +9,8 @@ public final class LiveFeed: @unchecked Sendable {
         /// The camera's JSON record of it.
         var record: String
         var frameJPEG: [UInt8]?
+        /// The frame as one part of /stream.mjpg, made once for every viewer.
+        var streamPart: [UInt8]?
         /// 1 for the first reading, then counting up: a viewer waits for a larger one.
         var number: UInt64
     }
@@ -32,7 +34,8 @@ public final class LiveFeed: @unchecked Sendable {
     /// A new reading: `record` is its JSON line, `droppedFrames` the camera's count so far.
     public func publish(record: String, verdict: Verdict, droppedFrames: Int, frameJPEG: [UInt8]?) {
         lock.withLock {
-            newest = Reading(record: record, frameJPEG: frameJPEG ?? newest?.frameJPEG, number: (newest?.number ?? 0) + 1)
+            let frame = frameJPEG ?? newest?.frameJPEG
+            newest = Reading(record: record, frameJPEG: frame, streamPart: frame.map(MJPEGViewer.part), number: (newest?.number ?? 0) + 1)
             state = .running
             verdicts[verdict, default: 0] += 1
             self.droppedFrames = droppedFrames

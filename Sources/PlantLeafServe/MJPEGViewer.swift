@@ -25,13 +25,18 @@ final class MJPEGViewer: HTTPBodyStream, @unchecked Sendable {
 
     init(feed: LiveFeed) { self.feed = feed }
 
+    /// A frame as one part of the body: its head, the JPEG, the line break before the next.
+    static func part(_ jpeg: [UInt8]) -> [UInt8] {
+        Array("--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n".utf8) + jpeg + Array("\r\n".utf8)
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         while offset == part.count {
             guard let reading = feed.reading(after: sent, waitingUpTo: MJPEGViewer.repeatAfter) else { return nil }
             sent = reading.number
-            guard let jpeg = reading.frameJPEG else { continue }
-            let head = "--\(MJPEGViewer.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n"
-            part = Array(head.utf8) + jpeg + Array("\r\n".utf8)
+            // The feed's own bytes, shared: nothing is copied per viewer but into the socket.
+            guard let streamPart = reading.streamPart else { continue }
+            part = streamPart
             offset = 0
         }
         let count = min(buffer.count, part.count - offset)

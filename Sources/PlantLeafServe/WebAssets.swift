@@ -170,6 +170,13 @@ enum WebAssets {
           let shown = "";
           async function refresh() {
             try {
+              // Until the camera's first reading there is none to ask for (and a 404 each second
+              // would fill the console): the health says when there is.
+              const health = await (await fetch("/api/health", { credentials: "same-origin" })).json();
+              if (health.camera === "starting") {
+                setTimeout(refresh, 1000);
+                return;
+              }
               const response = await fetch("/api/latest", { credentials: "same-origin" });
               const answer = await response.json();
               if (!response.ok) {

@@ -148,7 +148,8 @@ def throughput():
 def viewers():
     print(f"== serve: CPU with 1 and {VIEWERS} viewers of /stream.mjpg, 640x480 motion-JPEG stream at 10 fps")
     stream = subprocess.Popen(["ffmpeg", "-loglevel", "error", "-re", "-loop", "1", "-i", LEAF, "-vf", "scale=640:480",
-                               "-r", "10", "-f", "mjpeg", "-q:v", "5", "-"], stdout=subprocess.PIPE)
+                               "-r", "10", "-f", "mjpeg", "-q:v", "5", "-"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
     server = Server(["--jobs", "1", "--input", "-"], stdin=stream.stdout)
     stream.stdout.close()
     time.sleep(3)
