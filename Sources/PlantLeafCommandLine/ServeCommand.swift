@@ -149,6 +149,7 @@ enum ServeCommand {
             for _ in 0..<jobs { classifiers.append(try Classifier(options: classifierOptions)) }
             var limits = HTTPServer.Limits()
             limits.bodyBytes = options.maxUploadBytes
+            limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
             let service = WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
                                      feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, log: { line in Console.error("plantleaf serve: \(line)") })

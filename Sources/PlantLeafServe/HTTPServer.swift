@@ -30,6 +30,10 @@ public final class HTTPServer: @unchecked Sendable {
         public var requestSeconds = 30.0
         /// Bytes of body a request may send.
         public var bodyBytes = 25 << 20
+        /// Bytes of bodies held at once, all requests together: four uploads of the largest size.
+        /// An upload that would pass it is refused (503) until others are done, so many large
+        /// uploads at once cannot take the board's memory.
+        public var bodyBytesInFlight = 4 * (25 << 20)
 
         public init() {}
     }
@@ -168,6 +172,11 @@ public final class HTTPServer: @unchecked Sendable {
         let count = uploadSize.pointee
         if count > 0, let upload {
             uploadSize.pointee = 0
+            guard server.reserve(count) else {
+                exchange.answered = true
+                return server.refuse(exchange, 503, reason: "uploads in progress already hold \(FileReader.sizeText(server.limits.bodyBytesInFlight)): "
+                                     + "try again in a moment", on: connection)
+            }
             exchange.received += count
             if exchange.received > server.limits.bodyBytes {
                 exchange.answered = true
@@ -212,8 +221,10 @@ public final class HTTPServer: @unchecked Sendable {
         let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
         requestContext.pointee = nil
         if let form = exchange.form { _ = pl_MHD_destroy_post_processor(form) }
-        if termination == kPLHTTPTimedOut, !exchange.answered, let context {
-            let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+        guard let context else { return }
+        let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+        server.release(exchange.received)
+        if termination == kPLHTTPTimedOut, !exchange.answered {
             server.service?.refused(exchange.request.line, status: 408, reason: "the client sent nothing for \(server.limits.idleSeconds) s")
         }
     }
@@ -269,6 +280,24 @@ private final class ServerContext: @unchecked Sendable {
             startupLines = []
             self.log = log
         }
+    }
+
+    private let bodyLock = Lock()
+    private var bodyBytesHeld = 0
+
+    /// Counts `count` more body bytes as held; false (and nothing counted) when that would pass
+    /// the limit on bodies held at once.
+    func reserve(_ count: Int) -> Bool {
+        bodyLock.withLock {
+            guard bodyBytesHeld + count <= limits.bodyBytesInFlight else { return false }
+            bodyBytesHeld += count
+            return true
+        }
+    }
+
+    /// A request's body is gone.
+    func release(_ count: Int) {
+        bodyLock.withLock { bodyBytesHeld -= count }
     }
 
     /// The watch shut a connection down: a request was under way (its head in), or only its head was.

@@ -237,6 +237,36 @@ import Testing
         try Self.expectServing(server, after: "64 slow clients")
     }
 
+    /// Four uploads of nearly 25 MiB held open hold 92 MiB of the 100 MiB all bodies may take at
+    /// once: a fifth is refused with 503 part way, and once the four are gone uploads go through.
+    @Test func bodiesHeldAtOnceAreBounded() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let almostWhole = [UInt8](repeating: 0xAB, count: 23 << 20)
+        var holders: [Int32] = []
+        for _ in 0..<4 {
+            let holder = try RawHTTP.connect(port: server.port)
+            let head = "POST /api/classify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: \(24 << 20)\r\n\r\n"
+            RawHTTP.send(holder, Array(head.utf8) + almostWhole)
+            holders.append(holder)
+        }
+        defer { holders.forEach { close($0) } }
+        let fifth = try RawHTTP.connect(port: server.port)
+        defer { close(fifth) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fifth, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        RawHTTP.send(fifth, Array("POST /api/classify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: \(20 << 20)\r\n\r\n".utf8))
+        RawHTTP.send(fifth, [UInt8](repeating: 0xCD, count: 20 << 20))
+        let log = server.stderr(containing: "plantleaf serve: 503 POST /api/classify: ")
+        #expect(log.contains("plantleaf serve: 503 POST /api/classify: uploads in progress already hold 100 MiB: try again in a moment\n"), "\(log)")
+        holders.forEach { close($0) }
+        holders = []
+        for _ in 0..<50 {
+            if try Self.upload(server, try Self.leafBytes()).status == 200 { break }
+            usleep(100_000)
+        }
+        #expect(try Self.upload(server, try Self.leafBytes()).status == 200, "the budget was not given back")
+    }
+
     @Test func tokenIsNeededWhereItMustBe() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
