@@ -214,7 +214,8 @@ private final class CameraThread: @unchecked Sendable {
         let main = pthread_self()
         thread = try WorkerThread { [self] in
             let status = monitor.run(output: .none) { result, record, frame in
-                feed.publish(record: record, verdict: result.verdict, droppedFrames: result.counts.dropped, frameJPEG: frame)
+                feed.publish(record: record, verdict: result.verdict, droppedFrames: result.counts.dropped,
+                             ageMilliseconds: result.ageMilliseconds, frameJPEG: frame)
             }
             feed.streamEnded()
             self.status = status

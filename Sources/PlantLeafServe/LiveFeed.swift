@@ -26,19 +26,28 @@ public final class LiveFeed: @unchecked Sendable {
     private var newest: Reading?
     private var state = State.starting
     private var closed = false
-    private var verdicts: [Verdict: Int] = [:]
-    private var droppedFrames = 0
+    private var counts = Counts()
+
+    /// What `/metrics` shows of the camera.
+    struct Counts {
+        var verdicts: [Verdict: Int] = [:]
+        /// The camera's count of frames it dropped before they were read.
+        var droppedFrames = 0
+        var frameAge = LatencyHistogram()
+    }
 
     public init() {}
 
-    /// A new reading: `record` is its JSON line, `droppedFrames` the camera's count so far.
-    public func publish(record: String, verdict: Verdict, droppedFrames: Int, frameJPEG: [UInt8]?) {
+    /// A new reading: `record` is its JSON line, `droppedFrames` the camera's count so far,
+    /// `ageMilliseconds` the time from its frame's capture to its scores.
+    public func publish(record: String, verdict: Verdict, droppedFrames: Int, ageMilliseconds: Double, frameJPEG: [UInt8]?) {
         lock.withLock {
             let frame = frameJPEG ?? newest?.frameJPEG
             newest = Reading(record: record, frameJPEG: frame, streamPart: frame.map(MJPEGViewer.part), number: (newest?.number ?? 0) + 1)
             state = .running
-            verdicts[verdict, default: 0] += 1
-            self.droppedFrames = droppedFrames
+            counts.verdicts[verdict, default: 0] += 1
+            counts.droppedFrames = droppedFrames
+            counts.frameAge.add(seconds: ageMilliseconds / 1000)
             lock.broadcast()
         }
     }
@@ -58,8 +67,7 @@ public final class LiveFeed: @unchecked Sendable {
 
     var current: (reading: Reading?, state: State) { lock.withLock { (newest, state) } }
 
-    /// The counts `/metrics` shows: readings by verdict, frames the camera dropped.
-    var counts: (verdicts: [Verdict: Int], droppedFrames: Int) { lock.withLock { (verdicts, droppedFrames) } }
+    var currentCounts: Counts { lock.withLock { counts } }
 
     /// The first reading numbered above `number`, waiting for it up to `seconds`; after that
     /// the newest there is (a viewer gets the same frame again rather than nothing). Nil once

@@ -65,7 +65,7 @@ public final class WebService: HTTPService, @unchecked Sendable {
             return secured(.json(200, #"{"status": "ok", "camera": ""# + (feed.map { $0.current.state.rawValue } ?? "none") + #""}"#))
         case .metrics:
             return secured(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                                        body: Array(metrics.text(camera: feed?.counts).utf8)))
+                                        body: Array(metrics.text(camera: feed?.currentCounts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
         case .historyPage, .historyData:

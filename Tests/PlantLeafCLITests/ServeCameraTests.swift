@@ -71,6 +71,7 @@ import Testing
         let counted = metrics.text.split(separator: "\n").filter { $0.hasPrefix("plantleaf_camera_readings_total{") }
             .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
         #expect(counted == lines.count, "\(metrics.text)")
+        #expect(metrics.text.contains("plantleaf_camera_frame_age_seconds_count \(lines.count)\n"), "\(metrics.text)")
         #expect(server.stderr(containing: "frames read").contains("plantleaf serve: 3 frames read, \(lines.count) classified"), "\(server.stderr)")
     }
 
