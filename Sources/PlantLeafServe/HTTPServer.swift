@@ -86,7 +86,6 @@ public final class HTTPServer: @unchecked Sendable {
         box.service = service
         box.limits = limits
         let handlerContext = Unmanaged.passUnretained(box).toOpaque()
-        errno = 0
         address.withSocketAddress { socketAddress in
             var settings = PLHTTPSettings(address: socketAddress, connection_limit: UInt32(limits.connections),
                                           per_address_limit: UInt32(limits.connectionsPerAddress),
@@ -110,12 +109,14 @@ public final class HTTPServer: @unchecked Sendable {
             if let started { port = pl_http_bound_port(started) }
         }
         guard let started else {
-            let code = errno
             sink.deallocate()
             box.watch?.stop()
+            // The library's errno after a failed start is not reliably the bind's (1.0 closes
+            // the socket first), so the address is tried again here to say why: in use, a port
+            // below 1024 without root, an address not this machine's. If it binds, the failure
+            // was the library's own (a TLS key that does not fit its certificate).
+            let code = address.bindError()
             if code == EADDRINUSE { throw .addressInUse(address: address.description) }
-            // The system's reason when there is one (EACCES, EADDRNOTAVAIL); else the library's
-            // own (a TLS key that does not fit its certificate).
             let reason = code != 0 ? SystemError(code).reason : box.startupLines.last ?? "the HTTP library refused to start"
             throw .cannotListen(address: address.description, reason: reason)
         }

@@ -38,6 +38,18 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
+    /// Why a socket cannot be bound to the address (an errno), or 0 when it can. The socket is
+    /// closed at once; SO_REUSEADDR as the server sets it, so a port left in TIME_WAIT binds.
+    func bindError() -> Int32 {
+        let probe = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return errno }
+        defer { close(probe) }
+        var one: Int32 = 1
+        setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let length = socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        return withSocketAddress { bind(probe, $0, length) } == 0 ? 0 : errno
+    }
+
     /// The address as the system's sockaddr, for the length of `body`.
     func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
         if isIPv6 {
