@@ -36,7 +36,7 @@ import Testing
     enum Recipe: String, CaseIterable {
         case badFiles, missingModel, notAModel, grayModel, labelCount, noRuntime, damagedModel
         case benchThreads, benchImage, benchCompare, cameraNull, mqttPassword
-        case serveToken, serveRefusals
+        case serveToken, serveRefusals, serveStandardInput, serveSlowClients
     }
 
     static let quotes: [String: Source] = [
@@ -147,6 +147,22 @@ import Testing
             .printed(.serveRefusals),
         "plantleaf serve: 400 POST /api/classify: the form has no field 'image'": .printed(.serveRefusals),
         "plantleaf serve: 413 POST /api/classify: the upload is 30000000 bytes, over the 25 MiB limit": .printed(.serveRefusals),
+        "plantleaf serve: 404 GET /live: no camera: this server was started without --device or --input": .printed(.serveRefusals),
+        "plantleaf serve: 408 POST /api/classify: dropped: the request was not in within 30 s": .printed(.serveSlowClients),
+        "plantleaf serve: 408 a connection: dropped: the request was not in within 30 s": .printed(.serveSlowClients),
+        "plantleaf serve: 408 POST /api/classify: the client sent nothing for 10 s": .printed(.serveSlowClients),
+        // docs/serve.md, The greenhouse camera
+        "plantleaf serve: --every is a camera option: give --device PATH or --input FILE|- too (see plantleaf serve --help)":
+            .heldBy("PlantLeafCLITests/ServeCameraTests.swift"),
+        "plantleaf serve: listening on http://127.0.0.1:18090/ (2 model instances, uploads up to 25 MiB)":
+            .example("serve --listen 127.0.0.1:18090 --input - on the 2-core build machine"),
+        "plantleaf serve: standard input: motion-JPEG stream, crop center, frames up to 16 MiB": .printed(.serveStandardInput),
+        "plantleaf serve: 2305 frames read, 2296 classified, 9 superseded, 0 broken, 0 over the size limit, 0 corrupt, 0 bytes skipped between frames; verdicts: 2183 diagnosis, 113 uncertain, 0 no-leaf, 0 no-picture; frame age median 46.3 ms, p99 249.2 ms":
+            .example("serve.md's run: 20 PlantVillage photos piped in one every 0.2 s for about 9 minutes, then SIGTERM"),
+        "plantleaf serve: /dev/video0: no such device; no /dev/video* devices exist: plug a camera in (and check dmesg)":
+            .remedy(CameraError.noSuchDevice(path: "/dev/video0", existing: [])),
+        "plantleaf serve: standard input: no frame within 5 s; check the camera is connected and not covered by another input (or raise --timeout)":
+            .remedy(CameraError.noFrame(path: "standard input", timeout: 5)),
         // README.md
         "plantleaf serve: listening on http://127.0.0.1:8080/ (2 model instances, uploads up to 25 MiB)":
             .example("serve with no options on the 2-core build machine; TestServer waits for 'listening on http://127.0.0.1:'"),
@@ -201,7 +217,9 @@ import Testing
     @Test func remedyQuotesAreWhatTheCommandLinePrintsForTheError() {
         for (line, source) in Self.quotes {
             guard case .remedy(let error) = source else { continue }
-            let prefix = error is MQTTError ? "plantleaf camera: --mqtt: " : "plantleaf camera: "
+            // serve runs the same camera and prints its lines under its own name.
+            let command = line.hasPrefix("plantleaf serve: ") ? "plantleaf serve: " : "plantleaf camera: "
+            let prefix = error is MQTTError ? command + "--mqtt: " : command
             let printed = prefix + Remedy.line(error)
             #expect(Self.matches(line, printed), "quoted: \(line)\nprinted: \(printed)")
         }
@@ -306,6 +324,15 @@ import Testing
             return try runPlantLeaf(["serve", "--token-file", "short.token"], currentDirectory: folder)
         case .serveRefusals:
             return try serveRefusals()
+        case .serveStandardInput:
+            // An empty pipe as standard input: the stream ends at once and the server goes on,
+            // until the SIGTERM that follows the camera's summary line.
+            let script = #": | "$0" serve --listen 127.0.0.1:0 --jobs 1 --input - 2>"$1/stderr" & pid=$!; "#
+                + #"for _ in $(seq 1200); do grep -q 'the stream ended' "$1/stderr" && break; sleep 0.1; done; "#
+                + #"kill -TERM $pid; wait $pid; cat "$1/stderr" >&2"#
+            return try runPlantLeafInShell(script, [folder])
+        case .serveSlowClients:
+            return try serveSlowClients()
         }
     }
 
@@ -319,9 +346,32 @@ import Testing
                         RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: text/plain"], body: Array("leaf".utf8)),
                         RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: Array("not an image".utf8)),
                         RawHTTP.request("POST", "/api/classify", headers: [form.header], body: form.body),
-                        RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg", "Content-Length: 30000000"])]
+                        RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg", "Content-Length: 30000000"]),
+                        RawHTTP.request("GET", "/live")]
         for request in requests { _ = try RawHTTP.exchange(port: server.port, request) }
         return CommandResult(status: 0, stdout: "", stderr: server.stderr)
+    }
+
+    /// The slow clients of docs/serve.md's Limits, against the default --request-timeout (30 s):
+    /// one trickles a body, one its request line (a byte every 2 s), one sends a head and then nothing.
+    static func serveSlowClients() throws -> CommandResult {
+        let server = try TestServer(["--jobs", "1"])
+        defer { server.stop() }
+        let head = Array("POST /api/classify HTTP/1.1\r\nHost: plantleaf\r\nContent-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n".utf8)
+        let body = try RawHTTP.connect(port: server.port), line = try RawHTTP.connect(port: server.port)
+        let silent = try RawHTTP.connect(port: server.port)
+        defer { [body, line, silent].forEach { close($0) } }
+        _ = RawHTTP.send(body, head)
+        _ = RawHTTP.send(silent, head)
+        let start = Date()
+        while Date().timeIntervalSince(start) < 40 {
+            let log = server.stderr
+            if log.contains("408 a connection: dropped") && log.contains("408 POST /api/classify: dropped") { break }
+            RawHTTP.send(body, [0xFF])
+            RawHTTP.send(line, Array("G".utf8))
+            usleep(2_000_000)
+        }
+        return CommandResult(status: 0, stdout: "", stderr: server.stderr(containing: "408 a connection: dropped"))
     }
 
     /// The release archive's README and docs/install.md name the same glibc for each architecture.
