@@ -207,17 +207,13 @@ import Testing
             sockets.append(socketDescriptor)
         }
         let slow = sockets
-        defer { slow.forEach { close($0) } }
-        let trickling = Thread {
-            for step in 0..<40 {
-                for (index, socketDescriptor) in slow.enumerated() {
-                    let byte: UInt8 = index % 2 == 0 ? head[step % head.count] : 0xFF
-                    RawHTTP.send(socketDescriptor, [byte])
-                }
-                usleep(500_000)
-            }
+        let trickling = Trickler(sockets: slow) { index, step in index % 2 == 0 ? head[step % head.count] : 0xFF }
+        // The thread must be done with the sockets before they are closed: tests run side by side
+        // in this process, and a closed number is soon another test's socket.
+        defer {
+            trickling.stop()
+            slow.forEach { close($0) }
         }
-        trickling.start()
         usleep(300_000)
         let start = Date()
         let upload = try Self.upload(server, try Self.leafBytes())
@@ -330,5 +326,32 @@ import Testing
         server.stop()
         #expect(!server.isRunning)
         #expect(server.stderr.hasSuffix("plantleaf serve: stopped by SIGTERM\n"), "\(server.stderr)")
+    }
+}
+
+/// A thread sending one byte to each socket every half second until stopped.
+private final class Trickler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopping = false
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(sockets: [Int32], byte: @escaping @Sendable (_ socketIndex: Int, _ step: Int) -> UInt8) {
+        Thread { [self] in
+            var step = 0
+            while !isStopping {
+                for (index, socketDescriptor) in sockets.enumerated() { RawHTTP.send(socketDescriptor, [byte(index, step)]) }
+                step += 1
+                usleep(500_000)
+            }
+            finished.signal()
+        }.start()
+    }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    /// Returns once the thread has sent its last byte.
+    func stop() {
+        lock.withLock { stopping = true }
+        finished.wait()
     }
 }
