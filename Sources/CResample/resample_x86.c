@@ -87,42 +87,41 @@ void resample_vertical_sse41(const uint8_t *const *rows, const int32_t *weights,
 // + 4, as the weights stay within 2^22 + 2^13) and its low 11 bits; the two sums are recombined
 // as high * 2^11 + low, which is the 32-bit sum exactly. Each 128-bit half of a register holds
 // one output pixel (R, G, B and an unused lane), so a pixel's taps all add up in its own half and
-// no sum crosses halves. Outputs go in pairs, the even one in the lower half; per pair, per group
-// of 4 taps, per pair of taps: 8 lanes of high parts (4 for each output), then 8 of low parts.
+// no sum crosses halves. Outputs go in pairs, the even one in the lower half. Per pair, per group
+// of 4 taps, 8 values: the even output's high parts of taps 0-1 and 2-3, its low parts of taps
+// 0-1 and 2-3, then the odd output's; the kernel spreads each to its half's lanes with a shuffle.
+// Kept this small, the weights of a row stay in the L1 cache beside the decoder's own tables.
 ptrdiff_t resample_avx2_packed_count(ptrdiff_t taps, ptrdiff_t outputs) {
-    return (outputs + 1) / 2 * ((taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS) * 2 * 16;
+    return (outputs + 1) / 2 * ((taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS) * 8;
+}
+
+// Where output x's high part of taps t and t + 1 (t even) is; its low part is 2 further on.
+static inline ptrdiff_t packed_index(ptrdiff_t groups, ptrdiff_t x, ptrdiff_t t) {
+    return (x / 2 * groups + t / AVX2_GROUP_TAPS) * 8 + x % 2 * 4 + t % AVX2_GROUP_TAPS / 2;
 }
 
 void resample_avx2_pack(const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, int32_t *packed) {
     const ptrdiff_t groups = (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS;
     for (ptrdiff_t x = 0; x < outputs; x++) {
-        for (ptrdiff_t g = 0; g < groups; g++) {
-            for (int pair = 0; pair < 2; pair++) {
-                int32_t *block = packed + ((x / 2 * groups + g) * 2 + pair) * 16;
-                const ptrdiff_t t = g * AVX2_GROUP_TAPS + pair * 2;
-                const uint32_t first = t < taps ? (uint32_t)weights[x * taps + t] : 0;
-                const uint32_t second = t + 1 < taps ? (uint32_t)weights[x * taps + t + 1] : 0;
-                const uint32_t high = (first >> 11) | (second >> 11) << 16;
-                const uint32_t low = (first & 0x7FF) | (second & 0x7FF) << 16;
-                for (int lane = 0; lane < 4; lane++) {
-                    block[x % 2 * 4 + lane] = (int32_t)high;
-                    block[8 + x % 2 * 4 + lane] = (int32_t)low;
-                }
-            }
+        for (ptrdiff_t t = 0; t < groups * AVX2_GROUP_TAPS; t += 2) {
+            const uint32_t first = t < taps ? (uint32_t)weights[x * taps + t] : 0;
+            const uint32_t second = t + 1 < taps ? (uint32_t)weights[x * taps + t + 1] : 0;
+            packed[packed_index(groups, x, t)] = (int32_t)((first >> 11) | (second >> 11) << 16);
+            packed[packed_index(groups, x, t) + 2] = (int32_t)((first & 0x7FF) | (second & 0x7FF) << 16);
         }
     }
 }
 
 // Tap t's weight for output x, put back together from the packed parts.
 static inline uint32_t packed_weight(const int32_t *packed, ptrdiff_t groups, ptrdiff_t x, ptrdiff_t t) {
-    const int32_t *block = packed + ((x / 2 * groups + t / AVX2_GROUP_TAPS) * 2 + t % AVX2_GROUP_TAPS / 2) * 16 + x % 2 * 4;
+    const ptrdiff_t index = packed_index(groups, x, t - t % 2);
     const int shift = t % 2 ? 16 : 0;
-    return ((uint32_t)block[0] >> shift & 0xFFFF) << 11 | ((uint32_t)block[8] >> shift & 0xFFFF);
+    return ((uint32_t)packed[index] >> shift & 0xFFFF) << 11 | ((uint32_t)packed[index + 2] >> shift & 0xFFFF);
 }
 
 // Output pixels a and b, whose windows start at bytes `a` and `b`, as 32-bit R, G, B, unused:
 // a's in the lower half, b's in the upper. Reads 16 bytes per group of taps from each window.
-__attribute__((target("avx2")))
+__attribute__((target("avx2"), always_inline))
 static inline __m256i output_pair_avx2(const uint8_t *source, ptrdiff_t a, ptrdiff_t b, const int32_t *block,
                                        ptrdiff_t groups) {
     // 16-bit R0 R1 G0 G1 B0 B1 0 0 of the group's taps 0 and 1, then of taps 2 and 3.
@@ -131,24 +130,27 @@ static inline __m256i output_pair_avx2(const uint8_t *source, ptrdiff_t a, ptrdi
     const __m256i second_taps = _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1,
                                                  6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
     __m256i high = _mm256_setzero_si256(), low = high;
-    for (ptrdiff_t g = 0; g < groups; g++, a += 12, b += 12, block += 32) {
+    for (ptrdiff_t g = 0; g < groups; g++, a += 12, b += 12, block += 8) {
         const __m256i bytes = _mm256_inserti128_si256(
             _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(source + a))), _mm_loadu_si128((const __m128i *)(source + b)), 1);
         const __m256i first = _mm256_shuffle_epi8(bytes, first_taps), second = _mm256_shuffle_epi8(bytes, second_taps);
-        high = _mm256_add_epi32(high, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_loadu_si256((const __m256i *)block)),
-                                                       _mm256_madd_epi16(second, _mm256_loadu_si256((const __m256i *)(block + 16)))));
-        low = _mm256_add_epi32(low, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_loadu_si256((const __m256i *)(block + 8))),
-                                                     _mm256_madd_epi16(second, _mm256_loadu_si256((const __m256i *)(block + 24)))));
+        const __m256i weights = _mm256_loadu_si256((const __m256i *)block);
+        high = _mm256_add_epi32(high, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_shuffle_epi32(weights, 0x00)),
+                                                       _mm256_madd_epi16(second, _mm256_shuffle_epi32(weights, 0x55))));
+        low = _mm256_add_epi32(low, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_shuffle_epi32(weights, 0xAA)),
+                                                     _mm256_madd_epi16(second, _mm256_shuffle_epi32(weights, 0xFF))));
     }
     const __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(high, 11), low), _mm256_set1_epi32(ROUNDING));
     return _mm256_srli_epi32(sum, PRECISION_BITS);
 }
 
-__attribute__((target("avx2")))
-void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
-                              const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target) {
-    const ptrdiff_t row_bytes = source_pixels * 3, groups = (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS;
-    const ptrdiff_t pair_ints = groups * 32;
+// The pass with `groups` groups of taps: inlined for the common counts, whose loop over the
+// groups the compiler then unrolls away.
+__attribute__((target("avx2"), always_inline))
+static inline void horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
+                                   const int32_t *packed, ptrdiff_t taps, ptrdiff_t groups, ptrdiff_t outputs,
+                                   uint8_t *target) {
+    const ptrdiff_t row_bytes = source_pixels * 3, pair_ints = groups * 8;
     // After the packs, pixel a, c, b, d's words sit in 32-bit lanes 0, 1, 4, 5.
     const __m256i in_order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     const __m128i three_bytes = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
@@ -178,6 +180,19 @@ void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, co
             for (ptrdiff_t t = 0; t < taps; t++) sum += (uint32_t)window[t * 3 + channel] * packed_weight(packed, groups, x, t);
             target[x * 3 + channel] = (uint8_t)(sum >> PRECISION_BITS);
         }
+    }
+}
+
+__attribute__((target("avx2")))
+void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
+                              const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target) {
+    switch ((taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS) {
+    case 1: return horizontal_avx2(source, source_pixels, starts, packed, taps, 1, outputs, target);
+    case 2: return horizontal_avx2(source, source_pixels, starts, packed, taps, 2, outputs, target);
+    case 3: return horizontal_avx2(source, source_pixels, starts, packed, taps, 3, outputs, target);
+    default:
+        return horizontal_avx2(source, source_pixels, starts, packed, taps, (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS,
+                               outputs, target);
     }
 }
 
