@@ -356,25 +356,13 @@ public final class RowResizer: DecodedRowSink {
     public private(set) var plan: ResizePlan?
     public private(set) var orientation = EXIFOrientation.upright
     private var region = CropRegion(x: 0, y: 0, width: 0, height: 0)
-    /// The rows the vertical pass reads (horizontally resized first or not, as the plan says),
-    /// `ringRows` of them, each written twice (at slot r mod ringRows and ringRows further), so
-    /// that any ringRows consecutive rows lie in one piece.
-    private var ring: [UInt8] = []
-    private var ringRows = 1
-    /// The vertical pass's running sums for filters too wide to unroll.
-    private var sums: [Int32] = []
-    /// One row just blended: an output row as stored, or when the vertical pass runs first,
-    /// a source-wide row for the horizontal pass.
-    private var blended: [UInt8] = []
-    /// One output row as stored, when the horizontal pass runs last.
-    private var resized: [UInt8] = []
+    /// The working rows of the current plan.
+    private var rows = ResizeRows(plan: nil)
     private var nextOutputRow = 0
     /// Where finished rows go.
     private var destination = Destination.image
     /// The upright output image, filled a row at a time when rows go to `.image`.
     private var upright: [UInt8] = []
-    /// One row of tensor values, when a turned row must be scattered into the tensor.
-    private var quantizedRow: [UInt8] = []
     /// What the verdict checks read from the rows last written into a tensor, gathered as each
     /// row is quantised so the model-size pixels need no second pass (the readings do not depend
     /// on the order of the rows, so they are taken as stored).
@@ -427,12 +415,7 @@ public final class RowResizer: DecodedRowSink {
     /// Sizes the buffers for `plan`.
     private func start(_ plan: ResizePlan) {
         self.plan = plan
-        ringRows = plan.vertical?.taps ?? 1
-        let rowBytes = plan.intermediateRowBytes
-        ring = [UInt8](repeating: 0, count: 2 * ringRows * rowBytes)
-        sums = [Int32](repeating: 0, count: rowBytes)
-        blended = [UInt8](repeating: 0, count: rowBytes)
-        resized = [UInt8](repeating: 0, count: plan.verticalFirst ? plan.width * 3 : 0)
+        rows = ResizeRows(plan: plan)
         upright = [UInt8](repeating: 0, count: plan.width * 3 * plan.height)
         nextOutputRow = 0
     }
@@ -451,36 +434,31 @@ public final class RowResizer: DecodedRowSink {
     /// Takes source row `y`; rows outside the crop are skipped.
     public func row(_ pixels: UnsafePointer<UInt8>, y: Int) {
         guard let plan, (region.y..<(region.y + region.height)).contains(y) else { return }
-        let row = y - region.y, rowBytes = plan.intermediateRowBytes
+        let rows = rows, row = y - region.y, rowBytes = plan.intermediateRowBytes, ringRows = rows.ringRows
         let due = plan.outputRows(completedBy: row, from: nextOutputRow)
-        ring.withUnsafeMutableBufferPointer { ring in
-            let slot = ring.baseAddress! + (row % ringRows) * rowBytes
-            if plan.verticalFirst {
-                slot.update(from: pixels + region.x * 3, count: rowBytes)
-            } else {
-                plan.resizeRow(pixels + region.x * 3, into: slot)
-            }
-            if ringRows > 1 { (slot + ringRows * rowBytes).update(from: slot, count: rowBytes) }
-            guard let vertical = plan.vertical else {
-                // Same height: every resized row is an output row.
-                for outputRow in due { deliver(slot, y: outputRow) }
-                return
-            }
-            for outputRow in due {
-                blended.withUnsafeMutableBufferPointer { blended in
-                    sums.withUnsafeMutableBufferPointer { sums in
-                        plan.blendRows(ring.baseAddress! + (vertical.starts[outputRow] % ringRows) * rowBytes, rowBytes: rowBytes,
-                                       outputRow: outputRow, sums: sums.baseAddress!, into: blended.baseAddress!)
-                    }
-                    guard plan.verticalFirst else { return deliver(blended.baseAddress!, y: outputRow) }
-                    resized.withUnsafeMutableBufferPointer { resized in
-                        plan.resizeRow(blended.baseAddress!, into: resized.baseAddress!)
-                        deliver(resized.baseAddress!, y: outputRow)
-                    }
-                }
-            }
-        }
         nextOutputRow = due.upperBound
+        let slot = rows.ring + (row % ringRows) * rowBytes
+        if plan.verticalFirst {
+            slot.update(from: pixels + region.x * 3, count: rowBytes)
+        } else {
+            plan.resizeRow(pixels + region.x * 3, into: slot)
+        }
+        if ringRows > 1 { (slot + ringRows * rowBytes).update(from: slot, count: rowBytes) }
+        guard let vertical = plan.vertical else {
+            // Same height: every resized row is an output row.
+            for outputRow in due { deliver(slot, y: outputRow) }
+            return
+        }
+        for outputRow in due {
+            plan.blendRows(rows.ring + (vertical.starts[outputRow] % ringRows) * rowBytes, rowBytes: rowBytes,
+                           outputRow: outputRow, sums: rows.sums, into: rows.blended)
+            guard plan.verticalFirst else {
+                deliver(rows.blended, y: outputRow)
+                continue
+            }
+            plan.resizeRow(rows.blended, into: rows.resized)
+            deliver(rows.resized, y: outputRow)
+        }
     }
 
     /// Puts output row `y` (as stored) in its upright place in the destination.
@@ -501,12 +479,10 @@ public final class RowResizer: DecodedRowSink {
                 // The row's place is one piece of the tensor: quantised straight into it.
                 return quantizer.write(values, into: UnsafeMutableRawBufferPointer(rebasing: tensor[(y * rowBytes)..<((y + 1) * rowBytes)]))
             }
-            if quantizedRow.count < rowBytes { quantizedRow = [UInt8](repeating: 0, count: rowBytes) }
-            quantizedRow.withUnsafeMutableBytes { quantized in
-                quantizer.write(values, into: quantized)
-                orientation.place(UnsafeRawPointer(quantized.baseAddress!), storedRow: y, width: storedWidth, height: storedHeight,
-                                  pixelBytes: 3 * quantizer.bytesPerValue, into: tensor.baseAddress!)
-            }
+            let quantized = UnsafeMutableRawBufferPointer(start: rows.quantized, count: rowBytes)
+            quantizer.write(values, into: quantized)
+            orientation.place(UnsafeRawPointer(rows.quantized), storedRow: y, width: storedWidth, height: storedHeight,
+                              pixelBytes: 3 * quantizer.bytesPerValue, into: tensor.baseAddress!)
         }
     }
 
@@ -515,5 +491,43 @@ public final class RowResizer: DecodedRowSink {
     public func finish() -> RGBImage {
         guard plan != nil else { return RGBImage(width: 0, height: 0, pixels: []) }
         return RGBImage(width: width, height: height, pixels: upright)
+    }
+}
+
+/// A plan's working rows, allocated once per plan and reached through constant pointers, so the
+/// work done per row checks no array for sharing and no property for overlapping access.
+private final class ResizeRows {
+    /// The rows the vertical pass reads (horizontally resized first or not, as the plan says),
+    /// `ringRows` of them, each written twice (at slot r mod ringRows and ringRows further), so
+    /// that any ringRows consecutive rows lie in one piece.
+    let ring: UnsafeMutablePointer<UInt8>
+    let ringRows: Int
+    /// The vertical pass's running sums for filters too wide to unroll.
+    let sums: UnsafeMutablePointer<Int32>
+    /// One row just blended: an output row as stored, or when the vertical pass runs first,
+    /// a source-wide row for the horizontal pass.
+    let blended: UnsafeMutablePointer<UInt8>
+    /// One output row as stored, when the horizontal pass runs last.
+    let resized: UnsafeMutablePointer<UInt8>
+    /// One output row of tensor values (4 bytes each at most), when a turned row must be
+    /// scattered into the tensor.
+    let quantized: UnsafeMutableRawPointer
+
+    init(plan: ResizePlan?) {
+        ringRows = plan?.vertical?.taps ?? 1
+        let rowBytes = plan?.intermediateRowBytes ?? 0, outputRowBytes = (plan?.width ?? 0) * 3
+        ring = .allocate(capacity: 2 * ringRows * rowBytes)
+        sums = .allocate(capacity: rowBytes)
+        blended = .allocate(capacity: rowBytes)
+        resized = .allocate(capacity: outputRowBytes)
+        quantized = .allocate(byteCount: outputRowBytes * MemoryLayout<Float>.size, alignment: MemoryLayout<Float>.alignment)
+    }
+
+    deinit {
+        ring.deallocate()
+        sums.deallocate()
+        blended.deallocate()
+        resized.deallocate()
+        quantized.deallocate()
     }
 }
