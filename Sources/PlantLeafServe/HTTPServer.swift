@@ -268,9 +268,18 @@ private final class ServerContext: @unchecked Sendable {
     private(set) var startupLines: [String] = []
     private var log: ((String) -> Void)?
     private let logLock = Lock()
+    /// Connections refused mid-body whose closing the library is still to report: it takes no
+    /// response once a body is under way, so it closes the connection and says that the
+    /// application failed, which for these is not news (the refusal has its own line).
+    private var refusalsClosing = 0
+    private static let closingLine = "Application reported internal error, closing connection."
 
     func libraryLog(_ line: String) {
         logLock.withLock {
+            if refusalsClosing > 0, line.hasPrefix(Self.closingLine) {
+                refusalsClosing -= 1
+                return
+            }
             if let log { log(line) } else { startupLines.append(line) }
         }
     }
@@ -319,7 +328,9 @@ private final class ServerContext: @unchecked Sendable {
         var response = HTTPResponse.error(status, reason)
         // After a refusal mid-body the connection cannot be reused: say so.
         response.headers.append(("Connection", "close"))
-        return queue(response, on: connection)
+        let queued = queue(response, on: connection)
+        if queued != kPLHTTPYes { logLock.withLock { refusalsClosing += 1 } }
+        return queued
     }
 
     static let readStream: PLHTTPContentReader = { context, _, buffer, max in
