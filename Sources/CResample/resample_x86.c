@@ -120,18 +120,25 @@ static inline uint32_t packed_weight(const int32_t *packed, ptrdiff_t groups, pt
 }
 
 // Output pixels a and b, whose windows start at bytes `a` and `b`, as 32-bit R, G, B, unused:
-// a's in the lower half, b's in the upper. Reads 16 bytes per group of taps from each window.
+// a's in the lower half, b's in the upper. Reads 16 bytes per group of taps from each window,
+// except that a last group of one tap (5 taps, as a 2:1 downscale has) takes its pixel from
+// bytes 12-14 of the group before, which that group's load holds already.
 __attribute__((target("avx2"), always_inline))
 static inline __m256i output_pair_avx2(const uint8_t *source, ptrdiff_t a, ptrdiff_t b, const int32_t *block,
-                                       ptrdiff_t groups) {
+                                       ptrdiff_t taps, ptrdiff_t groups) {
     // 16-bit R0 R1 G0 G1 B0 B1 0 0 of the group's taps 0 and 1, then of taps 2 and 3.
     const __m256i first_taps = _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
                                                 0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
     const __m256i second_taps = _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1,
                                                  6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
-    __m256i high = _mm256_setzero_si256(), low = high;
-    for (ptrdiff_t g = 0; g < groups; g++, a += 12, b += 12, block += 8) {
-        const __m256i bytes = _mm256_inserti128_si256(
+    // 16-bit R4 0 G4 0 B4 0 0 0: the lone tap after a group, paired with nothing.
+    const __m256i lone_tap = _mm256_setr_epi8(12, -1, -1, -1, 13, -1, -1, -1, 14, -1, -1, -1, -1, -1, -1, -1,
+                                              12, -1, -1, -1, 13, -1, -1, -1, 14, -1, -1, -1, -1, -1, -1, -1);
+    const int lone_last_tap = groups > 1 && taps % AVX2_GROUP_TAPS == 1;
+    const ptrdiff_t loaded_groups = lone_last_tap ? groups - 1 : groups;
+    __m256i high = _mm256_setzero_si256(), low = high, bytes = high;
+    for (ptrdiff_t g = 0; g < loaded_groups; g++, a += 12, b += 12, block += 8) {
+        bytes = _mm256_inserti128_si256(
             _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(source + a))), _mm_loadu_si128((const __m128i *)(source + b)), 1);
         const __m256i first = _mm256_shuffle_epi8(bytes, first_taps), second = _mm256_shuffle_epi8(bytes, second_taps);
         const __m256i weights = _mm256_loadu_si256((const __m256i *)block);
@@ -139,6 +146,12 @@ static inline __m256i output_pair_avx2(const uint8_t *source, ptrdiff_t a, ptrdi
                                                        _mm256_madd_epi16(second, _mm256_shuffle_epi32(weights, 0x55))));
         low = _mm256_add_epi32(low, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_shuffle_epi32(weights, 0xAA)),
                                                      _mm256_madd_epi16(second, _mm256_shuffle_epi32(weights, 0xFF))));
+    }
+    if (lone_last_tap) {
+        const __m256i last = _mm256_shuffle_epi8(bytes, lone_tap);
+        const __m256i weights = _mm256_loadu_si256((const __m256i *)block);
+        high = _mm256_add_epi32(high, _mm256_madd_epi16(last, _mm256_shuffle_epi32(weights, 0x00)));
+        low = _mm256_add_epi32(low, _mm256_madd_epi16(last, _mm256_shuffle_epi32(weights, 0xAA)));
     }
     const __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(high, 11), low), _mm256_set1_epi32(ROUNDING));
     return _mm256_srli_epi32(sum, PRECISION_BITS);
@@ -157,8 +170,9 @@ static inline void horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixel
     ptrdiff_t x = 0;
     // Four outputs a step while the last one's loads stay inside the row (windows only move right).
     for (; x + 4 <= outputs && starts[x + 3] * 3 + (groups - 1) * 12 + 16 <= row_bytes; x += 4) {
-        const __m256i ab = output_pair_avx2(source, starts[x] * 3, starts[x + 1] * 3, packed + x / 2 * pair_ints, groups);
-        const __m256i cd = output_pair_avx2(source, starts[x + 2] * 3, starts[x + 3] * 3, packed + (x / 2 + 1) * pair_ints, groups);
+        const __m256i ab = output_pair_avx2(source, starts[x] * 3, starts[x + 1] * 3, packed + x / 2 * pair_ints, taps, groups);
+        const __m256i cd = output_pair_avx2(source, starts[x + 2] * 3, starts[x + 3] * 3, packed + (x / 2 + 1) * pair_ints, taps,
+                                            groups);
         const __m256i words = _mm256_packus_epi32(ab, cd);
         const __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words, words), in_order);
         const __m128i pixels = _mm_shuffle_epi8(_mm256_castsi256_si128(bytes), three_bytes);
@@ -188,7 +202,10 @@ void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, co
                               const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target) {
     switch ((taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS) {
     case 1: return horizontal_avx2(source, source_pixels, starts, packed, taps, 1, outputs, target);
-    case 2: return horizontal_avx2(source, source_pixels, starts, packed, taps, 2, outputs, target);
+    case 2:
+        // A 2:1 downscale's 5 taps, with its lone fifth tap known here.
+        if (taps == 5) return horizontal_avx2(source, source_pixels, starts, packed, 5, 2, outputs, target);
+        return horizontal_avx2(source, source_pixels, starts, packed, taps, 2, outputs, target);
     case 3: return horizontal_avx2(source, source_pixels, starts, packed, taps, 3, outputs, target);
     default:
         return horizontal_avx2(source, source_pixels, starts, packed, taps, (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS,

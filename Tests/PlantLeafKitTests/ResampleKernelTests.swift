@@ -58,14 +58,15 @@ import Testing
     }
 
     /// Each axis up and down, the tall shapes that take the vertical pass first, filters wide
-    /// enough to need many taps, and the camera's and the samples' sizes.
+    /// enough to need many taps (5 and 9, whose last tap stands alone, among them), and the
+    /// camera's and the samples' sizes.
     @Test(arguments: ResampleKernelTests.simdKernels, EXIFOrientation.allCases)
     func everyDirectionAndOrientation(kernels: ResampleKernels, orientation: EXIFOrientation) {
         var random = Random(state: 7 + UInt64(orientation.rawValue))
         let cases = [((1, 1), (24, 24)), ((2, 3), (224, 224)), ((5000, 17), (24, 24)), ((17, 5000), (7, 31)),
                      ((256, 256), (224, 224)), ((640, 480), (224, 224)), ((3, 900), (40, 2)), ((100, 30), (300, 10)),
                      ((30, 100), (10, 300)), ((224, 224), (224, 224)), ((224, 1000), (224, 224)), ((1000, 224), (224, 224)),
-                     ((301, 913), (224, 224)), ((4000, 37), (5, 9))]
+                     ((301, 913), (224, 224)), ((4000, 37), (5, 9)), ((480, 480), (224, 224)), ((1000, 300), (224, 60))]
         for (index, (source, output)) in cases.enumerated() {
             let stored = Self.picture(width: source.0, height: source.1, saturated: index % 2 == 1, random: &random)
             Self.expectSame(stored, orientation: orientation, width: output.0, height: output.1, kernels: kernels)
