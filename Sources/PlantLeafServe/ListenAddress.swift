@@ -21,6 +21,8 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             portText = text[text.index(after: colon)...]
         }
         guard let port = UInt16(portText), portText.allSatisfy(\.isASCII) else { return nil }
+        // inet_pton reads a C string, which ends at a NUL: "::1\0junk" would pass as "::1".
+        guard !host.contains("\0") else { return nil }
         var probe4 = in_addr(), probe6 = in6_addr()
         if inet_pton(AF_INET, String(host), &probe4) == 1 {
             isIPv6 = false

@@ -102,10 +102,13 @@ public enum FuzzTargets {
             // Nothing the terminal would act on: the report's strings are shown escaped.
             precondition(!text.unicodeScalars.contains { $0 != "\n" && TerminalText.isUnsafe($0) }, "rendered a control character: \(text)")
             // Only the numbers are checked: the report's own strings (a stage called "inf;ke",
-            // a board called "nano") are printed as they are, control characters escaped.
+            // a board called "nano") are printed as they are, control characters escaped. The
+            // longest go first, so that taking out a short one ("ab") cannot break up a longer
+            // one that holds it ("infMutableC;ke") and leave its "inf" behind.
             let machine = report.machine, model = report.model
-            for string in [report.plantleafVersion, machine.architecture, machine.cpuModel, machine.board, model.path, model.sha256]
-                + report.results.flatMap(\.stages.keys) where !string.isEmpty {
+            let strings = [report.plantleafVersion, machine.architecture, machine.cpuModel, machine.board, model.path, model.sha256]
+                + report.results.flatMap(\.stages.keys)
+            for string in strings.sorted(by: { $0.count > $1.count }) where !string.isEmpty {
                 text = text.replacing(TerminalText.neutralised(string), with: "")
             }
             precondition(!text.contains("inf") && !text.contains("nan"), "rendered a non-finite number: \(text)")
@@ -116,7 +119,9 @@ public enum FuzzTargets {
              ("fractional-threads", Array(benchReportSeed(threads: "1.5", median: "2.5").utf8)),
              ("cut-short", Array(benchReportSeed(threads: "1", median: "2.5").utf8.prefix(90))),
              // Found by the fuzzer: a stage named "inf;ke" is a name, not an infinite number.
-             ("stage-named-inf", Array(benchReportSeed(threads: "1", median: "2.5").replacing("\"invoke\"", with: "\"inf;ke\"").utf8))]
+             ("stage-named-inf", Array(benchReportSeed(threads: "1", median: "2.5").replacing("\"invoke\"", with: "\"inf;ke\"").utf8)),
+             // Found by the fuzzer: a stage name holding the model's digest ("ab").
+             ("stage-name-holds-digest", Array(benchReportSeed(threads: "1", median: "2.5").replacing("\"invoke\"", with: "\"infMutableC;ke\"").utf8))]
         })
 
     public static let commandLine = FuzzTarget(
@@ -194,6 +199,9 @@ public enum FuzzTargets {
              ("cookie", Array("GET /metrics\r\nCookie: a=b; plantleaf_token=fuzz-token-0123456789\r\n\r\n".utf8)),
              ("traversal", Array("GET /%2e%2e/app.js/../x\r\n\r\n".utf8)),
              ("address", Array("[::1]:8080".utf8)),
+             // Found by the fuzzer: inet_pton stops at a NUL, so this passed as ::1 and did not
+             // read back from its own description.
+             ("address-with-nul", Array("::1\0]:8080".utf8)),
              ("log-line", Array(#"{"frame": 3, "time": "2026-12-03T18:40:01.280+01:00", "verdict": "no-leaf", "top": [{"label": "x"}]}"#.utf8))]
         })
 
