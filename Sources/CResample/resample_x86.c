@@ -200,16 +200,15 @@ static inline void horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixel
 __attribute__((target("avx2")))
 void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
                               const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target) {
-    switch ((taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS) {
+    const ptrdiff_t groups = (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS;
+    switch (groups) {
     case 1: return horizontal_avx2(source, source_pixels, starts, packed, taps, 1, outputs, target);
     case 2:
         // A 2:1 downscale's 5 taps, with its lone fifth tap known here.
         if (taps == 5) return horizontal_avx2(source, source_pixels, starts, packed, 5, 2, outputs, target);
         return horizontal_avx2(source, source_pixels, starts, packed, taps, 2, outputs, target);
     case 3: return horizontal_avx2(source, source_pixels, starts, packed, taps, 3, outputs, target);
-    default:
-        return horizontal_avx2(source, source_pixels, starts, packed, taps, (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS,
-                               outputs, target);
+    default: return horizontal_avx2(source, source_pixels, starts, packed, taps, groups, outputs, target);
     }
 }
 

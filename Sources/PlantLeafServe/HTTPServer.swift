@@ -326,7 +326,8 @@ private final class ServerContext: @unchecked Sendable {
     func refuse(_ exchange: Exchange, _ status: Int, reason: String, on connection: OpaquePointer) -> Int32 {
         service?.refused(exchange.request.line, status: status, reason: reason)
         var response = HTTPResponse.error(status, reason)
-        // After a refusal mid-body the connection cannot be reused: say so.
+        // A refusal from the head leaves the body unread, so the connection cannot be reused: say
+        // so. (Mid-body the library takes no response at all and closes the connection.)
         response.headers.append(("Connection", "close"))
         let queued = queue(response, on: connection)
         if queued != kPLHTTPYes { logLock.withLock { refusalsClosing += 1 } }
