@@ -20,14 +20,18 @@ final class ConnectionWatch: @unchecked Sendable {
     private let limit: UInt64
     private var stopping = false
     private var thread: WorkerThread?
+    /// Called (on the watch's thread, under its lock) just before it shuts a socket down: keep it short.
+    private let willShutDown: @Sendable () -> Void
     /// Called (on the watch's thread) for each connection it ended: the request, if its head came.
     private let onDropped: @Sendable (String?) -> Void
 
     /// How often deadlines are looked at: a late client is dropped at most this much after its limit.
     private static let tick: UInt64 = 250_000_000
 
-    init(limitSeconds: Double, onDropped: @escaping @Sendable (String?) -> Void) throws(ServeError) {
+    init(limitSeconds: Double, willShutDown: @escaping @Sendable () -> Void,
+         onDropped: @escaping @Sendable (String?) -> Void) throws(ServeError) {
         limit = UInt64(limitSeconds * 1e9)
+        self.willShutDown = willShutDown
         self.onDropped = onDropped
         do {
             thread = try WorkerThread { [unowned self] in self.run() }
@@ -84,6 +88,7 @@ final class ConnectionWatch: @unchecked Sendable {
                 for (key, entry) in watched {
                     guard let deadline = entry.deadline, now >= deadline else { continue }
                     // Under the lock, so the library cannot close and reuse the descriptor meanwhile.
+                    willShutDown()
                     shutdown(entry.socket, Int32(SHUT_RDWR))
                     watched[key]?.deadline = nil
                     dropped.append(entry.request)

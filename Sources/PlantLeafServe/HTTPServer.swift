@@ -76,9 +76,11 @@ public final class HTTPServer: @unchecked Sendable {
         var port: UInt16 = 0
         // The callbacks' context, kept by `self` until the daemon has stopped.
         let box = ServerContext()
-        box.watch = try ConnectionWatch(limitSeconds: limits.requestSeconds) { [weak box] request in
+        box.watch = try ConnectionWatch(limitSeconds: limits.requestSeconds, willShutDown: { [weak box] in
+            box?.expectDropClosing()
+        }, onDropped: { [weak box] request in
             box?.dropped(request)
-        }
+        })
         sink.initialize(to: PLHTTPLogSink(log: { context, line in
             guard let context, let line else { return }
             Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().libraryLog(String(cString: line))
@@ -273,11 +275,24 @@ private final class ServerContext: @unchecked Sendable {
     /// application failed, which for these is not news (the refusal has its own line).
     private var refusalsClosing = 0
     private static let closingLine = "Application reported internal error, closing connection."
+    /// Until when the library's report of each connection the watch shut down is expected: the
+    /// drop has its own line, and the library's says only that the socket ended. A connection
+    /// that never sent a byte ends without a report, so each expectation lapses after a while
+    /// rather than hiding the report of some later client that really went away.
+    private var dropsClosing: [UInt64] = []
+    private static let dropClosingLine = "Connection socket is closed when reading request"
+    private static let dropClosingWait: UInt64 = 5_000_000_000
 
     func libraryLog(_ line: String) {
         logLock.withLock {
             if refusalsClosing > 0, line.hasPrefix(Self.closingLine) {
                 refusalsClosing -= 1
+                return
+            }
+            let now = MonotonicClock.nanoseconds()
+            dropsClosing.removeAll { $0 < now }
+            if !dropsClosing.isEmpty, line.hasPrefix(Self.dropClosingLine) {
+                dropsClosing.removeFirst()
                 return
             }
             if let log { log(line) } else { startupLines.append(line) }
@@ -308,6 +323,11 @@ private final class ServerContext: @unchecked Sendable {
     /// A request's body is gone.
     func release(_ count: Int) {
         bodyLock.withLock { bodyBytesHeld -= count }
+    }
+
+    /// The watch is about to shut a connection down.
+    func expectDropClosing() {
+        logLock.withLock { dropsClosing.append(MonotonicClock.nanoseconds() + Self.dropClosingWait) }
     }
 
     /// The watch shut a connection down: a request was under way (its head in), or only its head was.

@@ -226,10 +226,14 @@ import Testing
             if poll(&descriptor, 1, 10_000) > 0, recv(socketDescriptor, &byte, 1, Int32(MSG_DONTWAIT)) <= 0 { ended += 1 }
         }
         #expect(ended == 64, "\(ended) of 64 slow clients dropped")
-        let log = server.stderr(containing: "plantleaf serve: 408 POST /api/classify: dropped")
-        #expect(log.contains("plantleaf serve: 408 a connection: dropped: the request was not in within 4 s\n"), "\(log)")
-        #expect(log.contains("plantleaf serve: 408 POST /api/classify: dropped: the request was not in within 4 s\n"), "\(log)")
+        // The drops of one moment are logged one after another: wait for each kind.
+        for request in ["a connection", "POST /api/classify"] {
+            let line = "plantleaf serve: 408 \(request): dropped: the request was not in within 4 s\n"
+            #expect(server.stderr(containing: line).contains(line), "\(server.stderr)")
+        }
         try Self.expectServing(server, after: "64 slow clients")
+        // Each drop is one line: the library's own report of the socket ending is not repeated.
+        #expect(!server.stderr.contains("libmicrohttpd"), "\(server.stderr)")
     }
 
     /// Four uploads of nearly 25 MiB held open hold 92 MiB of the 100 MiB all bodies may take at
