@@ -4,6 +4,7 @@
 #include "CResample.h"
 
 #include <arm_neon.h>
+#include <string.h>
 
 // 1 in each lane of `mask` (all ones or zeros) that is set, added pairwise into 32-bit counts.
 static inline uint32x4_t count_set(uint32x4_t counts, uint8x16_t mask) {
@@ -36,36 +37,53 @@ static inline uint64x2_t add_squares(uint64x2_t squares, uint16x8_t y) {
     return vpadalq_u32(squares, vmull_u16(vget_high_u16(y), vget_high_u16(y)));
 }
 
-ptrdiff_t picture_row_neon(const uint8_t *row, ptrdiff_t pixels, pl_picture_row *sums) {
-    uint64x2_t luma_sum = vdupq_n_u64(0), squares = luma_sum;
-    uint32x4_t green = vdupq_n_u32(0), midtones = green, flat = green;
+typedef struct {
+    uint64x2_t luma_sum, squares;
+    uint32x4_t green, midtones, flat;
+} picture_lanes;
+
+// Pixels 0-15 of `row` into the lanes (pixel 16 is read, to compare pixel 15 with).
+static inline void add_sixteen(const uint8_t *row, picture_lanes *lanes) {
+    uint64x2_t luma_sum = lanes->luma_sum, squares = lanes->squares;
+    uint32x4_t green = lanes->green, midtones = lanes->midtones, flat = lanes->flat;
+    const uint8x16x3_t now = vld3q_u8(row), next = vld3q_u8(row + 3);
+    const uint16x8_t y_low = luma(vget_low_u8(now.val[0]), vget_low_u8(now.val[1]), vget_low_u8(now.val[2]));
+    const uint16x8_t y_high = luma(vget_high_u8(now.val[0]), vget_high_u8(now.val[1]), vget_high_u8(now.val[2]));
+    luma_sum = vpadalq_u32(luma_sum, vaddq_u32(vpaddlq_u16(y_low), vpaddlq_u16(y_high)));
+    squares = add_squares(add_squares(squares, y_low), y_high);
+    const uint8x16_t is_green = vcombine_u8(
+        vmovn_u16(green_tissue(vget_low_u8(now.val[0]), vget_low_u8(now.val[1]), vget_low_u8(now.val[2]))),
+        vmovn_u16(green_tissue(vget_high_u8(now.val[0]), vget_high_u8(now.val[1]), vget_high_u8(now.val[2]))));
+    green = count_set(green, is_green);
+    const uint8x16_t is_midtone = vcombine_u8(vmovn_u16(midtone(y_low)), vmovn_u16(midtone(y_high)));
+    midtones = count_set(midtones, is_midtone);
+    const uint8x16_t same = vandq_u8(vandq_u8(vceqq_u8(now.val[0], next.val[0]), vceqq_u8(now.val[1], next.val[1])),
+                                     vceqq_u8(now.val[2], next.val[2]));
+    flat = count_set(flat, vandq_u8(is_midtone, same));
+    *lanes = (picture_lanes){luma_sum, squares, green, midtones, flat};
+}
+
+void picture_row_neon(const uint8_t *row, ptrdiff_t pixels, pl_picture_row *sums) {
+    picture_lanes lanes = {vdupq_n_u64(0), vdupq_n_u64(0), vdupq_n_u32(0), vdupq_n_u32(0), vdupq_n_u32(0)};
     ptrdiff_t p = 0;
     // 16 pixels a step, deinterleaved by the load, with the 16 after each loaded from one pixel on:
     // the pixel after the last one counted is always there to compare with.
-    for (; p + 17 <= pixels; p += 16) {
-        const uint8x16x3_t now = vld3q_u8(row + 3 * p), next = vld3q_u8(row + 3 * p + 3);
-        const uint16x8_t y_low = luma(vget_low_u8(now.val[0]), vget_low_u8(now.val[1]), vget_low_u8(now.val[2]));
-        const uint16x8_t y_high = luma(vget_high_u8(now.val[0]), vget_high_u8(now.val[1]), vget_high_u8(now.val[2]));
-        luma_sum = vpadalq_u32(luma_sum, vaddq_u32(vpaddlq_u16(y_low), vpaddlq_u16(y_high)));
-        squares = add_squares(add_squares(squares, y_low), y_high);
-        const uint8x16_t is_green = vcombine_u8(
-            vmovn_u16(green_tissue(vget_low_u8(now.val[0]), vget_low_u8(now.val[1]), vget_low_u8(now.val[2]))),
-            vmovn_u16(green_tissue(vget_high_u8(now.val[0]), vget_high_u8(now.val[1]), vget_high_u8(now.val[2]))));
-        green = count_set(green, is_green);
-        const uint8x16_t is_midtone = vcombine_u8(vmovn_u16(midtone(y_low)), vmovn_u16(midtone(y_high)));
-        midtones = count_set(midtones, is_midtone);
-        const uint8x16_t same = vandq_u8(vandq_u8(vceqq_u8(now.val[0], next.val[0]), vceqq_u8(now.val[1], next.val[1])),
-                                         vceqq_u8(now.val[2], next.val[2]));
-        flat = count_set(flat, vandq_u8(is_midtone, same));
+    for (; p + 17 <= pixels; p += 16) add_sixteen(row + 3 * p, &lanes);
+    // The last pixels (at most 16) from a copy padded with black, which adds nothing: its luma
+    // and sum are 0, so it is neither green nor a mid-tone, and a pixel equal to it is black, no
+    // mid-tone either, so the row's last pixel is never counted flat.
+    if (p < pixels) {
+        uint8_t tail[64] = {0};
+        memcpy(tail, row + 3 * p, (size_t)(3 * (pixels - p)));
+        add_sixteen(tail, &lanes);
     }
     *sums = (pl_picture_row){
-        .luma_sum = (int64_t)vaddvq_u64(luma_sum),
-        .luma_square_sum = (int64_t)vaddvq_u64(squares),
-        .green_pixels = vaddvq_u32(green),
-        .midtone_pixels = vaddvq_u32(midtones),
-        .flat_midtone_pixels = vaddvq_u32(flat),
+        .luma_sum = (int64_t)vaddvq_u64(lanes.luma_sum),
+        .luma_square_sum = (int64_t)vaddvq_u64(lanes.squares),
+        .green_pixels = vaddvq_u32(lanes.green),
+        .midtone_pixels = vaddvq_u32(lanes.midtones),
+        .flat_midtone_pixels = vaddvq_u32(lanes.flat),
     };
-    return p;
 }
 
 #endif

@@ -70,10 +70,9 @@ typedef struct {
     int64_t flat_midtone_pixels;
 } pl_picture_row;
 
-// Fills `sums` for the row's first pixels, 8 at a time (each with a pixel after it), and returns
-// how many it took; the caller adds the rest its own way.
-ptrdiff_t picture_row_avx2(const uint8_t *row, ptrdiff_t pixels, pl_picture_row *sums);
+// Fills `sums` for the row's `pixels` pixels, 8 at a time.
+void picture_row_avx2(const uint8_t *row, ptrdiff_t pixels, pl_picture_row *sums);
 // The same with NEON, 16 pixels at a time.
-ptrdiff_t picture_row_neon(const uint8_t *row, ptrdiff_t pixels, pl_picture_row *sums);
+void picture_row_neon(const uint8_t *row, ptrdiff_t pixels, pl_picture_row *sums);
 
 #endif

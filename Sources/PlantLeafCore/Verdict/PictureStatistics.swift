@@ -36,34 +36,34 @@ public struct PictureStatistics: Sendable, Equatable {
     }
 
     /// Adds one row with `kernels`: where they are AVX2 or NEON, its kernel counts the row 8 or 16
-    /// pixels at a time and the portable loop only the pixels it leaves; all count exactly alike.
+    /// pixels at a time, else the portable loop does; all count exactly alike.
     package mutating func add(row: UnsafePointer<UInt8>, pixelCount: Int, kernels: ResampleKernels) {
         var sums = pl_picture_row()
-        var counted = 0
+        switch kernels {
         #if arch(x86_64)
-        if kernels == .avx2 { counted = picture_row_avx2(row, pixelCount, &sums) }
+        case .avx2: picture_row_avx2(row, pixelCount, &sums)
         #elseif arch(arm64)
-        if kernels == .neon { counted = picture_row_neon(row, pixelCount, &sums) }
+        case .neon: picture_row_neon(row, pixelCount, &sums)
         #endif
-        self.pixelCount += counted
+        default: return addPortably(row: row, pixelCount: pixelCount)
+        }
+        self.pixelCount += pixelCount
         scaledLuminanceSum += Int(sums.luma_sum)
         scaledLuminanceSquareSum += Int(sums.luma_square_sum)
         greenPixelCount += Int(sums.green_pixels)
         midtonePixelCount += Int(sums.midtone_pixels)
         flatMidtonePixelCount += Int(sums.flat_midtone_pixels)
-        addPortably(row: row, from: counted, to: pixelCount)
     }
 
-    /// The reference loop over pixels `from..<to` of a row `to` pixels long. Branch-free, with
-    /// wrapping arithmetic that cannot wrap (the bounds are in the property comments), as the
-    /// green and mid-tone tests go either way from pixel to pixel in a photo.
-    private mutating func addPortably(row: UnsafePointer<UInt8>, from first: Int, to pixelCount: Int) {
-        guard first < pixelCount else { return }
+    /// The reference loop over a row's pixels. Branch-free, with wrapping arithmetic that cannot
+    /// wrap (the bounds are in the property comments), as the green and mid-tone tests go either
+    /// way from pixel to pixel in a photo.
+    private mutating func addPortably(row: UnsafePointer<UInt8>, pixelCount: Int) {
         var luminanceSum = 0, luminanceSquareSum = 0, greenCount = 0, midtoneCount = 0, flatMidtoneCount = 0
         // A pixel is flat when it is a mid-tone equal to the next one, so it is counted on reaching
         // the next: the previous pixel's bytes as one word, and whether it was a mid-tone.
         var previousBytes: UInt32 = 0, previousIsMidtone = 0
-        for pixel in first..<pixelCount {
+        for pixel in 0..<pixelCount {
             let bytes = (row[3 &* pixel], row[3 &* pixel &+ 1], row[3 &* pixel &+ 2])
             let (red, green, blue) = (Int(bytes.0), Int(bytes.1), Int(bytes.2))
             let scaledLuminance = 77 &* red &+ 150 &* green &+ 29 &* blue
@@ -73,10 +73,10 @@ public struct PictureStatistics: Sendable, Equatable {
             let isMidtone = Self.isMidtone(scaledLuminance: scaledLuminance) ? 1 : 0
             midtoneCount &+= isMidtone
             let word = UInt32(bytes.0) | UInt32(bytes.1) << 8 | UInt32(bytes.2) << 16
-            flatMidtoneCount &+= pixel > first && word == previousBytes ? previousIsMidtone : 0
+            flatMidtoneCount &+= pixel > 0 && word == previousBytes ? previousIsMidtone : 0
             (previousBytes, previousIsMidtone) = (word, isMidtone)
         }
-        self.pixelCount += pixelCount - first
+        self.pixelCount += pixelCount
         scaledLuminanceSum += luminanceSum
         scaledLuminanceSquareSum += luminanceSquareSum
         greenPixelCount += greenCount
