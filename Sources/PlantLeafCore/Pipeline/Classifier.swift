@@ -261,15 +261,15 @@ public final class Classifier {
         let pixelBytes = 3 * quantizer.bytesPerValue
         try interpreter.writeInput { tensor in
             let base = tensor.baseAddress!
-            var swapped = [UInt8](repeating: 0, count: pixelBytes)
-            swapped.withUnsafeMutableBytes { spare in
-                for y in 0..<height {
-                    let row = base + y * width * pixelBytes
-                    for x in 0..<(width / 2) {
-                        let left = row + x * pixelBytes, right = row + (width - 1 - x) * pixelBytes
-                        spare.baseAddress!.copyMemory(from: left, byteCount: pixelBytes)
-                        left.copyMemory(from: right, byteCount: pixelBytes)
-                        right.copyMemory(from: spare.baseAddress!, byteCount: pixelBytes)
+            // Byte by byte: a pixel is 3 to 12 bytes, too few for a memory copy's call to pay.
+            for y in 0..<height {
+                let row = base + y * width * pixelBytes
+                for x in 0..<(width / 2) {
+                    let left = row + x * pixelBytes, right = row + (width - 1 - x) * pixelBytes
+                    for byte in 0..<pixelBytes {
+                        let leftByte = left.load(fromByteOffset: byte, as: UInt8.self)
+                        left.storeBytes(of: right.load(fromByteOffset: byte, as: UInt8.self), toByteOffset: byte, as: UInt8.self)
+                        right.storeBytes(of: leftByte, toByteOffset: byte, as: UInt8.self)
                     }
                 }
             }
