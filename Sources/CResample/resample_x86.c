@@ -87,45 +87,67 @@ void resample_vertical_sse41(const uint8_t *const *rows, const int32_t *weights,
 // + 4, as the weights stay within 2^22 + 2^13) and its low 11 bits; the two sums are recombined
 // as high * 2^11 + low, which is the 32-bit sum exactly. Each 128-bit half of a register holds
 // one output pixel (R, G, B and an unused lane), so a pixel's taps all add up in its own half and
-// no sum crosses halves. Outputs go in pairs, the even one in the lower half. Per pair, per group
-// of 4 taps, 8 values: the even output's high parts of taps 0-1 and 2-3, its low parts of taps
-// 0-1 and 2-3, then the odd output's; the kernel spreads each to its half's lanes with a shuffle.
-// Kept this small, the weights of a row stay in the L1 cache beside the decoder's own tables.
-ptrdiff_t resample_avx2_packed_count(ptrdiff_t taps, ptrdiff_t outputs) {
-    return (outputs + 1) / 2 * ((taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS) * 8;
+// no sum crosses halves. Outputs go in pairs, the even one in the lower half. The weights are
+// laid out as the multiplies take them, so the loop only loads them: per pair, per group of 4
+// taps, four vectors of 8 lanes (the high parts of taps 0-1, of taps 2-3, the low parts of taps
+// 0-1, of taps 2-3), each with the even output's pair of parts in its lower 4 lanes and the odd
+// output's in its upper 4; a last group of one tap (5 taps, as a 2:1 downscale has) has only the
+// vectors of its high and low parts. Spreading packed weights with shuffles instead made the
+// pass a third slower: the shuffles, not the loads, were what it waited on.
+static inline int lone_last_tap(ptrdiff_t taps) { return taps > AVX2_GROUP_TAPS && taps % AVX2_GROUP_TAPS == 1; }
+
+// Groups of 4 taps whose pixels are loaded; a lone last tap is not one of them.
+static inline ptrdiff_t loaded_groups(ptrdiff_t taps) {
+    return (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS - lone_last_tap(taps);
 }
 
-// Where output x's high part of taps t and t + 1 (t even) is; its low part is 2 further on.
-static inline ptrdiff_t packed_index(ptrdiff_t groups, ptrdiff_t x, ptrdiff_t t) {
-    return (x / 2 * groups + t / AVX2_GROUP_TAPS) * 8 + x % 2 * 4 + t % AVX2_GROUP_TAPS / 2;
+static inline ptrdiff_t pair_ints(ptrdiff_t taps) { return loaded_groups(taps) * 32 + lone_last_tap(taps) * 16; }
+
+ptrdiff_t resample_avx2_packed_count(ptrdiff_t taps, ptrdiff_t outputs) {
+    return (outputs + 1) / 2 * pair_ints(taps);
+}
+
+// Where output x's high parts of taps t and t + 1 (t even) lie, 4 times over; its low parts are
+// the vector after (a lone tap's) or 2 vectors after (a group's).
+static inline ptrdiff_t packed_index(ptrdiff_t taps, ptrdiff_t x, ptrdiff_t t) {
+    const ptrdiff_t group = t / AVX2_GROUP_TAPS;
+    return x / 2 * pair_ints(taps) + group * 32 + t % AVX2_GROUP_TAPS / 2 * 8 + x % 2 * 4;
+}
+
+static inline ptrdiff_t low_offset(ptrdiff_t taps, ptrdiff_t t) {
+    return lone_last_tap(taps) && t / AVX2_GROUP_TAPS == loaded_groups(taps) ? 8 : 16;
 }
 
 void resample_avx2_pack(const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, int32_t *packed) {
-    const ptrdiff_t groups = (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS;
+    // The parts of taps past the last, and of the missing odd output, stay 0.
+    memset(packed, 0, (size_t)resample_avx2_packed_count(taps, outputs) * sizeof *packed);
     for (ptrdiff_t x = 0; x < outputs; x++) {
-        for (ptrdiff_t t = 0; t < groups * AVX2_GROUP_TAPS; t += 2) {
-            const uint32_t first = t < taps ? (uint32_t)weights[x * taps + t] : 0;
+        for (ptrdiff_t t = 0; t < taps; t += 2) {
+            const uint32_t first = (uint32_t)weights[x * taps + t];
             const uint32_t second = t + 1 < taps ? (uint32_t)weights[x * taps + t + 1] : 0;
-            packed[packed_index(groups, x, t)] = (int32_t)((first >> 11) | (second >> 11) << 16);
-            packed[packed_index(groups, x, t) + 2] = (int32_t)((first & 0x7FF) | (second & 0x7FF) << 16);
+            const ptrdiff_t index = packed_index(taps, x, t);
+            for (int lane = 0; lane < 4; lane++) {
+                packed[index + lane] = (int32_t)((first >> 11) | (second >> 11) << 16);
+                packed[index + low_offset(taps, t) + lane] = (int32_t)((first & 0x7FF) | (second & 0x7FF) << 16);
+            }
         }
     }
 }
 
 // Tap t's weight for output x, put back together from the packed parts.
-static inline uint32_t packed_weight(const int32_t *packed, ptrdiff_t groups, ptrdiff_t x, ptrdiff_t t) {
-    const ptrdiff_t index = packed_index(groups, x, t - t % 2);
+static inline uint32_t packed_weight(const int32_t *packed, ptrdiff_t taps, ptrdiff_t x, ptrdiff_t t) {
+    const ptrdiff_t index = packed_index(taps, x, t - t % 2);
     const int shift = t % 2 ? 16 : 0;
-    return ((uint32_t)packed[index] >> shift & 0xFFFF) << 11 | ((uint32_t)packed[index + 2] >> shift & 0xFFFF);
+    return ((uint32_t)packed[index] >> shift & 0xFFFF) << 11 | ((uint32_t)packed[index + low_offset(taps, t)] >> shift & 0xFFFF);
 }
 
 // Output pixels a and b, whose windows start at bytes `a` and `b`, as 32-bit R, G, B, unused:
 // a's in the lower half, b's in the upper. Reads 16 bytes per group of taps from each window,
-// except that a last group of one tap (5 taps, as a 2:1 downscale has) takes its pixel from
-// bytes 12-14 of the group before, which that group's load holds already.
+// except that a lone last tap takes its pixel from bytes 12-14 of the group before, which that
+// group's load holds already.
 __attribute__((target("avx2"), always_inline))
 static inline __m256i output_pair_avx2(const uint8_t *source, ptrdiff_t a, ptrdiff_t b, const int32_t *block,
-                                       ptrdiff_t taps, ptrdiff_t groups) {
+                                       ptrdiff_t taps) {
     // 16-bit R0 R1 G0 G1 B0 B1 0 0 of the group's taps 0 and 1, then of taps 2 and 3.
     const __m256i first_taps = _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
                                                 0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
@@ -134,45 +156,40 @@ static inline __m256i output_pair_avx2(const uint8_t *source, ptrdiff_t a, ptrdi
     // 16-bit R4 0 G4 0 B4 0 0 0: the lone tap after a group, paired with nothing.
     const __m256i lone_tap = _mm256_setr_epi8(12, -1, -1, -1, 13, -1, -1, -1, 14, -1, -1, -1, -1, -1, -1, -1,
                                               12, -1, -1, -1, 13, -1, -1, -1, 14, -1, -1, -1, -1, -1, -1, -1);
-    const int lone_last_tap = groups > 1 && taps % AVX2_GROUP_TAPS == 1;
-    const ptrdiff_t loaded_groups = lone_last_tap ? groups - 1 : groups;
+    const __m256i *weights = (const __m256i *)block;
     __m256i high = _mm256_setzero_si256(), low = high, bytes = high;
-    for (ptrdiff_t g = 0; g < loaded_groups; g++, a += 12, b += 12, block += 8) {
+    for (ptrdiff_t g = 0; g < loaded_groups(taps); g++, a += 12, b += 12, weights += 4) {
         bytes = _mm256_inserti128_si256(
             _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(source + a))), _mm_loadu_si128((const __m128i *)(source + b)), 1);
         const __m256i first = _mm256_shuffle_epi8(bytes, first_taps), second = _mm256_shuffle_epi8(bytes, second_taps);
-        const __m256i weights = _mm256_loadu_si256((const __m256i *)block);
-        high = _mm256_add_epi32(high, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_shuffle_epi32(weights, 0x00)),
-                                                       _mm256_madd_epi16(second, _mm256_shuffle_epi32(weights, 0x55))));
-        low = _mm256_add_epi32(low, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_shuffle_epi32(weights, 0xAA)),
-                                                     _mm256_madd_epi16(second, _mm256_shuffle_epi32(weights, 0xFF))));
+        high = _mm256_add_epi32(high, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_loadu_si256(weights)),
+                                                       _mm256_madd_epi16(second, _mm256_loadu_si256(weights + 1))));
+        low = _mm256_add_epi32(low, _mm256_add_epi32(_mm256_madd_epi16(first, _mm256_loadu_si256(weights + 2)),
+                                                     _mm256_madd_epi16(second, _mm256_loadu_si256(weights + 3))));
     }
-    if (lone_last_tap) {
+    if (lone_last_tap(taps)) {
         const __m256i last = _mm256_shuffle_epi8(bytes, lone_tap);
-        const __m256i weights = _mm256_loadu_si256((const __m256i *)block);
-        high = _mm256_add_epi32(high, _mm256_madd_epi16(last, _mm256_shuffle_epi32(weights, 0x00)));
-        low = _mm256_add_epi32(low, _mm256_madd_epi16(last, _mm256_shuffle_epi32(weights, 0xAA)));
+        high = _mm256_add_epi32(high, _mm256_madd_epi16(last, _mm256_loadu_si256(weights)));
+        low = _mm256_add_epi32(low, _mm256_madd_epi16(last, _mm256_loadu_si256(weights + 1)));
     }
     const __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(high, 11), low), _mm256_set1_epi32(ROUNDING));
     return _mm256_srli_epi32(sum, PRECISION_BITS);
 }
 
-// The pass with `groups` groups of taps: inlined for the common counts, whose loop over the
-// groups the compiler then unrolls away.
+// The pass for `taps` taps: inlined with the common counts as constants, so that the loop over
+// the groups unrolls away.
 __attribute__((target("avx2"), always_inline))
 static inline void horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
-                                   const int32_t *packed, ptrdiff_t taps, ptrdiff_t groups, ptrdiff_t outputs,
-                                   uint8_t *target) {
-    const ptrdiff_t row_bytes = source_pixels * 3, pair_ints = groups * 8;
+                                   const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target) {
+    const ptrdiff_t row_bytes = source_pixels * 3, ints = pair_ints(taps), last_load = (loaded_groups(taps) - 1) * 12;
     // After the packs, pixel a, c, b, d's words sit in 32-bit lanes 0, 1, 4, 5.
     const __m256i in_order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     const __m128i three_bytes = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
     ptrdiff_t x = 0;
     // Four outputs a step while the last one's loads stay inside the row (windows only move right).
-    for (; x + 4 <= outputs && starts[x + 3] * 3 + (groups - 1) * 12 + 16 <= row_bytes; x += 4) {
-        const __m256i ab = output_pair_avx2(source, starts[x] * 3, starts[x + 1] * 3, packed + x / 2 * pair_ints, taps, groups);
-        const __m256i cd = output_pair_avx2(source, starts[x + 2] * 3, starts[x + 3] * 3, packed + (x / 2 + 1) * pair_ints, taps,
-                                            groups);
+    for (; x + 4 <= outputs && starts[x + 3] * 3 + last_load + 16 <= row_bytes; x += 4) {
+        const __m256i ab = output_pair_avx2(source, starts[x] * 3, starts[x + 1] * 3, packed + x / 2 * ints, taps);
+        const __m256i cd = output_pair_avx2(source, starts[x + 2] * 3, starts[x + 3] * 3, packed + (x / 2 + 1) * ints, taps);
         const __m256i words = _mm256_packus_epi32(ab, cd);
         const __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words, words), in_order);
         const __m128i pixels = _mm_shuffle_epi8(_mm256_castsi256_si128(bytes), three_bytes);
@@ -191,7 +208,7 @@ static inline void horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixel
         const uint8_t *window = source + starts[x] * 3;
         for (int channel = 0; channel < 3; channel++) {
             uint32_t sum = ROUNDING;
-            for (ptrdiff_t t = 0; t < taps; t++) sum += (uint32_t)window[t * 3 + channel] * packed_weight(packed, groups, x, t);
+            for (ptrdiff_t t = 0; t < taps; t++) sum += (uint32_t)window[t * 3 + channel] * packed_weight(packed, taps, x, t);
             target[x * 3 + channel] = (uint8_t)(sum >> PRECISION_BITS);
         }
     }
@@ -200,15 +217,13 @@ static inline void horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixel
 __attribute__((target("avx2")))
 void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
                               const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target) {
-    const ptrdiff_t groups = (taps + AVX2_GROUP_TAPS - 1) / AVX2_GROUP_TAPS;
-    switch (groups) {
-    case 1: return horizontal_avx2(source, source_pixels, starts, packed, taps, 1, outputs, target);
-    case 2:
-        // A 2:1 downscale's 5 taps, with its lone fifth tap known here.
-        if (taps == 5) return horizontal_avx2(source, source_pixels, starts, packed, 5, 2, outputs, target);
-        return horizontal_avx2(source, source_pixels, starts, packed, taps, 2, outputs, target);
-    case 3: return horizontal_avx2(source, source_pixels, starts, packed, taps, 3, outputs, target);
-    default: return horizontal_avx2(source, source_pixels, starts, packed, taps, groups, outputs, target);
+    // Downscales by up to 4:1 (a 640 x 480 frame's crop is 2.1:1, a 256 x 256 leaf's 1.1:1).
+    switch (taps) {
+#define PASS_WITH(count) \
+    case count: return horizontal_avx2(source, source_pixels, starts, packed, count, outputs, target);
+    PASS_WITH(2) PASS_WITH(3) PASS_WITH(4) PASS_WITH(5) PASS_WITH(6) PASS_WITH(7) PASS_WITH(8) PASS_WITH(9)
+#undef PASS_WITH
+    default: return horizontal_avx2(source, source_pixels, starts, packed, taps, outputs, target);
     }
 }
 
