@@ -132,29 +132,30 @@ public enum Resampler {
         }
     }
 
-    /// One output row as the weighted sum of `taps` consecutive input rows. The common small
-    /// tap counts get straight-line loops, which the compiler vectorises across the row; larger
-    /// ones (big downscales) add a row at a time into `sums`, which holds `rowBytes` values.
+    /// One output row as the weighted sum of `taps` input rows (`rows[0]` to `rows[taps - 1]`,
+    /// consecutive in the image). The common small tap counts get straight-line loops, which the
+    /// compiler vectorises across the row; larger ones (big downscales) add a row at a time into
+    /// `sums`, which holds `rowBytes` values.
     @inline(__always)
-    static func blendRows(_ rows: UnsafePointer<UInt8>, rowBytes: Int, weights: UnsafePointer<Int32>, taps: Int,
+    static func blendRows(_ rows: UnsafePointer<UnsafePointer<UInt8>?>, rowBytes: Int, weights: UnsafePointer<Int32>, taps: Int,
                           sums: UnsafeMutablePointer<Int32>, into target: UnsafeMutablePointer<UInt8>) {
         switch taps {
         case 1:
-            target.update(from: rows, count: rowBytes)
+            target.update(from: rows[0]!, count: rowBytes)
         case 2:
-            let (r0, r1) = (rows, rows + rowBytes)
+            let (r0, r1) = (rows[0]!, rows[1]!)
             let (w0, w1) = (weights[0], weights[1])
             for i in 0..<rowBytes {
                 target[i] = toByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1)
             }
         case 3:
-            let (r0, r1, r2) = (rows, rows + rowBytes, rows + 2 * rowBytes)
+            let (r0, r1, r2) = (rows[0]!, rows[1]!, rows[2]!)
             let (w0, w1, w2) = (weights[0], weights[1], weights[2])
             for i in 0..<rowBytes {
                 target[i] = toByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1 &+ Int32(r2[i]) &* w2)
             }
         case 4:
-            let (r0, r1, r2, r3) = (rows, rows + rowBytes, rows + 2 * rowBytes, rows + 3 * rowBytes)
+            let (r0, r1, r2, r3) = (rows[0]!, rows[1]!, rows[2]!, rows[3]!)
             let (w0, w1, w2, w3) = (weights[0], weights[1], weights[2], weights[3])
             for i in 0..<rowBytes {
                 target[i] = toByte(roundingTerm &+ Int32(r0[i]) &* w0 &+ Int32(r1[i]) &* w1 &+ Int32(r2[i]) &* w2 &+ Int32(r3[i]) &* w3)
@@ -162,7 +163,7 @@ public enum Resampler {
         default:
             for i in 0..<rowBytes { sums[i] = roundingTerm }
             for tap in 0..<taps {
-                let row = rows + tap &* rowBytes, weight = weights[tap]
+                let row = rows[tap]!, weight = weights[tap]
                 for i in 0..<rowBytes { sums[i] = sums[i] &+ Int32(row[i]) &* weight }
             }
             for i in 0..<rowBytes { target[i] = toByte(sums[i]) }
@@ -289,19 +290,17 @@ public final class ResizePlan: Sendable {
         }
     }
 
-    /// The vertical pass for output row `outputRow`: its window's rows lie one after another
-    /// from `rows`, each `rowBytes` long. `sums` holds `rowBytes` values for the portable loops.
-    func blendRows(_ rows: UnsafePointer<UInt8>, rowBytes: Int, outputRow: Int, sums: UnsafeMutablePointer<Int32>,
+    /// The vertical pass for output row `outputRow`, whose window's rows are in `ring`: source
+    /// row r in slot r mod `ringRows`, each `rowBytes` long. `sums` holds `rowBytes` values for
+    /// the portable loops.
+    func blendRows(ring: UnsafePointer<UInt8>, ringRows: Int, rowBytes: Int, outputRow: Int, sums: UnsafeMutablePointer<Int32>,
                    into target: UnsafeMutablePointer<UInt8>) {
         guard let vertical else { return }
-        let taps = vertical.taps
+        let taps = vertical.taps, first = vertical.starts[outputRow]
         vertical.weights.withUnsafeBufferPointer { weights in
             let weights = weights.baseAddress! + outputRow * taps
-            guard kernels != .portable, taps > 1 else {
-                return Resampler.blendRows(rows, rowBytes: rowBytes, weights: weights, taps: taps, sums: sums, into: target)
-            }
             withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: taps) { pointers in
-                for tap in 0..<taps { pointers[tap] = rows + tap * rowBytes }
+                for tap in 0..<taps { pointers[tap] = ring + (first + tap) % ringRows * rowBytes }
                 let pointers = UnsafePointer(pointers.baseAddress!)
                 switch kernels {
                 #if arch(x86_64)
@@ -311,7 +310,7 @@ public final class ResizePlan: Sendable {
                 #if arch(arm64)
                 case .neon: resample_vertical_neon(pointers, weights, taps, rowBytes, target)
                 #endif
-                default: Resampler.blendRows(rows, rowBytes: rowBytes, weights: weights, taps: taps, sums: sums, into: target)
+                default: Resampler.blendRows(pointers, rowBytes: rowBytes, weights: weights, taps: taps, sums: sums, into: target)
                 }
             }
         }
@@ -443,15 +442,14 @@ public final class RowResizer: DecodedRowSink {
         } else {
             plan.resizeRow(pixels + region.x * 3, into: slot)
         }
-        if ringRows > 1 { (slot + ringRows * rowBytes).update(from: slot, count: rowBytes) }
-        guard let vertical = plan.vertical else {
+        guard plan.vertical != nil else {
             // Same height: every resized row is an output row.
             for outputRow in due { deliver(slot, y: outputRow) }
             return
         }
         for outputRow in due {
-            plan.blendRows(rows.ring + (vertical.starts[outputRow] % ringRows) * rowBytes, rowBytes: rowBytes,
-                           outputRow: outputRow, sums: rows.sums, into: rows.blended)
+            plan.blendRows(ring: rows.ring, ringRows: ringRows, rowBytes: rowBytes, outputRow: outputRow, sums: rows.sums,
+                           into: rows.blended)
             guard plan.verticalFirst else {
                 deliver(rows.blended, y: outputRow)
                 continue
@@ -497,9 +495,8 @@ public final class RowResizer: DecodedRowSink {
 /// A plan's working rows, allocated once per plan and reached through constant pointers, so the
 /// work done per row checks no array for sharing and no property for overlapping access.
 private final class ResizeRows {
-    /// The rows the vertical pass reads (horizontally resized first or not, as the plan says),
-    /// `ringRows` of them, each written twice (at slot r mod ringRows and ringRows further), so
-    /// that any ringRows consecutive rows lie in one piece.
+    /// The rows the vertical pass reads (horizontally resized first or not, as the plan says):
+    /// the last `ringRows` of them, source row r in slot r mod ringRows.
     let ring: UnsafeMutablePointer<UInt8>
     let ringRows: Int
     /// The vertical pass's running sums for filters too wide to unroll.
@@ -516,7 +513,7 @@ private final class ResizeRows {
     init(plan: ResizePlan?) {
         ringRows = plan?.vertical?.taps ?? 1
         let rowBytes = plan?.intermediateRowBytes ?? 0, outputRowBytes = (plan?.width ?? 0) * 3
-        ring = .allocate(capacity: 2 * ringRows * rowBytes)
+        ring = .allocate(capacity: ringRows * rowBytes)
         sums = .allocate(capacity: rowBytes)
         blended = .allocate(capacity: rowBytes)
         resized = .allocate(capacity: outputRowBytes)
