@@ -156,6 +156,13 @@ public final class HTTPServer: @unchecked Sendable {
                 exchange.answered = true
                 return server.queue(response, on: connection)
             }
+            // A declared length that would not fit beside the bodies held now is refused from the
+            // head, where an answer can still be sent. Nothing is set aside for it: a client that
+            // announces a body and sends none of it holds no part of the budget.
+            if let length = exchange.request.declaredLength, !server.wouldFit(Int(clamping: length)) {
+                exchange.answered = true
+                return server.refuse(exchange, 503, reason: server.bodiesHeldReason, on: connection)
+            }
             if exchange.request.mediaType == "multipart/form-data" || exchange.request.mediaType == "application/x-www-form-urlencoded" {
                 exchange.form = pl_MHD_create_post_processor(connection, 64 << 10, HTTPServer.formPiece,
                                                             Unmanaged.passUnretained(exchange).toOpaque())
@@ -177,8 +184,7 @@ public final class HTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             guard server.reserve(count) else {
                 exchange.answered = true
-                return server.refuse(exchange, 503, reason: "uploads in progress already hold \(FileReader.sizeText(server.limits.bodyBytesInFlight)): "
-                                     + "try again in a moment", on: connection)
+                return server.refuse(exchange, 503, reason: server.bodiesHeldReason, on: connection)
             }
             exchange.received += count
             if exchange.received > server.limits.bodyBytes {
@@ -318,6 +324,15 @@ private final class ServerContext: @unchecked Sendable {
             bodyBytesHeld += count
             return true
         }
+    }
+
+    /// Whether `count` more body bytes would fit beside those held now (nothing is counted).
+    func wouldFit(_ count: Int) -> Bool {
+        bodyLock.withLock { count <= limits.bodyBytesInFlight - bodyBytesHeld }
+    }
+
+    var bodiesHeldReason: String {
+        "uploads in progress already hold \(FileReader.sizeText(limits.bodyBytesInFlight)): try again in a moment"
     }
 
     /// A request's body is gone.

@@ -237,7 +237,8 @@ import Testing
     }
 
     /// Four uploads of nearly 25 MiB held open hold 92 MiB of the 100 MiB all bodies may take at
-    /// once: a fifth is refused with 503 part way, and once the four are gone uploads go through.
+    /// once: a fifth that announces 20 MiB is refused with 503 from its head, one that sends 20 MiB
+    /// in chunks is cut off part way, and once the four are gone uploads go through.
     @Test func bodiesHeldAtOnceAreBounded() throws {
         let server = try TestServer(["--jobs", "1"])
         let almostWhole = [UInt8](repeating: 0xAB, count: 23 << 20)
@@ -249,14 +250,41 @@ import Testing
             holders.append(holder)
         }
         defer { holders.forEach { close($0) } }
-        let fifth = try RawHTTP.connect(port: server.port)
-        defer { close(fifth) }
+        let reason = "uploads in progress already hold 100 MiB: try again in a moment"
+        let line = "plantleaf serve: 503 POST /api/classify: \(reason)\n"
+        // The four are held once the server has read what their sends left in the sockets: until
+        // then an announced fifth is let in, and waits for its body (left open, it holds nothing).
+        let announcedHead = RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg", "Content-Length: \(20 << 20)"])
+        var admitted: [Int32] = []
+        defer { admitted.forEach { close($0) } }
+        var announced: RawHTTPResponse?
+        for _ in 0..<50 {
+            let socketDescriptor = try RawHTTP.connect(port: server.port)
+            RawHTTP.send(socketDescriptor, announcedHead)
+            guard let response = try? RawHTTP.readResponse(socketDescriptor, timeout: 0.5) else {
+                admitted.append(socketDescriptor)
+                continue
+            }
+            close(socketDescriptor)
+            announced = response
+            break
+        }
+        #expect(announced?.status == 503)
+        #expect(announced?.text == #"{"error": ""# + reason + #""}"# + "\n")
+        #expect(announced?.headers["connection"] == "close")
+        #expect(server.stderr(containing: line).contains(line))
+
+        let chunked = try RawHTTP.connect(port: server.port)
+        defer { close(chunked) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fifth, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        RawHTTP.send(fifth, Array("POST /api/classify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: \(20 << 20)\r\n\r\n".utf8))
-        RawHTTP.send(fifth, [UInt8](repeating: 0xCD, count: 20 << 20))
-        let log = server.stderr(containing: "plantleaf serve: 503 POST /api/classify: ")
-        #expect(log.contains("plantleaf serve: 503 POST /api/classify: uploads in progress already hold 100 MiB: try again in a moment\n"), "\(log)")
+        setsockopt(chunked, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        RawHTTP.send(chunked, Array("POST /api/classify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+        let piece = Array("100000\r\n".utf8) + [UInt8](repeating: 0xCD, count: 0x100000) + Array("\r\n".utf8)
+        var sent = 0
+        while sent < 20, RawHTTP.send(chunked, piece) { sent += 1 }
+        #expect((try? RawHTTP.readResponse(chunked, timeout: 10)) == nil, "a refusal mid-body has no answer")
+        let log = server.stderr(containing: line + "plantleaf serve: 503")
+        #expect(log.components(separatedBy: line).count == 3, "\(log)")
         holders.forEach { close($0) }
         holders = []
         for _ in 0..<50 {
