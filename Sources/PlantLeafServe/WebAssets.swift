@@ -1,3 +1,5 @@
+import PlantLeafCore
+
 /// The page `plantleaf serve` shows, embedded so the binary needs no files and the page no
 /// outside request of any kind: its script and style are served from the same binary, no fonts,
 /// no CDN. Large type and strong contrast for a phone in a bright greenhouse; every control is a
@@ -63,7 +65,10 @@ enum WebAssets {
         </html>
         """#)
 
-    /// The page shown instead when the server has a token and the browser has not signed in.
+    /// The page shown instead when the server has a token and the browser has not signed in. The
+    /// style sheet and the icon need the token too, so the page carries both: the style inline,
+    /// the icon as a data: address, each allowed by the page's own policy (`signInPolicy`). The
+    /// hidden user name is for password managers, which then keep the token under "plantleaf".
     static func signInPage(wrongToken: Bool) -> HTTPResponse {
         let notice = wrongToken ? "<p class=\"error\" role=\"alert\">That is not this server's token.</p>\n" : ""
         var response = html(#"""
@@ -73,13 +78,14 @@ enum WebAssets {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>PlantLeaf: sign in</title>
-            <link rel="stylesheet" href="/style.css">
+            """# + "\n<link rel=\"icon\" href=\"\(iconAddress)\" type=\"image/svg+xml\">\n<style>" + styleText + "</style>\n" + #"""
             </head>
             <body>
             <main>
             <h1>PlantLeaf</h1>
             """# + "\n" + notice + #"""
             <form method="post" action="/sign-in">
+            <input name="user" type="text" value="plantleaf" autocomplete="username" hidden>
             <label for="token">This server's token (from its --token-file)</label>
             <input id="token" name="token" type="password" autocomplete="current-password" required>
             <button class="button" type="submit">Sign in</button>
@@ -91,6 +97,14 @@ enum WebAssets {
         response.status = wrongToken ? 401 : 200
         return response
     }
+
+    private static let styleText = String(decoding: style.body, as: UTF8.self)
+    private static let iconAddress = "data:image/svg+xml;base64," + Base64.encode(icon.body)
+
+    /// The sign-in page's content security policy: its inline style by its SHA-256, its icon's
+    /// data: address, and a form posted back here; nothing else, not even the server's own assets.
+    static let signInPolicy = "default-src 'none'; style-src 'sha256-" + Base64.encode(SHA256.digest(of: style.body)) + "'; "
+        + "img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     static let script = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(#"""
         "use strict";
@@ -221,6 +235,7 @@ enum WebAssets {
         .diagnosis { color: var(--accent); }
         .uncertain, .no-leaf, .no-picture, .error { color: var(--warn); }
         form input { display: block; width: 100%; padding: .75rem; margin: .5rem 0 1rem; font: inherit; border: 2px solid var(--ink); }
+        [hidden] { display: none !important; }
         """#.utf8))
 
     /// The page's tab icon, a leaf. Without one, browsers ask for /favicon.ico and log its 404

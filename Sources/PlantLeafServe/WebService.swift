@@ -53,7 +53,7 @@ public final class WebService: HTTPService, @unchecked Sendable {
                            headers: [("Allow", route.methods.joined(separator: ", "))])
         }
         if let token, route != .health, route != .signIn, !token.admits(request) {
-            if route == .page { return secured(WebAssets.signInPage(wrongToken: false)) }
+            if route == .page { return secured(WebAssets.signInPage(wrongToken: false), policy: WebAssets.signInPolicy) }
             return refusal(request, 401, "this server needs its token: send Authorization: Bearer TOKEN")
         }
         switch route {
@@ -161,7 +161,7 @@ public final class WebService: HTTPService, @unchecked Sendable {
         guard let token, token.matches(request.fields["token"]?.bytes ?? []) else {
             metrics.refused(status: 401)
             log("401 POST /sign-in: wrong token")
-            return secured(WebAssets.signInPage(wrongToken: true))
+            return secured(WebAssets.signInPage(wrongToken: true), policy: WebAssets.signInPolicy)
         }
         return secured(HTTPResponse(status: 303, contentType: "text/plain; charset=utf-8", body: Array("signed in\n".utf8),
                                     headers: [("Location", "/"), ("Set-Cookie", token.cookie)]))
@@ -176,10 +176,10 @@ public final class WebService: HTTPService, @unchecked Sendable {
 
     /// The headers every response carries: no content sniffing, no framing, no referrer, the
     /// page limited to its own script and style (and the photo the user picked, as a blob:).
-    private func secured(_ response: HTTPResponse) -> HTTPResponse {
+    private func secured(_ response: HTTPResponse, policy: String = WebService.contentSecurityPolicy) -> HTTPResponse {
         var response = response
         response.headers += [("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
-                             ("Content-Security-Policy", WebService.contentSecurityPolicy), ("Cache-Control", "no-store")]
+                             ("Content-Security-Policy", policy), ("Cache-Control", "no-store")]
         return response
     }
 

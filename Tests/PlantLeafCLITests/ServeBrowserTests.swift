@@ -8,7 +8,8 @@ import Testing
 /// step): a photo picked with the file input gets its answer drawn, with nothing in the console
 /// (where a refused Content-Security-Policy would show), a screenshot kept in
 /// .build/test-output/serve-page; an upload that is no image shows the server's error; the live
-/// page of a server reading an ffmpeg stream shows its frames and readings as they change.
+/// page of a server reading an ffmpeg stream shows its frames and readings as they change; with
+/// a token, the sign-in page is styled (under its own policy) and signing in leads to the page.
 @Suite struct ServeBrowserTests {
     /// Where the screenshots stay after the test (the temporary folders are removed).
     static let outputFolder = TestPaths.root + "/.build/test-output/serve-page"
@@ -39,6 +40,10 @@ import Testing
         var verdicts: [String] { fields["verdicts"] as? [String] ?? [] }
         var frameColours: [[Int]] { fields["frame_colours"] as? [[Int]] ?? [] }
         var frameWidth: Int { fields["frame_width"] as? Int ?? 0 }
+        /// The sign-in page's body type size, heading colour and hidden field's display, as the
+        /// browser computed them.
+        var signInStyle: [String] { fields["sign_in_style"] as? [String] ?? [] }
+        var title: String { fields["title"] as? String ?? "" }
         /// Every entry the browser logged, as "LEVEL source: message".
         var console: [String] {
             let entries = fields["console"] as? [[String: String]] ?? []
@@ -55,6 +60,11 @@ import Testing
     /// Opens the served /live page and watches it until its heading and its frame have changed.
     static func watchLive(on server: TestServer, screenshot: String) throws -> PageState {
         try runScript(["--live", "http://127.0.0.1:\(server.port)/live", screenshot], screenshot: screenshot)
+    }
+
+    /// Opens the page of a server with a token, and signs in with `token`.
+    static func signIn(_ token: String, on server: TestServer, screenshot: String) throws -> PageState {
+        try runScript(["--sign-in", token, "http://127.0.0.1:\(server.port)/", screenshot], screenshot: screenshot)
     }
 
     /// serve_page.py with `arguments`, its report read; `screenshot` is removed first, so that
@@ -124,6 +134,24 @@ import Testing
     static let alternatingLeaves = #"ffmpeg -v error -nostdin -loop 1 -framerate 2 -t 2 -i '\#(TestPaths.appleScabLeaf)' "#
         + #"-loop 1 -framerate 2 -t 2 -i '\#(TestPaths.healthyTomatoLeaf)' "#
         + #"-filter_complex 'concat=n=2,loop=-1:size=8,realtime' -q:v 2 -f mjpeg -"#
+
+    /// The sign-in page cannot fetch the style sheet (it needs the token), so it carries it inline,
+    /// allowed by its hash: the browser applies it and logs no refusal, and the token leads on.
+    @Test func signInPageIsStyledAndLeadsToThePage() throws {
+        let folder = TestPaths.temporaryDirectory("signin")
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let token = "greenhouse-5d2a-e8c1-token"
+        try (token + "\n").write(toFile: folder + "/token", atomically: true, encoding: .utf8)
+        let server = try TestServer(["--jobs", "1", "--token-file", folder + "/token"])
+        let screenshot = Self.outputFolder + "/sign-in.png"
+        let page = try Self.signIn(token, on: server, screenshot: screenshot)
+        #expect(page.signInStyle == ["20px", "rgb(11, 93, 30)", "none"])
+        #expect(!page.timedOut, "signing in did not lead to the photo page")
+        #expect(page.title == "PlantLeaf")
+        #expect(page.console.isEmpty, "\(page.console)")
+        #expect(page.screenshotSaved && Self.isPNG(screenshot), "no PNG at \(screenshot)")
+        #expect(!server.stderr.contains(" 401 "), "\(server.stderr)")
+    }
 
     @Test func livePageShowsTheFrameAndVerdictChange() throws {
         // ffmpeg's first frame can take longer than the default 5 s frame time-out when it starts

@@ -314,6 +314,10 @@ import Testing
         // The page asks for the token, and signing in sets the cookie every route then accepts.
         let signIn = try Self.get(server, "/")
         #expect(signIn.status == 200 && signIn.text.contains("<form method=\"post\" action=\"/sign-in\">"))
+        // Its own policy (its inline style's hash changes with the style) is the one docs/serve.md shows.
+        let policy = "Content-Security-Policy: " + (signIn.headers["content-security-policy"] ?? "")
+        let documented = try String(contentsOfFile: TestPaths.root + "/docs/serve.md", encoding: .utf8)
+        #expect(documented.contains("\n" + policy + "\n"), "docs/serve.md does not show \(policy)")
         let wrong = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/sign-in", headers: ["Content-Type: application/x-www-form-urlencoded"],
                                                                             body: Array("token=nope".utf8)))
         #expect(wrong.status == 401 && wrong.text.contains("That is not this server's token."))

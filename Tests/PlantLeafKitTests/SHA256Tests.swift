@@ -1,10 +1,12 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
 @testable import PlantLeafReport
+import PlantLeafServe
 import PlantLeafTestSupport
 import Testing
 
-/// FIPS 180-4 example digests, and a file checked against coreutils' sha256sum.
+/// FIPS 180-4 example digests, and a file checked against coreutils' sha256sum; base64 (which
+/// the sign-in page's policy gives the digest in) against RFC 4648's examples.
 @Suite struct SHA256Tests {
     @Test func knownDigests() {
         #expect(SHA256.hex(of: []) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
@@ -22,5 +24,13 @@ import Testing
         let expected = String(checked.stdout.prefix(64))
         #expect(SHA256.hex(ofFile: TestPaths.defaultModel) == expected)
         #expect(SHA256.hex(ofFile: TestPaths.root + "/no-such-file") == nil)
+    }
+
+    @Test func base64MatchesRFC4648() {
+        let examples = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        for (text, encoded) in examples { #expect(Base64.encode(Array(text.utf8)) == encoded, "\(text)") }
+        #expect(Base64.encode([0xFF, 0xFE, 0xFD, 0x00]) == "//79AA==")
+        // The form a content security policy names an inline style by.
+        #expect(Base64.encode(SHA256.digest(of: Array("abc".utf8))) == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=")
     }
 }

@@ -1,6 +1,7 @@
 /// SHA-256 (FIPS 180-4) of files, so a benchmark names exactly which model and which
-/// libLiteRt.so it measured, and the weight cache is keyed by them. Written here because the
-/// project links no crypto library.
+/// libLiteRt.so it measured, and the weight cache is keyed by them (and of the sign-in page's
+/// inline style, which its content security policy names). Written here because the project
+/// links no crypto library.
 public enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -18,6 +19,17 @@ public enum SHA256 {
 
     /// The digest of `bytes` as 64 lowercase hex digits.
     public static func hex(of bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        var text = ""
+        for byte in digest(of: bytes) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return text
+    }
+
+    /// The 32 bytes of the digest of `bytes`.
+    public static func digest(of bytes: [UInt8]) -> [UInt8] {
         var state = initialState
         let wholeBlocks = bytes.count / 64 * 64
         bytes.withUnsafeBufferPointer { buffer in
@@ -38,12 +50,7 @@ public enum SHA256 {
                 compress(UnsafeBufferPointer(rebasing: buffer[offset..<offset + 64]), into: &state)
             }
         }
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for word in state {
-            for shift in stride(from: 28, through: 0, by: -4) { text.append(digits[Int((word >> UInt32(shift)) & 0xF)]) }
-        }
-        return text
+        return state.flatMap { word in stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 
     /// The digest of a file's contents, or nil when it cannot be read.

@@ -3,10 +3,12 @@ loads it, picks a photo with the file input, waits for the answer, and prints wh
 shows (and what the browser logged) as one JSON object on stdout.
 
 With --live it opens the camera's page (URL is then that of /live) instead, and watches the
-frame and the reading until each has changed at least once.
+frame and the reading until each has changed at least once. With --sign-in it opens the page of
+a server that has a token, reads whether the sign-in page is styled, and signs in with TOKEN.
 
 usage: serve_page.py URL PHOTO SCREENSHOT
        serve_page.py --live URL SCREENSHOT
+       serve_page.py --sign-in TOKEN URL SCREENSHOT
 """
 import json
 import shutil
@@ -116,6 +118,42 @@ def live(url, screenshot):
     print(json.dumps(report))
 
 
+# What the style sheet sets: the body's type size, the heading's colour, and no box for the
+# hidden user name.
+PAGE_STYLE = """
+return [getComputedStyle(document.body).fontSize, getComputedStyle(document.querySelector("h1")).color,
+        getComputedStyle(document.querySelector("input[name=user]")).display];
+"""
+
+
+def sign_in(token, url, screenshot):
+    """Opens the sign-in page, reports whether its style applied (and keeps a screenshot of it),
+    then signs in with `token` and reports whether the photo page came."""
+    with tempfile.TemporaryDirectory(prefix="serve-page-chromium-") as profile:
+        driver = browser(profile)
+        try:
+            driver.get(url)
+            style = driver.execute_script(PAGE_STYLE)
+            saved = driver.save_screenshot(screenshot)
+            driver.find_element(By.ID, "token").send_keys(token)
+            driver.find_element(By.CSS_SELECTOR, "form button").click()
+            try:
+                WebDriverWait(driver, ANSWER_SECONDS).until(lambda page: page.find_elements(By.ID, "photo"))
+                timed_out = False
+            except TimeoutException:
+                timed_out = True
+            report = {
+                "timed_out": timed_out,
+                "sign_in_style": style,
+                "title": driver.title,
+                "console": console(driver),
+                "screenshot_saved": saved,
+            }
+        finally:
+            driver.quit()
+    print(json.dumps(report))
+
+
 def main(url, photo, screenshot):
     with tempfile.TemporaryDirectory(prefix="serve-page-chromium-") as profile:
         driver = browser(profile)
@@ -148,5 +186,7 @@ if __name__ == "__main__":
         sys.exit(3)
     if sys.argv[1] == "--live":
         live(*sys.argv[2:])
+    elif sys.argv[1] == "--sign-in":
+        sign_in(*sys.argv[2:])
     else:
         main(*sys.argv[1:])
