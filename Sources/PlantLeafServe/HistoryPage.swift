@@ -56,24 +56,8 @@ enum HistoryPage {
                     + "\(escaped(WallClock.localISO8601(nanoseconds: earliest * 1_000_000_000))).</p>\n"
             }
         }
-        let text = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>PlantLeaf: history</title>
-            <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-            <link rel="stylesheet" href="/style.css">
-            </head>
-            <body>
-            <main>
-            <h1>PlantLeaf</h1>
-            <nav><a href="/live">Live camera</a> · <a href="/">Photograph a leaf</a></nav>
-            \(body)</main>
-            </body>
-            </html>
-            """
+        let text = WebAssets.document(title: "PlantLeaf: history", head: WebAssets.linkedAssets,
+                                      main: "<nav><a href=\"/live\">Live camera</a> · <a href=\"/\">Photograph a leaf</a></nav>\n" + body)
         return HTTPResponse(status: problem == nil ? 200 : 404, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 

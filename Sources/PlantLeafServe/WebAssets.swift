@@ -5,65 +5,59 @@ import PlantLeafCore
 /// no CDN. Large type and strong contrast for a phone in a bright greenhouse; every control is a
 /// native one, so it works from a keyboard too.
 enum WebAssets {
-    static let page = html(#"""
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>PlantLeaf</title>
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-        <link rel="stylesheet" href="/style.css">
-        <script src="/app.js" defer></script>
-        </head>
-        <body>
-        <main>
-        <h1>PlantLeaf</h1>
+    static let page = html(document(title: "PlantLeaf", head: linkedAssets + scriptTag, main: #"""
         <nav><a id="live-link" href="/live" hidden>Live camera</a></nav>
         <p class="hint">Photograph one leaf, close up, on a plain background.</p>
         <label class="button" for="photo">Take or choose a photo</label>
         <input id="photo" type="file" accept="image/*" capture="environment">
         <img id="preview" alt="" hidden>
         <p id="status" role="status" aria-live="polite"></p>
+        """# + "\n" + resultSection))
+
+    /// The camera's page: its frames as they are read, and the newest reading beside them.
+    static let livePage = html(document(title: "PlantLeaf: live camera", head: linkedAssets + scriptTag, main: #"""
+        <nav><a href="/">Photograph a leaf</a> · <a href="/history">History</a></nav>
+        <img id="frame" src="/stream.mjpg" alt="The camera's newest frame, as the model was given it">
+        <p id="status" role="status" aria-live="polite">Waiting for the camera's first reading…</p>
+        """# + "\n" + resultSection))
+
+    /// Where the script draws a reading, on the photo page and the camera's.
+    private static let resultSection = #"""
         <section id="result" hidden>
         <h2 id="verdict"></h2>
         <p id="meaning"></p>
         <ol id="top"></ol>
         <p id="timing" class="hint"></p>
         </section>
-        </main>
-        </body>
-        </html>
-        """#)
+        """#
 
-    /// The camera's page: its frames as they are read, and the newest reading beside them.
-    static let livePage = html(#"""
+    /// The icon and the style sheet, as the pages link them once signed in (or without a token).
+    static let linkedAssets = #"""
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+        <link rel="stylesheet" href="/style.css">
+        """#
+    private static let scriptTag = "\n<script src=\"/app.js\" defer></script>"
+
+    /// A whole page: the head every page has (its title, then `head`), and `main`, the page's
+    /// content under the PlantLeaf heading.
+    static func document(title: String, head: String, main: String) -> String {
+        #"""
         <!doctype html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>PlantLeaf: live camera</title>
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-        <link rel="stylesheet" href="/style.css">
-        <script src="/app.js" defer></script>
+        """# + "\n<title>\(title)</title>\n\(head)\n" + #"""
         </head>
         <body>
         <main>
         <h1>PlantLeaf</h1>
-        <nav><a href="/">Photograph a leaf</a> · <a href="/history">History</a></nav>
-        <img id="frame" src="/stream.mjpg" alt="The camera's newest frame, as the model was given it">
-        <p id="status" role="status" aria-live="polite">Waiting for the camera's first reading…</p>
-        <section id="result" hidden>
-        <h2 id="verdict"></h2>
-        <p id="meaning"></p>
-        <ol id="top"></ol>
-        <p id="timing" class="hint"></p>
-        </section>
+        """# + "\n\(main)\n" + #"""
         </main>
         </body>
         </html>
-        """#)
+        """#
+    }
 
     /// The page shown instead when the server has a token and the browser has not signed in. The
     /// style sheet and the icon need the token too, so the page carries both: the style inline,
@@ -71,29 +65,15 @@ enum WebAssets {
     /// hidden user name is for password managers, which then keep the token under "plantleaf".
     static func signInPage(wrongToken: Bool) -> HTTPResponse {
         let notice = wrongToken ? "<p class=\"error\" role=\"alert\">That is not this server's token.</p>\n" : ""
-        var response = html(#"""
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>PlantLeaf: sign in</title>
-            """# + "\n<link rel=\"icon\" href=\"\(iconAddress)\" type=\"image/svg+xml\">\n<style>" + styleText + "</style>\n" + #"""
-            </head>
-            <body>
-            <main>
-            <h1>PlantLeaf</h1>
-            """# + "\n" + notice + #"""
+        let head = "<link rel=\"icon\" href=\"\(iconAddress)\" type=\"image/svg+xml\">\n<style>" + styleText + "</style>"
+        var response = html(document(title: "PlantLeaf: sign in", head: head, main: notice + #"""
             <form method="post" action="/sign-in">
             <input name="user" type="text" value="plantleaf" autocomplete="username" hidden>
             <label for="token">This server's token (from its --token-file)</label>
             <input id="token" name="token" type="password" autocomplete="current-password" required>
             <button class="button" type="submit">Sign in</button>
             </form>
-            </main>
-            </body>
-            </html>
-            """#)
+            """#))
         response.status = wrongToken ? 401 : 200
         return response
     }
