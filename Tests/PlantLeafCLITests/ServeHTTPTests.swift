@@ -355,6 +355,28 @@ import Testing
             + "(another program holds the port: pick another with --listen, or stop it)\n")
     }
 
+    /// Where the loader finds libmicrohttpd, when this test may hide it: as root, a mount namespace
+    /// of the test's own lays an empty file over it, which no other process sees.
+    static let hideableHTTPLibrary: String? = {
+        guard let listing = try? runCommand("/sbin/ldconfig", ["-p"]), listing.status == 0,
+              let line = listing.stdout.split(separator: "\n").first(where: { $0.contains("libmicrohttpd.so.12 ") }),
+              let arrow = line.range(of: "=> ") else { return nil }
+        let library = String(line[arrow.upperBound...])
+        let trial = try? runCommand("/usr/bin/unshare", ["-m", "sh", "-c", "mount --bind /dev/null \"$0\"", library])
+        return trial?.status == 0 ? library : nil
+    }()
+
+    /// A damaged libmicrohttpd is one line saying what to do, exit 2, never a loader crash.
+    @Test(.enabled(if: hideableHTTPLibrary != nil, "needs root and unshare(1) to lay an empty file over libmicrohttpd"))
+    func damagedHTTPLibraryIsOneLine() throws {
+        let library = try #require(Self.hideableHTTPLibrary)
+        let result = try runCommand("/usr/bin/unshare", ["-m", "sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$1\" serve --listen 127.0.0.1:0",
+                                                         library, TestPaths.binary], timeLimit: 60)
+        #expect(result.status == 2)
+        #expect(result.stderr == "plantleaf serve: cannot open the HTTP library libmicrohttpd: \(library): file too short: "
+            + "install libmicrohttpd12 (sudo apt install libmicrohttpd12, libmicrohttpd12t64 on Debian 13)\n")
+    }
+
     /// systemd stops a service with SIGTERM: the server says so and exits 0.
     @Test func sigtermStopsItCleanly() throws {
         let server = try TestServer(["--jobs", "1"])
