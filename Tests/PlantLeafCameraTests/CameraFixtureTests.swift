@@ -330,7 +330,11 @@ import Testing
         #expect(apple.label != tomato.label)
         let directory = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(directory) }
-        let boot = try boot(["-f", "MJPG", "-b", "loopback-unpatched", "-k", "20"], images: [Self.appleScab, Self.tomatoHealthy],
+        // Each leaf for 90 frames, 3 s at the loopback's 30 fps: longer than a reading takes in the
+        // emulated machine (about 2 s, two model runs), so the readings cannot step over a leaf's
+        // whole turn, and 8 of them span both leaves. With 20 frames (0.67 s) a reading every
+        // 1.33 or 2.67 s, as a loaded machine gives, took the same leaf each time.
+        let boot = try boot(["-f", "MJPG", "-b", "loopback-unpatched", "-k", "90"], images: [Self.appleScab, Self.tomatoHealthy],
                             in: directory, script: """
             "$PLANTLEAF" camera --size 256x256 --frames 8 --json --save-frames saved > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
             """)
