@@ -1,5 +1,6 @@
-// SSE4.1 and AVX2 kernels. Each function carries its own target attribute, so this file builds
-// with the package's default flags and nothing here runs unless the caller saw the CPU has it.
+// SSE4.1 and AVX2 kernels (AVX-512's horizontal pass is in resample_avx512.c). Each function
+// carries its own target attribute, so this file builds with the package's default flags and
+// nothing here runs unless the caller saw the CPU has it.
 #if defined(__x86_64__)
 
 #include "CResample.h"
@@ -14,6 +15,10 @@ int32_t resample_cpu_kernels(void) {
     int32_t kernels = 0;
     if (__builtin_cpu_supports("sse4.1")) kernels |= PL_RESAMPLE_SSE41;
     if (__builtin_cpu_supports("avx2")) kernels |= PL_RESAMPLE_AVX2;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vnni")) {
+        kernels |= PL_RESAMPLE_AVX512;
+    }
     return kernels;
 }
 

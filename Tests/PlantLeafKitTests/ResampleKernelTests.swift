@@ -45,6 +45,22 @@ import Testing
         #expect(ResampleKernels.available.contains(ResampleKernels.preferred))
     }
 
+    /// The AVX-512 pass takes the camera's and the samples' shapes; a plan whose windows do not
+    /// fit its 64-byte loads runs AVX2's (the tests above cover both under this set).
+    @Test(.enabled(if: ResampleKernels.available.contains(.avx512)))
+    func avx512PassTakesTheUsualShapes() {
+        func horizontal(_ sourceWidth: Int, _ width: Int) -> ResampleKernels {
+            ResizePlan(sourceWidth: sourceWidth, sourceHeight: 10, width: width, height: 10, kernels: .avx512).horizontalKernels
+        }
+        #expect(horizontal(480, 224) == .avx512)
+        #expect(horizontal(256, 224) == .avx512)
+        #expect(horizontal(320, 224) == .avx512)
+        #expect(horizontal(100, 300) == .avx512)
+        #expect(horizontal(5000, 24) == .avx2)
+        #expect(horizontal(1000, 224) == .avx2)
+        #expect(horizontal(2, 224) == .avx2)
+    }
+
     @Test(arguments: ResampleKernelTests.simdKernels)
     func randomSizesAndContent(kernels: ResampleKernels) {
         var random = Random(state: 2024)

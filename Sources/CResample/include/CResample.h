@@ -1,5 +1,5 @@
 // The imaging inner loops with SIMD intrinsics (the resize, YUV conversion and the verdict's
-// picture statistics): SSE4.1 and AVX2 on x86_64 (compiled with target attributes, so the
+// picture statistics): SSE4.1, AVX2 and AVX-512 on x86_64 (compiled with target attributes, so the
 // package builds with default flags and the CPU is asked at run time), NEON on aarch64. Each
 // computes exactly what the portable loops compute, bit for bit: for the resize the same 22-bit
 // fixed-point weights, the same rounding term, the same shift. Which set runs is the caller's
@@ -15,6 +15,8 @@ enum {
     PL_RESAMPLE_SSE41 = 1,
     PL_RESAMPLE_AVX2 = 2,
     PL_RESAMPLE_NEON = 4,
+    // AVX-512 F, BW, VL, VBMI and VNNI, all of which its horizontal pass uses.
+    PL_RESAMPLE_AVX512 = 8,
 };
 
 // The kernel sets this CPU runs (a mask of PL_RESAMPLE_*); 0 where none is compiled in.
@@ -36,6 +38,16 @@ ptrdiff_t resample_avx2_packed_count(ptrdiff_t taps, ptrdiff_t outputs);
 void resample_avx2_pack(const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs, int32_t *packed);
 void resample_horizontal_avx2(const uint8_t *source, ptrdiff_t source_pixels, const ptrdiff_t *starts,
                               const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs, uint8_t *target);
+
+// The AVX-512 horizontal pass: 16 output channels per vector, each vector's pixels from one
+// 64-byte load of the row. It takes resample_avx512_packed_count int32 values filled by
+// resample_avx512_pack, which returns 0 (and the pass must not run) when a vector's windows do
+// not fit in 64 bytes, as at downscales past about 3:1 or rows under 22 pixels.
+ptrdiff_t resample_avx512_packed_count(ptrdiff_t taps, ptrdiff_t outputs);
+int32_t resample_avx512_pack(const ptrdiff_t *starts, const int32_t *weights, ptrdiff_t taps, ptrdiff_t outputs,
+                             ptrdiff_t source_pixels, int32_t *packed);
+void resample_horizontal_avx512(const uint8_t *source, const int32_t *packed, ptrdiff_t taps, ptrdiff_t outputs,
+                                uint8_t *target);
 
 // Vertical pass: byte i of the target is the sum over t < taps of rows[t][i] times weights[t],
 // plus 2^21, shifted right by 22, for i < bytes.

@@ -112,7 +112,7 @@ public enum YCbCr {
         switch kernels {
         #if arch(x86_64)
         case .sse41: yuv_yuyv_rgb_sse41(yuyv, pixels, target)
-        case .avx2: yuv_yuyv_rgb_avx2(yuyv, pixels, target)
+        case .avx2, .avx512: yuv_yuyv_rgb_avx2(yuyv, pixels, target)
         #endif
         default: yuv_yuyv_rgb_portable(yuyv, pixels, target)
         }
@@ -125,7 +125,7 @@ public enum YCbCr {
         switch kernels {
         #if arch(x86_64)
         case .sse41: yuv_nv12_rgb_sse41(luma, chroma, pixels, target)
-        case .avx2: yuv_nv12_rgb_avx2(luma, chroma, pixels, target)
+        case .avx2, .avx512: yuv_nv12_rgb_avx2(luma, chroma, pixels, target)
         #endif
         default: yuv_nv12_rgb_portable(luma, chroma, pixels, target)
         }

@@ -184,6 +184,8 @@ package enum ResampleKernels: String, Sendable, CaseIterable {
     case portable
     case sse41 = "sse4.1"
     case avx2
+    /// AVX2's kernels with AVX-512's horizontal pass (F, BW, VL, VBMI and VNNI).
+    case avx512
     case neon
 
     /// The sets this CPU runs, portable first and the fastest last.
@@ -194,6 +196,7 @@ package enum ResampleKernels: String, Sendable, CaseIterable {
             case .portable: return true
             case .sse41: return cpu & Int32(PL_RESAMPLE_SSE41) != 0
             case .avx2: return cpu & Int32(PL_RESAMPLE_AVX2) != 0
+            case .avx512: return cpu & Int32(PL_RESAMPLE_AVX512) != 0
             case .neon: return cpu & Int32(PL_RESAMPLE_NEON) != 0
             }
         }
@@ -224,7 +227,11 @@ public final class ResizePlan: Sendable {
     /// the pixels, so it is Pillow's. Only when both passes run.
     let verticalFirst: Bool
     package let kernels: ResampleKernels
-    /// The horizontal weights laid out for the AVX2 kernel (empty for the other sets).
+    /// The set whose horizontal pass runs: `kernels`, except that an AVX-512 plan whose windows
+    /// do not fit that pass's 64-byte loads (downscales past about 3:1, rows under 22 pixels)
+    /// runs AVX2's.
+    package let horizontalKernels: ResampleKernels
+    /// The horizontal weights laid out for the AVX2 or AVX-512 pass (empty for the other sets).
     private let packedHorizontal: [Int32]
 
     /// Works out the horizontal and vertical kernels (none for a side that keeps its size).
@@ -244,18 +251,28 @@ public final class ResizePlan: Sendable {
         let shrinkage = (width: sourceWidth - width, height: sourceHeight - height)
         verticalFirst = horizontal != nil && vertical != nil && shrinkage.height > 0 && shrinkage.height > shrinkage.width * 2
         self.horizontal = horizontal
-        packedHorizontal = Self.packed(horizontal, for: kernels)
+        (horizontalKernels, packedHorizontal) = Self.packed(horizontal, sourceWidth: sourceWidth, for: kernels)
     }
 
-    private static func packed(_ kernel: Resampler.Kernel?, for kernels: ResampleKernels) -> [Int32] {
+    private static func packed(_ kernel: Resampler.Kernel?, sourceWidth: Int,
+                               for kernels: ResampleKernels) -> (ResampleKernels, [Int32]) {
         #if arch(x86_64)
-        guard let kernel, kernels == .avx2 else { return [] }
+        guard let kernel, kernels == .avx2 || kernels == .avx512 else { return (kernels, []) }
         let outputs = kernel.starts.count
+        if kernels == .avx512 {
+            var packed = [Int32](repeating: 0, count: resample_avx512_packed_count(kernel.taps, outputs))
+            let fits = kernel.starts.withUnsafeBufferPointer { starts in
+                packed.withUnsafeMutableBufferPointer {
+                    resample_avx512_pack(starts.baseAddress!, kernel.weights, kernel.taps, outputs, sourceWidth, $0.baseAddress!)
+                }
+            }
+            if fits != 0 { return (.avx512, packed) }
+        }
         var packed = [Int32](repeating: 0, count: resample_avx2_packed_count(kernel.taps, outputs))
         packed.withUnsafeMutableBufferPointer { resample_avx2_pack(kernel.weights, kernel.taps, outputs, $0.baseAddress!) }
-        return packed
+        return (.avx2, packed)
         #else
-        return []
+        return (kernels, [])
         #endif
     }
 
@@ -273,12 +290,14 @@ public final class ResizePlan: Sendable {
         guard let horizontal else { return target.update(from: source, count: width * 3) }
         horizontal.starts.withUnsafeBufferPointer { starts in
             let starts = starts.baseAddress!, taps = horizontal.taps, outputs = width
-            switch kernels {
+            switch horizontalKernels {
             #if arch(x86_64)
             case .sse41:
                 resample_horizontal_sse41(source, sourceWidth, starts, horizontal.weights, taps, outputs, target)
             case .avx2:
                 resample_horizontal_avx2(source, sourceWidth, starts, packedHorizontal, taps, outputs, target)
+            case .avx512:
+                resample_horizontal_avx512(source, packedHorizontal, taps, outputs, target)
             #endif
             #if arch(arm64)
             case .neon:
@@ -305,7 +324,7 @@ public final class ResizePlan: Sendable {
                 switch kernels {
                 #if arch(x86_64)
                 case .sse41: resample_vertical_sse41(pointers, weights, taps, rowBytes, target)
-                case .avx2: resample_vertical_avx2(pointers, weights, taps, rowBytes, target)
+                case .avx2, .avx512: resample_vertical_avx2(pointers, weights, taps, rowBytes, target)
                 #endif
                 #if arch(arm64)
                 case .neon: resample_vertical_neon(pointers, weights, taps, rowBytes, target)

@@ -35,13 +35,13 @@ public struct PictureStatistics: Sendable, Equatable {
         add(row: row, pixelCount: pixelCount, kernels: .preferred)
     }
 
-    /// Adds one row with `kernels`: where they are AVX2 or NEON, its kernel counts the row 8 or 16
+    /// Adds one row with `kernels`: where they are AVX2 (or AVX-512) or NEON, its kernel counts the row 8 or 16
     /// pixels at a time, else the portable loop does; all count exactly alike.
     package mutating func add(row: UnsafePointer<UInt8>, pixelCount: Int, kernels: ResampleKernels) {
         var sums = pl_picture_row()
         switch kernels {
         #if arch(x86_64)
-        case .avx2: picture_row_avx2(row, pixelCount, &sums)
+        case .avx2, .avx512: picture_row_avx2(row, pixelCount, &sums)
         #elseif arch(arm64)
         case .neon: picture_row_neon(row, pixelCount, &sums)
         #endif
