@@ -25,3 +25,7 @@ void yuv_nv12_rgb_portable(const uint8_t *luma, const uint8_t *chroma, ptrdiff_t
         ycbcr_pixel(luma[x], pair[0], pair[1], rgb + x * 3);
     }
 }
+
+void frame_prefetch(const uint8_t *start, ptrdiff_t bytes) {
+    for (ptrdiff_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(start + offset);
+}

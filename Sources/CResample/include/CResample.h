@@ -70,6 +70,10 @@ void yuv_nv12_rgb_sse41(const uint8_t *luma, const uint8_t *chroma, ptrdiff_t pi
 void yuv_yuyv_rgb_avx2(const uint8_t *yuyv, ptrdiff_t pixels, uint8_t *rgb);
 void yuv_nv12_rgb_avx2(const uint8_t *luma, const uint8_t *chroma, ptrdiff_t pixels, uint8_t *rgb);
 
+// Asks the CPU to bring `bytes` bytes at `start` into its caches ahead of their use (a frame's
+// next rows, read while the current one is converted).
+void frame_prefetch(const uint8_t *start, ptrdiff_t bytes);
+
 // The verdict's readings of one row of RGB pixels (3 bytes each), as PictureStatistics.add in
 // Swift takes them: with luma Y = 77 R + 150 G + 29 B, the sums of Y and Y^2; the pixels with
 // R + G + B >= 90 and 20 (2G - R - B) > R + G + B; the pixels with 32 * 256 <= Y <= 224 * 256,

@@ -19,6 +19,10 @@ public final class FrameConverter {
     private let region: CropRegion
     /// One row of the region in RGB, for YUV frames.
     private var rgbRow: [UInt8]
+    /// How many rows ahead of the one converted a raw frame's bytes are asked into the cache. The
+    /// camera's DMA wrote the frame, or the model ran since it was last read, so its rows are not
+    /// in the cache, and the hardware's own prefetch starts anew on each row.
+    private static let rowsAhead = 4
 
     /// A converter for frames of `stream` to `outputSize`, cropped with `crop`.
     public convenience init(stream: StreamFormat, crop: CropMode, outputSize: FrameSize) {
@@ -64,6 +68,17 @@ public final class FrameConverter {
                 let frame = frame.baseAddress!, rgb = rgb.baseAddress!
                 for row in 0..<region.height {
                     let y = region.y + row
+                    if row + Self.rowsAhead < region.height {
+                        let ahead = y + Self.rowsAhead
+                        switch format {
+                        case .yuyv: frame_prefetch(frame + ahead * line + region.x * 2, region.width * 2)
+                        case .rgb24: frame_prefetch(frame + ahead * line + region.x * 3, region.width * 3)
+                        case .nv12:
+                            frame_prefetch(frame + ahead * line + region.x, region.width)
+                            frame_prefetch(frame + chromaPlane + ahead / 2 * line + region.x, region.width)
+                        case .mjpeg: break
+                        }
+                    }
                     switch format {
                     case .rgb24:
                         resizer.row(frame + y * line + region.x * 3, y: row)
