@@ -199,7 +199,9 @@ private final class PeakMemorySampler: @unchecked Sendable {
 
 /// A program running in the background under `timeout --signal=KILL lifetime`, its stdout and
 /// stderr going to `output`. `stop` sends SIGTERM (which `timeout` passes on) and waits up to 5 s
-/// for it to end, then SIGKILLs the wrapper; the program itself cannot outlive `lifetime` either way.
+/// for it to end, then SIGKILLs the process group: the wrapper and the program both, since a
+/// program whose wrapper alone was killed has no timer left (under qemu-user, mosquitto_sub
+/// readers outlived CI runs that way, reconnecting to their long-gone brokers).
 public final class BackgroundProcess {
     private let pid: pid_t
     private var running = true
@@ -223,7 +225,7 @@ public final class BackgroundProcess {
         guard isRunning else { return }
         kill(pid, SIGTERM)
         if !exited(within: 5) {
-            kill(pid, SIGKILL)
+            kill(-pid, SIGKILL)
             precondition(exited(within: 5), "process \(pid) survived SIGKILL")
         }
     }
