@@ -35,8 +35,9 @@ public struct PictureStatistics: Sendable, Equatable {
         add(row: row, pixelCount: pixelCount, kernels: .preferred)
     }
 
-    /// Adds one row with `kernels`: where they are AVX2 (or AVX-512) or NEON, its kernel counts the row 8 or 16
-    /// pixels at a time, else the portable loop does; all count exactly alike.
+    /// Adds one row with `kernels`: where they are AVX2 (the AVX-512 set's too) or NEON, its
+    /// kernel counts the row 8 or 16 pixels at a time, else the portable loop does; all count
+    /// exactly alike.
     package mutating func add(row: UnsafePointer<UInt8>, pixelCount: Int, kernels: ResampleKernels) {
         var sums = pl_picture_row()
         switch kernels {
