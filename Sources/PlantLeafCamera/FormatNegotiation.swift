@@ -29,9 +29,8 @@ public struct CapturePlan: Sendable, Equatable {
 
 /// Picks the format, size and rate to capture from what a device offers.
 public enum FormatNegotiation {
-    /// The format order when two give the same size and rate: uncompressed first (no decoding,
-    /// no compression artefacts), YUYV being the cheapest to convert.
-    static let preference: [FramePixelFormat] = [.yuyv, .nv12, .rgb24, .mjpeg]
+    /// The format order when two give the same size and rate: the pixel-format table's.
+    static let preference: [FramePixelFormat] = FramePixelFormat.table.map(\.format)
 
     /// Chooses among the device's formats PlantLeaf can read: the requested one, or with auto the
     /// one that delivers the requested size exactly at the highest frame rate.
@@ -49,7 +48,7 @@ public enum FormatNegotiation {
         }
         guard !candidates.isEmpty else {
             let offered = device.formats.map { FourCC.text($0.fourCC) }
-            throw .noSupportedFormat(path: device.path, requested: request.format?.displayName ?? "YUYV, MJPEG, NV12 or RGB24",
+            throw .noSupportedFormat(path: device.path, requested: request.format?.displayName ?? FramePixelFormat.displayNames,
                                      offered: offered)
         }
         let ranked = candidates.sorted { first, second in

@@ -133,7 +133,8 @@ public final class V4L2Device {
             throw .setupFailed(path: path, step: "VIDIOC_S_FMT", reason: "driver switched to \(FourCC.text(format.pixel_format)), which PlantLeaf does not read")
         }
         let width = Int(format.width)
-        let bytesPerLine = chosen == .mjpeg ? 0 : max(Int(format.bytes_per_line), width * (chosen == .yuyv ? 2 : chosen == .rgb24 ? 3 : 1))
+        let bytesPerPixel = chosen.facts.bytesPerPixel
+        let bytesPerLine = bytesPerPixel == 0 ? 0 : max(Int(format.bytes_per_line), width * bytesPerPixel)
         var framesPerSecond: Double?
         if let interval = plan.interval {
             var numerator = UInt32(interval.numerator), denominator = UInt32(interval.denominator)

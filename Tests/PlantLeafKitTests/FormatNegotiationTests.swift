@@ -56,7 +56,7 @@ import Testing
         let device = DeviceDescription(path: "/dev/video2", card: "Encoder", driver: "uvcvideo", formats: [
             FormatDescription(fourCC: FourCC.code("H264"), name: "H.264", compressed: true, sizes: .discrete([SizeOption(size: Self.vga, intervals: [])])),
         ])
-        #expect(throws: CameraError.noSupportedFormat(path: "/dev/video2", requested: "YUYV, MJPEG, NV12 or RGB24", offered: ["H264"])) {
+        #expect(throws: CameraError.noSupportedFormat(path: "/dev/video2", requested: "YUYV, NV12, RGB24 or MJPEG", offered: ["H264"])) {
             try FormatNegotiation.choose(CaptureRequest(), from: device)
         }
         #expect(throws: CameraError.noSupportedFormat(path: "/dev/video0", requested: "NV12", offered: ["YUYV", "MJPG"])) {

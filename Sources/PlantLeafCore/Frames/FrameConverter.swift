@@ -38,11 +38,12 @@ public final class FrameConverter {
         decoder = ImageDecoder(minimumSize: (outputSize.width, outputSize.height), strict: true)
         // MJPEG frames carry their own size, so the resizer crops them as they come; raw frames
         // are cropped here, before conversion.
-        resizer = RowResizer(width: outputSize.width, height: outputSize.height, crop: stream.format == .mjpeg ? crop : .none,
+        let facts = stream.format.facts
+        resizer = RowResizer(width: outputSize.width, height: outputSize.height, crop: facts.conversion == .jpeg ? crop : .none,
                              kernels: kernels)
-        // YUYV shares chroma across 2 pixels of a row, NV12 across 2x2.
-        region = crop.region(width: stream.size.width, height: stream.size.height, alignment: stream.format == .rgb24 ? 1 : 2)
-        rgbRow = [UInt8](repeating: 0, count: stream.format == .yuyv || stream.format == .nv12 ? region.width * 3 : 0)
+        region = crop.region(width: stream.size.width, height: stream.size.height, alignment: facts.chromaAlignment)
+        let convertsRows = facts.conversion == .packedYCbCr422 || facts.conversion == .semiPlanarYCbCr420
+        rgbRow = [UInt8](repeating: 0, count: convertsRows ? region.width * 3 : 0)
     }
 
     /// The model-input image for one frame (`bytes` as the driver filled the buffer).
@@ -50,7 +51,8 @@ public final class FrameConverter {
     /// - Throws: `FrameError.tooShort` for a raw frame with fewer bytes than its format needs,
     ///   `.corruptJPEG` for an MJPEG frame the decoder refuses.
     public func convert(_ bytes: [UInt8]) throws(FrameError) -> RGBImage {
-        if stream.format == .mjpeg {
+        let conversion = stream.format.facts.conversion, bytesPerPixel = stream.format.facts.bytesPerPixel
+        if conversion == .jpeg {
             do {
                 try decoder.decode(bytes, into: resizer)
             } catch {
@@ -58,10 +60,10 @@ public final class FrameConverter {
             }
             return resizer.finish()
         }
-        let expected = stream.format.minimumBytes(width: stream.size.width, height: stream.size.height, bytesPerLine: stream.bytesPerLine)
+        let expected = stream.format.minimumBytes(height: stream.size.height, bytesPerLine: stream.bytesPerLine)
         guard bytes.count >= expected else { throw .tooShort(bytes: bytes.count, expected: expected) }
         _ = resizer.begin(width: region.width, height: region.height, orientation: .upright)
-        let line = stream.bytesPerLine, region = region, format = stream.format
+        let line = stream.bytesPerLine, region = region
         let chromaPlane = line * stream.size.height
         let kernels = resizer.kernels
         bytes.withUnsafeBufferPointer { frame in
@@ -71,26 +73,22 @@ public final class FrameConverter {
                     let y = region.y + row
                     if row + Self.rowsAhead < region.height {
                         let ahead = y + Self.rowsAhead
-                        switch format {
-                        case .yuyv: frame_prefetch(frame + ahead * line + region.x * 2, region.width * 2)
-                        case .rgb24: frame_prefetch(frame + ahead * line + region.x * 3, region.width * 3)
-                        case .nv12:
-                            frame_prefetch(frame + ahead * line + region.x, region.width)
+                        frame_prefetch(frame + ahead * line + region.x * bytesPerPixel, region.width * bytesPerPixel)
+                        if conversion == .semiPlanarYCbCr420 {
                             frame_prefetch(frame + chromaPlane + ahead / 2 * line + region.x, region.width)
-                        case .mjpeg: break
                         }
                     }
-                    switch format {
-                    case .rgb24:
+                    switch conversion {
+                    case .rgb:
                         resizer.row(frame + y * line + region.x * 3, y: row)
                         continue
-                    case .yuyv:
+                    case .packedYCbCr422:
                         YCbCr.rgb(yuyv: frame + y * line + region.x * 2, pixels: region.width, into: rgb, kernels: kernels)
-                    case .nv12:
+                    case .semiPlanarYCbCr420:
                         YCbCr.rgb(luma: frame + y * line + region.x, chroma: frame + chromaPlane + y / 2 * line + region.x,
                                   pixels: region.width, into: rgb, kernels: kernels)
-                    case .mjpeg:
-                        preconditionFailure("MJPEG frames take the decoder's path (returned above)")
+                    case .jpeg:
+                        preconditionFailure("JPEG frames take the decoder's path (returned above)")
                     }
                     resizer.row(rgb, y: row)
                 }

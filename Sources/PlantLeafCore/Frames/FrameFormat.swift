@@ -1,38 +1,48 @@
-/// The pixel formats the camera path converts to model input.
+/// The pixel formats the camera path converts to model input. Every fact about one (its V4L2
+/// code, its layout, how it is converted, how much negotiation prefers it) is its row of `table`,
+/// which the camera, the frame converter, the help text and `camera --list` read.
 public enum FramePixelFormat: String, Sendable, CaseIterable {
     case yuyv, mjpeg, nv12, rgb24
 
-    public var fourCC: UInt32 {
-        switch self {
-        case .yuyv: return FourCC.code("YUYV")
-        case .mjpeg: return FourCC.code("MJPG")
-        case .nv12: return FourCC.code("NV12")
-        case .rgb24: return FourCC.code("RGB3")
-        }
-    }
+    /// One row per format, in the order negotiation prefers them when two give the same size and
+    /// rate: uncompressed first (no decoding, no compression artefacts), YUYV being the cheapest
+    /// to convert.
+    public static let table: [PixelFormatFacts] = [
+        PixelFormatFacts(format: .yuyv, fourCC: "YUYV", displayName: "YUYV", conversion: .packedYCbCr422, bytesPerPixel: 2,
+                         framePlanes: .single, chromaAlignment: 2),
+        PixelFormatFacts(format: .nv12, fourCC: "NV12", displayName: "NV12", conversion: .semiPlanarYCbCr420, bytesPerPixel: 1,
+                         framePlanes: .lumaThenHalfHeightChroma, chromaAlignment: 2),
+        PixelFormatFacts(format: .rgb24, fourCC: "RGB3", displayName: "RGB24", conversion: .rgb, bytesPerPixel: 3,
+                         framePlanes: .single, chromaAlignment: 1),
+        PixelFormatFacts(format: .mjpeg, fourCC: "MJPG", displayName: "MJPEG", conversion: .jpeg, bytesPerPixel: 0,
+                         framePlanes: .single, chromaAlignment: 1),
+    ]
+
+    /// This format's row of `table`.
+    public var facts: PixelFormatFacts { FramePixelFormat.table.first { $0.format == self }! }
+
+    public var fourCC: UInt32 { facts.fourCC }
+    public var displayName: String { facts.displayName }
 
     /// The format a V4L2 code names; nil for formats PlantLeaf cannot read.
     public init?(fourCC: UInt32) {
-        guard let format = FramePixelFormat.allCases.first(where: { $0.fourCC == fourCC }) else { return nil }
-        self = format
+        guard let row = FramePixelFormat.table.first(where: { $0.fourCC == fourCC }) else { return nil }
+        self = row.format
     }
 
-    public var displayName: String {
-        switch self {
-        case .yuyv: return "YUYV"
-        case .mjpeg: return "MJPEG"
-        case .nv12: return "NV12"
-        case .rgb24: return "RGB24"
+    /// Bytes a frame needs at least (MJPEG: any size).
+    func minimumBytes(height: Int, bytesPerLine: Int) -> Int {
+        guard facts.bytesPerPixel > 0 else { return 0 }
+        switch facts.framePlanes {
+        case .single: return bytesPerLine * height
+        case .lumaThenHalfHeightChroma: return bytesPerLine * height * 3 / 2
         }
     }
 
-    /// Bytes a width x height frame needs at least (MJPEG: any size).
-    func minimumBytes(width: Int, height: Int, bytesPerLine: Int) -> Int {
-        switch self {
-        case .yuyv, .rgb24: return bytesPerLine * height
-        case .nv12: return bytesPerLine * height * 3 / 2
-        case .mjpeg: return 0
-        }
+    /// The display names of every format, for messages: "YUYV, NV12, RGB24 or MJPEG".
+    public static var displayNames: String {
+        let names = table.map(\.displayName)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }
 
