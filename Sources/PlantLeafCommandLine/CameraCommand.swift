@@ -14,7 +14,7 @@ enum CameraCommand {
 
         Classifies what a V4L2 webcam (or a motion-JPEG stream) sees, live. Capture runs on its own
         thread; inference always takes the newest frame (older ones are dropped, never queued). On a
-        terminal a status block is redrawn in place; otherwise, or with --json, one JSON object per
+        terminal a status block is redrawn in place; otherwise, or with --format json, one JSON object per
         classified frame, each with its capture time (ISO 8601, local time and offset), and each with
         a verdict as classify gives it (docs/verdicts.md); a frame whose picture readings repeat the
         previous frame's exactly is no-picture (a stalled camera).
@@ -48,6 +48,7 @@ enum CameraCommand {
             Console.out(help)
             return ExitCode.success
         }
+        for notice in parsed.notices { Console.error("plantleaf camera: \(notice)") }
         if parsed.list { return list() }
         if let image = parsed.benchFramesImage {
             let classifier: Classifier
@@ -61,7 +62,7 @@ enum CameraCommand {
                              iterations: parsed.iterations)
         }
         guard var monitor = CameraMonitor(parsed, command: "plantleaf camera") else { return ExitCode.setupFailure }
-        let json = parsed.json || !Console.stdoutIsTerminal
+        let json = (parsed.format ?? (Console.stdoutIsTerminal ? .text : .json)) == .json
         var preview: TerminalPreview?
         if parsed.preview && !json {
             let mode = TerminalColorMode.detect(environment: terminalEnvironment())
@@ -72,7 +73,7 @@ enum CameraCommand {
                 monitor.keepModelInput()
             }
         }
-        return monitor.run(output: json ? .json : .statusBlock(StatusBlock(preview: preview)))
+        return monitor.run(output: json ? .json : .statusBlock(StatusBlock(preview: preview, inPlace: Console.stdoutIsTerminal)))
     }
 
     /// The variables that choose the preview's colours, from this process's environment.
@@ -132,14 +133,22 @@ struct StatusBlock {
     var header = ""
     /// --preview: the model's input, drawn between the header and the frame's numbers.
     let preview: TerminalPreview?
+    /// Redrawn over the last block (a terminal), or written after it (--format text into a
+    /// file or pipe, where cursor movements would be noise).
+    let inPlace: Bool
     private var drawnLines = 0
 
-    init(preview: TerminalPreview?) {
+    init(preview: TerminalPreview?, inPlace: Bool) {
         self.preview = preview
+        self.inPlace = inPlace
     }
 
     mutating func draw(_ result: CameraResult) {
         let lines = CameraOutput.statusLines(result, header: header, preview: preview)
+        guard inPlace else {
+            Console.write(lines.map { $0 + "\n" }.joined(), to: STDOUT_FILENO)
+            return
+        }
         // Back to the block's first line, then each line cleared before it is written. Autowrap is
         // off meanwhile (DECAWM, ESC[?7l): a line wider than the terminal (the header often is) is
         // cut at the edge rather than wrapped onto a row the cursor-up count would miss, which

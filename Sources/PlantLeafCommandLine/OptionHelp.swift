@@ -8,4 +8,7 @@ public enum OptionHelp: Sendable, Equatable {
     /// Described in the lines of the option named, whose value it qualifies (--iterations N in
     /// --bench-frames's).
     case mentionedIn(String)
+    /// Not listed: an old spelling still accepted for this release, with a notice on stderr that
+    /// names `replacement`.
+    case deprecated(replacement: String)
 }

@@ -1,8 +1,7 @@
-import PlantLeafCore
-
-/// One option of a subcommand, declared once: its names, whether it takes a value, and how the
-/// help text describes it. A subcommand's table of these is both what its `Arguments` accept and
-/// what its help lists, so the two cannot drift apart.
+/// What the parser and the help text need of an option: its names, whether it takes a value,
+/// and how the help describes it. Each is part of an `Option` or `Flag` declaration; a
+/// subcommand's table of these is both what its `Arguments` accept and what its help lists, so
+/// the two cannot drift apart.
 public struct OptionSpec: Sendable, Equatable {
     /// Every name the option answers to, as the help lists them ("-h", "--help"); `Arguments`
     /// records a flag under the last.
@@ -41,7 +40,7 @@ public struct OptionSpec: Sendable, Equatable {
         var sharedLabel = ""
         for option in table {
             switch option.help {
-            case .mentionedIn:
+            case .mentionedIn, .deprecated:
                 continue
             case .sharesEntryWithNext(let separator):
                 sharedLabel += option.label + separator
@@ -55,22 +54,4 @@ public struct OptionSpec: Sendable, Equatable {
         }
         return lines.joined(separator: "\n")
     }
-}
-
-extension OptionSpec {
-    /// -h, --help: every subcommand's.
-    static let helpFlag = OptionSpec(names: ["-h", "--help"], kind: .flag, help: .lines(["show this help"]))
-
-    /// --model FILE: classify's and bench's (camera's says "as for classify").
-    static let model = OptionSpec("--model", .valued(placeholder: "FILE"),
-                                  .lines([".tflite model (default: PlantVillage int8, installed with plantleaf)"]))
-
-    /// --min-score X: classify's and camera's, the same threshold (VerdictPolicy's default does
-    /// not depend on the checks run).
-    static let minimumScore: OptionSpec = {
-        let range: String = OptionRange.phrase(OptionRange.minimumScore)
-        let fallback: String = OptionRange.number(VerdictPolicy(checks: .classifyDefault).minimumScore)
-        return OptionSpec("--min-score", .valued(placeholder: "X"),
-                          .lines(["top score below which the score and mirror checks say uncertain, \(range) (default: \(fallback))"]))
-    }()
 }

@@ -3,83 +3,6 @@ import PlantLeafCamera
 import PlantLeafCore
 import PlantLeafServe
 
-/// `plantleaf serve`.
-public struct ServeOptions: Sendable {
-    public var help = false
-    public var listen = ListenAddress(parsing: "127.0.0.1:8080")!
-    public var tokenFile: String?
-    public var tlsCertificateFile: String?
-    public var tlsKeyFile: String?
-    public var maxUploadBytes = 25 << 20
-    public var requestSeconds = HTTPServer.Limits().requestSeconds
-    public var topK = 3
-    public var threads = 1
-    /// nil: one per core, divided by --threads.
-    public var jobs: Int?
-    public var modelPath: String?
-    public var labelsPath: String?
-    public var noCache = false
-    /// --checks and --min-score, for uploads (the camera reads them with its own default checks).
-    public var verdictPolicy = VerdictPolicy(checks: .classifyDefault)
-    /// The camera monitor's options, when --device or --input names a camera.
-    public var camera: CameraCommandOptions?
-
-    /// serve's arguments, range-checked.
-    /// - Throws: `UsageError` for an unknown option, a value out of range, or options that do not go together.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
-        let parsed = try Arguments(arguments, options: optionTable)
-        var options = ServeOptions()
-        if parsed.has("--help") {
-            options.help = true
-            return options
-        }
-        guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
-        if let text = parsed.string("--listen") {
-            guard let address = ListenAddress(parsing: text) else {
-                throw UsageError("--listen must be an IP address and a port, as 127.0.0.1:8080, 0.0.0.0:8080 or [::]:8080, got '\(text)'")
-            }
-            options.listen = address
-        }
-        options.tokenFile = parsed.string("--token-file")
-        options.tlsCertificateFile = parsed.string("--tls-cert")
-        options.tlsKeyFile = parsed.string("--tls-key")
-        if (options.tlsCertificateFile == nil) != (options.tlsKeyFile == nil) {
-            throw UsageError("--tls-cert and --tls-key go together")
-        }
-        options.maxUploadBytes = try parsed.integer("--max-upload", default: options.maxUploadBytes >> 20, range: uploadMebibytes) << 20
-        options.requestSeconds = try parsed.double("--request-timeout", range: requestSeconds) ?? options.requestSeconds
-        options.topK = try parsed.integer("--top-k", default: options.topK, range: OptionRange.topK)
-        options.threads = try parsed.integer("--threads", default: options.threads, range: OptionRange.threads)
-        if parsed.string("--jobs") != nil { options.jobs = try parsed.integer("--jobs", default: 1, range: OptionRange.jobs) }
-        options.modelPath = parsed.string("--model")
-        options.labelsPath = parsed.string("--labels")
-        options.noCache = parsed.has("--no-cache")
-        options.verdictPolicy = try parsed.verdictPolicy(defaultChecks: .classifyDefault)
-        options.camera = try cameraOptions(parsed)
-        return options
-    }
-
-    /// The camera's options, parsed as `camera` parses them (the same ranges, the same checks
-    /// of what goes together) from the camera options given and those serve shares with it.
-    private static func cameraOptions(_ parsed: Arguments) throws(UsageError) -> CameraCommandOptions? {
-        guard parsed.string("--device") != nil || parsed.string("--input") != nil else {
-            if let option = cameraOptionNames.first(where: { parsed.string($0) != nil || parsed.has($0) }) {
-                throw UsageError("\(option) is a camera option: give --device PATH or --input FILE|- too")
-            }
-            return nil
-        }
-        var arguments: [String] = []
-        for option in CameraCommandOptions.optionTable where cameraOptionNames.contains(option.name) || sharedOptionNames.contains(option.name) {
-            if let value = parsed.string(option.name) {
-                arguments += [option.name, value]
-            } else if parsed.has(option.name) {
-                arguments.append(option.name)
-            }
-        }
-        return try CameraCommandOptions.parse(arguments)
-    }
-}
-
 /// `plantleaf serve`: the page, the JSON API and the metrics over HTTP, until SIGINT or SIGTERM.
 enum ServeCommand {
     private static let helpIntroduction = """
@@ -123,6 +46,7 @@ enum ServeCommand {
             Console.out(help)
             return ExitCode.success
         }
+        for notice in options.notices { Console.error("plantleaf serve: \(notice)") }
         // Blocked before any thread starts, so every thread inherits the mask and the signals
         // reach only the sigwait below. SIGUSR1 is the camera thread saying its run failed.
         var signals = sigset_t()

@@ -19,7 +19,8 @@ import Testing
 
     @Test func badOptionsAreUsageErrors() throws {
         for (arguments, message) in [(["--size", "640"], "--size must look like 640x480"),
-                                     (["--format", "h264"], "--format must be one of auto, yuyv, mjpeg, nv12, rgb24"),
+                                     (["--format", "h264"], "--format must be one of text, json, got 'h264'"),
+                                     (["--pixel-format", "h264"], "--pixel-format must be one of auto, yuyv, nv12, rgb24, mjpeg, got 'h264'"),
                                      (["--fps", "0"], "--fps must be above 0"),
                                      (["--frames", "0"], "--frames must be from 1 to 1000000000, got 0")] {
             let result = try runPlantLeaf(["camera"] + arguments)
@@ -31,17 +32,30 @@ import Testing
     @Test func helpDescribesPreview() throws {
         let help = try runPlantLeaf(["camera", "--help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: plantleaf camera"))
-        #expect(help.stdout.contains("--preview") && help.stdout.contains("JSON output (--json, or stdout not a terminal)"), "\(help.stdout)")
+        #expect(help.stdout.contains("--preview") && help.stdout.contains("JSON output (--format json, or stdout not a terminal)"), "\(help.stdout)")
     }
 
     /// stdout is a pipe here, so the run is JSON: --preview is accepted and says nothing.
     @Test func previewIsAcceptedAndIgnoredWithJSONOutput() throws {
-        for arguments in [["--preview"], ["--preview", "--json"]] {
+        for arguments in [["--preview"], ["--preview", "--format", "json"]] {
             let result = try runPlantLeaf(["camera", "--device", "/dev/video-plantleaf-missing", "--frames", "1"] + arguments)
             #expect(result.status == 2)
             #expect(result.stderrLines.count == 1 && result.stderr.contains("/dev/video-plantleaf-missing: no such device"),
                     "\(arguments): \(result.stderr)")
         }
+    }
+
+    /// The spellings renamed in 0.1.0 still work for this release: the same run, plus one line
+    /// saying what to write instead.
+    @Test func oldSpellingsWorkWithOneNotice() throws {
+        let missing = ["camera", "--device", "/dev/video-plantleaf-missing", "--frames", "1"]
+        let current = try runPlantLeaf(missing + ["--format", "json", "--pixel-format", "mjpeg"])
+        let old = try runPlantLeaf(missing + ["--json", "--format", "mjpeg"])
+        #expect(old.status == current.status && old.stdout == current.stdout)
+        #expect(old.stderrLines == [
+            "plantleaf camera: warning: --format mjpeg is deprecated and stops working in plantleaf 0.2.0: use --pixel-format mjpeg",
+            "plantleaf camera: warning: --json is deprecated and stops working in plantleaf 0.2.0: use --format json",
+        ] + current.stderrLines, "\(old.stderr)")
     }
 
     @Test func benchFramesTimesBothFormatsAgainstInvoke() throws {

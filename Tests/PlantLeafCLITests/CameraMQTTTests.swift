@@ -18,7 +18,7 @@ import Testing
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let stream = folder + "/three.mjpeg"
         TestImages.write(leaf + leaf + leaf, to: stream)
-        let result = try runPlantLeaf(["camera", "--input", stream, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1"], timeLimit: 120)
+        let result = try runPlantLeaf(["camera", "--input", stream, "--format", "json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1"], timeLimit: 120)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderrLines.contains("plantleaf camera: mqtt: connected to 127.0.0.1:\(broker.port)"))
         let (frames, _) = CameraStreamTests.records(result.stdout)
@@ -156,7 +156,7 @@ import Testing
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let stream = folder + "/leaves.mjpeg"
         TestImages.write((0..<40).flatMap { _ in leaf }, to: stream)
-        let run = try runPlantLeafMeasured(["camera", "--input", stream, "--json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/plants"],
+        let run = try runPlantLeafMeasured(["camera", "--input", stream, "--format", "json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/plants"],
                                            timeLimit: 120)
         #expect(run.result.status == 0, "\(run.result.stderr)")
         let (frames, _) = CameraStreamTests.records(run.result.stdout)
@@ -175,7 +175,7 @@ import Testing
         let script = #"""
             start=$(date +%s.%N)
             TIMEFORMAT='cpu %U %S'
-            time ( (cat "$2"; sleep 4) | "$0" camera --input - --json --mqtt "$1" 2>&1 >/dev/null \
+            time ( (cat "$2"; sleep 4) | "$0" camera --input - --format json --mqtt "$1" 2>&1 >/dev/null \
                 | while IFS= read -r line; do echo "$(date +%s.%N) $line"; done > "$3" )
             echo "took $start $(date +%s.%N)" >&2
             """#

@@ -14,7 +14,7 @@ import Testing
 
     static func bytes(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    /// The per-frame objects and the summary of a --json run.
+    /// The per-frame objects and the summary of a --format json run.
     static func records(_ text: String) -> (frames: [[String: Any]], summary: [String: Any]) {
         let objects = text.split(separator: "\n").compactMap { jsonObject(String($0)) }
         return (objects.filter { $0["frame"] != nil }, objects.last?["summary"] as? [String: Any] ?? [:])
@@ -24,20 +24,20 @@ import Testing
         (frame["top"] as? [[String: Any]])?.first?["label"] as? String
     }
 
-    /// Runs camera --input FILE --json on `bytes` written to a file.
+    /// Runs camera --input FILE --format json on `bytes` written to a file.
     static func classifyStream(_ bytes: [UInt8], _ extra: [String] = []) throws -> (CommandResult, String) {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let path = folder + "/stream.mjpeg"
         TestImages.write(bytes, to: path)
-        return (try runPlantLeaf(["camera", "--input", path, "--json"] + extra, timeLimit: 120), path)
+        return (try runPlantLeaf(["camera", "--input", path, "--format", "json"] + extra, timeLimit: 120), path)
     }
 
     @Test func ffmpegStreamOfALeafIsClassifiedToTheEnd() throws {
         // ffmpeg re-encodes the leaf as 20 frames of a 10 fps motion-JPEG stream into the pipe.
         // Its first frame can take longer than the default 5 s frame time-out when it starts cold
         // beside the rest of the suite; this test is about the stream, not the time-out.
-        let result = try runPlantLeafInShell(#"ffmpeg -v error -loop 1 -i "$1" -frames:v 20 -r 10 -q:v 2 -f mjpeg - | "$0" camera --input - --json --timeout 60"#,
+        let result = try runPlantLeafInShell(#"ffmpeg -v error -loop 1 -i "$1" -frames:v 20 -r 10 -q:v 2 -f mjpeg - | "$0" camera --input - --format json --timeout 60"#,
                                              [Self.appleScab], timeLimit: 120)
         #expect(result.status == 0, "\(result.stderr)")
         let (frames, summary) = Self.records(result.stdout)
@@ -107,7 +107,7 @@ import Testing
     }
 
     /// A leaf written into a pipe every 50 ms, as a camera would, until plantleaf is done.
-    static let feeder = #"(while :; do cat "$2" || exit; sleep 0.05; done) | "$0" camera --input - --json"#
+    static let feeder = #"(while :; do cat "$2" || exit; sleep 0.05; done) | "$0" camera --input - --format json"#
     /// Shell functions: `lines FILE` counts its lines (0 when missing); `await_lines FILE N` waits
     /// (120 s at most, for slow emulated runs) until FILE has N lines.
     static let lineWaiting = #"lines() { n=$(wc -l < "$1" 2>/dev/null); echo "${n:-0}"; }; "#
@@ -203,7 +203,7 @@ import Testing
         TestImages.write(Array("keep me".utf8), to: precious)
         #expect(symlink(precious, frames + "/frame-000001-Apple___Apple_scab.jpg") == 0)
         for _ in 0..<2 {
-            let result = try runPlantLeaf(["camera", "--input", stream, "--json", "--save-frames", frames], timeLimit: 120)
+            let result = try runPlantLeaf(["camera", "--input", stream, "--format", "json", "--save-frames", frames], timeLimit: 120)
             #expect(result.status == 0, "\(result.stderr)")
         }
         #expect(try String(contentsOfFile: precious, encoding: .utf8) == "keep me")
@@ -218,7 +218,7 @@ import Testing
         labels[scab] = String(repeating: "葉", count: 90)
         let labelFile = folder + "/labels.txt"
         TestImages.write(Array((labels.joined(separator: "\n") + "\n").utf8), to: labelFile)
-        let long = try runPlantLeaf(["camera", "--input", stream, "--json", "--labels", labelFile, "--save-frames", folder + "/long"],
+        let long = try runPlantLeaf(["camera", "--input", stream, "--format", "json", "--labels", labelFile, "--save-frames", folder + "/long"],
                                     timeLimit: 120)
         #expect(long.status == 0, "\(long.stderr)")
         let saved = try FileManager.default.contentsOfDirectory(atPath: folder + "/long")
@@ -234,7 +234,7 @@ import Testing
         TestImages.write(try Self.bytes(Self.appleScab) + Self.bytes(Self.tomatoHealthy), to: stream)
         let target = folder + "/elsewhere.jsonl"
         #expect(symlink(target, folder + "/link.jsonl") == 0)
-        let linked = try runPlantLeaf(["camera", "--input", stream, "--json", "--log", folder + "/link.jsonl"])
+        let linked = try runPlantLeaf(["camera", "--input", stream, "--format", "json", "--log", folder + "/link.jsonl"])
         #expect(linked.status == 2)
         #expect(linked.stderrLines.contains { $0.contains("link.jsonl") && $0.contains("is a symbolic link") }, "\(linked.stderr)")
         #expect(access(target, F_OK) != 0)
@@ -242,7 +242,7 @@ import Testing
         // ulimit -f counts 1024-byte blocks: the first record fits, a long second one cannot.
         let log = folder + "/log.jsonl"
         TestImages.write(Array(repeating: UInt8(ascii: "x"), count: 700) + [UInt8(ascii: "\n")], to: log)
-        let limited = try runPlantLeafInShell("ulimit -f 1; exec \"$0\" \"$@\"", ["camera", "--input", stream, "--json", "--every", "0.1",
+        let limited = try runPlantLeafInShell("ulimit -f 1; exec \"$0\" \"$@\"", ["camera", "--input", stream, "--format", "json", "--every", "0.1",
                                                                                   "--log", log])
         #expect(limited.status != 0)
         let text = try String(contentsOfFile: log, encoding: .utf8)

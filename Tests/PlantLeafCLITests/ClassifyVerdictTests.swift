@@ -74,7 +74,7 @@ import Testing
     @Test func classifyAndCameraGiveOneAnswerForA720pPhoto() throws {
         let photo = TestPaths.samples + "/imagenet/cat_720p.jpg"
         let classified = try runPlantLeaf(["classify", "--format", "json", "--checks", "all", photo])
-        let camera = try runPlantLeaf(["camera", "--input", photo, "--json", "--frames", "1"])
+        let camera = try runPlantLeaf(["camera", "--input", photo, "--format", "json", "--frames", "1"])
         #expect(classified.status == 0 && camera.status == 0, "\(classified.stderr) \(camera.stderr)")
         let fromFile = try #require(jsonObject(classified.stdout))
         let fromCamera = try #require(jsonObject(camera.stdoutLines[0]))

@@ -98,7 +98,7 @@ import Testing
 
     /// What each unit runs, and the options files installed beside it.
     static let units: [String: (command: String, options: [String])] = [
-        "plantleaf-monitor.service": ("camera --json $PLANTLEAF_CAMERA_OPTIONS", ["plantleaf-monitor.default", "plantleaf-monitor.logrotate"]),
+        "plantleaf-monitor.service": ("camera --format json $PLANTLEAF_CAMERA_OPTIONS", ["plantleaf-monitor.default", "plantleaf-monitor.logrotate"]),
         "plantleaf-serve.service": ("serve $PLANTLEAF_SERVE_OPTIONS", ["plantleaf-serve.default"]),
     ]
 

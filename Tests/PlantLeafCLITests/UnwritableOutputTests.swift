@@ -46,7 +46,7 @@ import Testing
     /// was stopped, as classify's does; an endless stream would otherwise be classified forever.
     @Test func cameraEndsWhenTheReaderCloses() throws {
         let script = "while :; do cat '\(Self.leaf)' || exit; done | \"$0\" \"$@\" | head -1 >/dev/null; echo \"status ${PIPESTATUS[1]}\" >&2"
-        let result = try runPlantLeafInShell(script, ["camera", "--input", "-", "--json"], timeLimit: 60)
+        let result = try runPlantLeafInShell(script, ["camera", "--input", "-", "--format", "json"], timeLimit: 60)
         #expect(result.stderrLines.last == "status 0", "\(result.stderr)")
         #expect(result.stderrLines.contains { $0.hasPrefix("plantleaf camera: ") && $0.contains(" classified") }, "\(result.stderr)")
     }

@@ -87,19 +87,19 @@ import Testing
             started() { i=0; while ! grep -q buffers $1.err 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done; sleep 1; }
             run missing --device /dev/video9 --frames 1
             run output-node --device /dev/video1 --frames 1
-            run yuyv --frames 30 --json
+            run yuyv --frames 30 --format json
             v4l2-ctl -d $D -c percentage_of_dropped_buffers=50
-            run drops --frames 3 --json
+            run drops --frames 3 --format json
             v4l2-ctl -d $D -c percentage_of_dropped_buffers=0
             # Run directly (not through the shell function), so $! is plantleaf's own pid.
-            "$PLANTLEAF" camera --size 256x256 --duration 60 --json > flagged.out 2> flagged.err & pid=$!
+            "$PLANTLEAF" camera --size 256x256 --duration 60 --format json > flagged.out 2> flagged.err & pid=$!
             started flagged
             # vivid hands the error flag to whichever of its capture or output queues completes a
             # buffer first, so inject it often enough for the capture side to get it.
             for i in 1 2 3 4 5 6 7 8 9 10; do v4l2-ctl -d $D -c inject_v4l2_buf_flag_error=1; sleep 0.2; done
             run busy --frames 1
             kill -TERM $pid; wait $pid; echo $? > flagged.rc
-            "$PLANTLEAF" camera --size 256x256 --duration 60 --json > unplugged.out 2> unplugged.err & pid=$!
+            "$PLANTLEAF" camera --size 256x256 --duration 60 --format json > unplugged.out 2> unplugged.err & pid=$!
             started unplugged; v4l2-ctl -d $D -c disconnect=1
             wait $pid; echo $? > unplugged.rc
             """.replacingOccurrences(of: "$D", with: "$CAMERA_DEVICE"))
@@ -148,12 +148,12 @@ import Testing
         let black = directory + "/black.jpg"
         TestImages.write(TestImages.jpeg([UInt8](repeating: 0, count: 256 * 256 * 3), width: 256, height: 256), to: black)
         let boot = try boot(["-s", "256x256"], images: [black], in: directory, script: """
-            "$PLANTLEAF" camera --size 256x256 --frames 3 --json > black.out 2> black.err; echo $? > black.rc
+            "$PLANTLEAF" camera --size 256x256 --frames 3 --format json > black.out 2> black.err; echo $? > black.rc
             # vivid loaded afresh, with nothing fed: its own test pattern.
             pkill -f v4l2-feed; i=0; until rmmod vivid 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
             insmod "$(find "$HOME/.cache/camera-fixture" -name 'vivid.ko*' | head -1)" n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0
             i=0; until [ -e /dev/video0 ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
-            "$PLANTLEAF" camera --frames 3 --json > pattern.out 2> pattern.err; echo $? > pattern.rc
+            "$PLANTLEAF" camera --frames 3 --format json > pattern.out 2> pattern.err; echo $? > pattern.rc
             """)
         #expect(boot.status("black") == 0, "\(boot.text("black.err"))")
         let verdicts = boot.frames("black").frames.map { $0["verdict"] as? String ?? "none" }
@@ -175,7 +175,7 @@ import Testing
             # Waits (300 s at most: the retries back off to 60 s, and on a loaded machine the
             # module can be back only after the 60 s wait has begun) for at least $1 results.
             await() { i=0; while [ "$(results)" -lt $1 ] && [ $i -lt 1500 ]; do sleep 0.2; i=$((i+1)); done; }
-            "$PLANTLEAF" camera --size 256x256 --every 1s --json --log every.jsonl > every.out 2> every.err & pid=$!
+            "$PLANTLEAF" camera --size 256x256 --every 1s --format json --log every.jsonl > every.out 2> every.err & pid=$!
             await 3; before=$(results)
             pkill -f v4l2-feed; v4l2-ctl -d $CAMERA_DEVICE -c disconnect=1
             # Unloading waits for plantleaf to close the node (it does between intervals; a
@@ -212,7 +212,7 @@ import Testing
         let directory = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(directory) }
         let boot = try boot(["-f", "MJPG"], images: [Self.tomatoHealthy], in: directory, script: """
-            "$PLANTLEAF" camera --size 256x256 --frames 30 --json > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
+            "$PLANTLEAF" camera --size 256x256 --frames 30 --format json > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
             """)
         #expect(boot.status("mjpeg") == 0)
         #expect(boot.text("mjpeg.err").contains("MJPEG 256x256"))
@@ -336,7 +336,7 @@ import Testing
         // 1.33 or 2.67 s, as a loaded machine gives, took the same leaf each time.
         let boot = try boot(["-f", "MJPG", "-b", "loopback-unpatched", "-k", "90"], images: [Self.appleScab, Self.tomatoHealthy],
                             in: directory, script: """
-            "$PLANTLEAF" camera --size 256x256 --frames 8 --json --save-frames saved > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
+            "$PLANTLEAF" camera --size 256x256 --frames 8 --format json --save-frames saved > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
             """)
         #expect(boot.status("mjpeg") == 0, "\(boot.text("mjpeg.err"))")
         let run = boot.frames("mjpeg")

@@ -58,7 +58,7 @@ import Testing
         let seeds = FuzzTargets.commandLine.seeds().compactMap { FuzzTargets.commandLine($0.bytes) }
         #expect(try ClassifyOptions.parse(seeds[0].arguments).inputIndices == [12, 13])
         let camera = try CameraCommandOptions.parse(seeds[1].arguments)
-        #expect(camera.session.frameLimit == 10 && camera.json && camera.preview)
+        #expect(camera.session.frameLimit == 10 && camera.format == .json && camera.preview)
         let monitor = try CameraCommandOptions.parse(seeds[2].arguments)
         #expect(monitor.session.inputPath == "-" && monitor.session.interval == 0.5 && monitor.logPath == "x.jsonl"
             && monitor.mqttURL == "mqtt://u@h/t" && monitor.mqttCAFile == "c")

@@ -140,10 +140,10 @@ public enum FuzzTargets {
             case 1:
                 guard let options = try? CameraCommandOptions.parse(arguments), !options.help else { return }
                 let size = options.session.request.size
-                precondition(CameraCommandOptions.frameWidths.contains(size.width) && size.width % 2 == 0
-                    && CameraCommandOptions.frameHeights.contains(size.height) && OptionRange.threads.contains(options.threads)
+                precondition(CameraMonitorOptions.frameWidths.contains(size.width) && size.width % 2 == 0
+                    && CameraMonitorOptions.frameHeights.contains(size.height) && OptionRange.threads.contains(options.threads)
                     && options.session.frameTimeout >= 0.1 && options.session.duration.map { $0 > 0 } != false
-                    && options.session.interval.map(CameraCommandOptions.intervals.contains) != false, "camera accepted \(arguments)")
+                    && options.session.interval.map(CameraMonitorOptions.intervals.contains) != false, "camera accepted \(arguments)")
             case 3:
                 guard let options = try? ServeOptions.parse(arguments), !options.help else { return }
                 precondition(ServeOptions.uploadMebibytes.contains(options.maxUploadBytes >> 20) && options.maxUploadBytes % (1 << 20) == 0
@@ -161,7 +161,7 @@ public enum FuzzTargets {
         seeds: {
             func seed(_ command: UInt8, _ arguments: [String]) -> [UInt8] { [command] + Array(arguments.joined(separator: "\0").utf8) }
             return [("classify", seed(0, ["--top-k", "5", "--threads=2", "--jobs", "3", "--format", "json", "--mean", "127.5", "--std", "127.5", "--", "-x.jpg", "-"])),
-                    ("camera", seed(1, ["--size", "640x480", "--fps", "30", "--crop", "none", "--frames", "10", "--duration=2.5", "--json", "--preview"])),
+                    ("camera", seed(1, ["--size", "640x480", "--fps", "30", "--crop", "none", "--frames", "10", "--duration=2.5", "--format", "json", "--preview"])),
                     ("camera-monitor", seed(1, ["--input", "-", "--every", "500ms", "--log", "x.jsonl", "--mqtt", "mqtt://u@h/t", "--mqtt-ca", "c"])),
                     ("bench", seed(2, ["--runs", "7", "--warmup", "0", "--threads", "1,2,4", "--min-seconds", "0.5", "--synthetic"])),
                     ("bench-compare", seed(2, ["compare", "a.json", "b.json"])),

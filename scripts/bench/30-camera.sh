@@ -40,7 +40,7 @@ workdir=$(mktemp -d)
 trap 'rm -rf "$workdir"' EXIT
 binary_path=$(pwd)/$binary sample_path=$(pwd)/$sample
 if ! (cd "$workdir" && "$fixture" -s 256x256 -i "$sample_path" -- \
-        sh -c "'$binary_path' camera --size 256x256 --frames 10 --json > frames.json") >"$workdir/fixture.log" 2>&1; then
+        sh -c "'$binary_path' camera --size 256x256 --frames 10 --format json > frames.json") >"$workdir/fixture.log" 2>&1; then
     cat "$workdir/fixture.log" >&2
     echo "camera fixture run failed (log above)" >&2
     exit 1

@@ -33,7 +33,7 @@ printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nuser roo
 i=0; until mosquitto_pub -h 127.0.0.1 -p \$port -t soak/probe -m up 2>/dev/null || [ \$i -ge 120 ]; do sleep 0.5; i=\$((i+1)); done
 mosquitto_sub -h 127.0.0.1 -p \$port -i soakreader -q 1 -t greenhouse/soak/result -F '%U %p' > received.txt & reader=\$!
 i=0; until grep -q 'as soakreader' mosquitto.log || [ \$i -ge 120 ]; do sleep 0.5; i=\$((i+1)); done
-"$binary" camera --size 640x480 --every $interval --json --log soak.jsonl \
+"$binary" camera --size 640x480 --every $interval --format json --log soak.jsonl \
     --mqtt mqtt://127.0.0.1:\$port/greenhouse/soak > soak.out 2> soak.err & pid=\$!
 end=\$(( \$(date +%s) + $minutes * 60 ))
 ticks=\$(getconf CLK_TCK)

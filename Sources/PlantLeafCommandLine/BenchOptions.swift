@@ -1,0 +1,164 @@
+import PlantLeafReport
+import PlantLeafCore
+
+/// `plantleaf bench`'s (and `bench compare`'s) arguments, parsed and range-checked without doing anything.
+public struct BenchOptions: Equatable, Sendable {
+    public var help = false
+    /// `bench compare A.json B.json ...`: the reports; nil for a measuring run.
+    public var comparedReports: [String]?
+    /// `bench compare --html FILE`: also write the comparison as a page.
+    public var htmlPath: String?
+    public var synthetic = false
+    public var imagePath: String?
+    public var modelPath: String?
+    public var labelsPath: String?
+    public var runs = BenchOptions.Declared.runs.defaultValue
+    public var warmup = BenchOptions.Declared.warmup.defaultValue
+    public var threadCounts = BenchOptions.Declared.threadCounts.defaultValue
+    public var minimumSeconds = BenchOptions.Declared.minimumSeconds.defaultValue
+    public var jsonPath: String?
+    public var csvPath: String?
+    public var profile = false
+    /// --no-cache: compile without the XNNPACK weight cache.
+    public var noCache = false
+    /// --cpus LIST: the CPUs to measure on.
+    public var cpus: CPUSet?
+
+    /// The options only this subcommand takes, each declared once.
+    enum Declared {
+        /// --runs's range.
+        static let runCounts = 1...1_000_000
+        /// --warmup's range.
+        static let warmupCounts = 0...1_000_000
+        /// --min-seconds's range: up to a day.
+        static let measuredSeconds = 0.0...86_400.0
+
+        static let image = Declare.text("--image", placeholder: "FILE",
+                                        help: .lines(["PNG or JPEG to classify (default: the first leaf in the checkout's \(ProjectPaths.sampleFolder)",
+                                                      "when plantleaf was built in one, else the synthetic leaf)"]))
+        static let synthetic = Flag("--synthetic", help: .lines(["use a built-in 256x256 leaf JPEG made in memory instead of a file"]))
+        static let profile = Flag("--profile", help: .lines(["also time each op of invoke with LiteRT's profiler, on a second interpreter",
+                                                             "after the measured runs (so they are not slowed by it): the slowest ops",
+                                                             "and a total per op type"]))
+        static let runs = Declare.integer("--runs", range: runCounts, default: 100) { range, fallback in
+            .lines(["measured runs per thread count, \(range) (default: \(fallback))"])
+        }
+        static let warmup = Declare.integer("--warmup", range: warmupCounts, default: 10) { range, fallback in
+            .lines(["unmeasured runs first, \(range) (default: \(fallback))"])
+        }
+        /// --threads LIST: bench measures several counts, each one classify's --threads would take.
+        static let threadCounts = Option<[Int]>(
+            "--threads", placeholder: "LIST", default: [1],
+            help: .lines(["CPU thread counts to measure, each \(OptionRange.phrase(OptionRange.threads)), e.g. 1,2,4 (default: 1)"])
+        ) { text throws(UsageError) in
+            var counts: [Int] = []
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let count = Int(part) else { throw UsageError("--threads must be whole numbers separated by commas, got '\(text)'") }
+                guard OptionRange.threads.contains(count) else {
+                    throw UsageError("--threads values must be from \(OptionRange.phrase(OptionRange.threads)), got \(count)")
+                }
+                guard !counts.contains(count) else { throw UsageError("--threads lists \(count) twice") }
+                counts.append(count)
+            }
+            return counts
+        }
+        static let cpus = Option<CPUSet?>(
+            "--cpus", placeholder: "LIST", default: nil,
+            help: .lines(["measure on these CPUs only, e.g. 4-7 for a big.LITTLE board's big cores",
+                          "(default: any; the report records them)"])
+        ) { text throws(UsageError) in
+            do throws(CPUSetError) {
+                return try CPUSet(parsing: text)
+            } catch {
+                throw UsageError(error.message)
+            }
+        }
+        static let minimumSeconds = Declare.number("--min-seconds", placeholder: "S", range: measuredSeconds, default: 0) { range, fallback in
+            .lines(["keep measuring past --runs until S seconds were measured, \(range) (default: \(fallback))"])
+        }
+        static let json = Declare.text("--json", placeholder: "FILE",
+                                       help: .lines(["write everything to FILE as JSON (schema_version \(BenchReport.schemaVersion))"]))
+        static let csv = Declare.text("--csv", placeholder: "FILE", help: .lines(["write one row per run per stage to FILE"]))
+        static let html = Declare.text("--html", placeholder: "FILE",
+                                       help: .lines(["compare only: also write the comparison to FILE as one self-contained HTML page",
+                                                     "(per-stage latency charts, speed-up over threads, op profiles; nothing fetched)"]))
+
+    }
+
+    /// The options of a measuring run, but -h, --help.
+    private static let measuringOptions: [OptionSpec] = [
+        SharedOptions.model.spec,
+        SharedOptions.labels.spec,
+        Declared.image.spec,
+        Declared.synthetic.spec,
+        Declared.profile.spec,
+        Declared.runs.spec,
+        Declared.warmup.spec,
+        Declared.threadCounts.spec,
+        Declared.cpus.spec,
+        SharedOptions.noCache.described(.lines(["compile without XNNPACK's weight cache (see plantleaf classify --help)"])).spec,
+        Declared.minimumSeconds.spec,
+        Declared.json.spec,
+        Declared.csv.spec,
+    ]
+
+    /// Every option a measuring run takes.
+    public static let optionTable: [OptionSpec] = measuringOptions + [SharedOptions.help.spec]
+
+    /// Every option bench compare takes.
+    public static let compareOptionTable: [OptionSpec] = [Declared.html.spec, SharedOptions.help.spec]
+
+    /// What bench's help lists: a measuring run's options, then compare's, then -h, --help once.
+    static let helpTable: [OptionSpec] = measuringOptions + compareOptionTable
+
+    /// bench's (or bench compare's) arguments, range-checked.
+    /// - Throws: `UsageError` for an unknown option, a value out of range, or output files that clash.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
+        var options = BenchOptions()
+        if arguments.first == "compare" {
+            let parsed = try Arguments(Array(arguments.dropFirst()), options: compareOptionTable)
+            options.help = parsed.has(SharedOptions.help)
+            guard options.help || parsed.positionals.count >= 2 else { throw UsageError("compare needs at least two JSON reports") }
+            // Standard input reads once: a second - would find it empty.
+            guard options.help || parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
+                throw UsageError("- (standard input) can be given once")
+            }
+            options.comparedReports = parsed.positionals
+            options.htmlPath = try CompareHTMLOption.check(try parsed.value(Declared.html), reports: parsed.positionals)
+            return options
+        }
+        let parsed = try Arguments(arguments, options: optionTable)
+        if parsed.has(SharedOptions.help) {
+            options.help = true
+            return options
+        }
+        guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
+        options.imagePath = try parsed.value(Declared.image)
+        options.synthetic = parsed.has(Declared.synthetic)
+        if options.synthetic, options.imagePath != nil { throw UsageError("give --image or --synthetic, not both") }
+        options.jsonPath = try parsed.value(Declared.json)
+        options.csvPath = try parsed.value(Declared.csv)
+        if let json = options.jsonPath, let csv = options.csvPath, FileWriter.sameFile(json, csv) {
+            throw UsageError("--json and --csv name the same file, \(json): give each its own")
+        }
+        // Checked now, not after minutes of measuring.
+        for (option, path) in [(Declared.json.name, options.jsonPath), (Declared.csv.name, options.csvPath)] {
+            guard let path else { continue }
+            do {
+                try FileWriter.checkWritable(path)
+            } catch {
+                throw UsageError("cannot write \(option) file \(path): \(error)")
+            }
+        }
+        options.minimumSeconds = try parsed.value(Declared.minimumSeconds)
+        options.runs = try parsed.value(Declared.runs)
+        options.warmup = try parsed.value(Declared.warmup)
+        options.threadCounts = try parsed.value(Declared.threadCounts)
+        options.cpus = try parsed.value(Declared.cpus)
+        options.profile = parsed.has(Declared.profile)
+        options.noCache = parsed.has(SharedOptions.noCache)
+        options.modelPath = try parsed.value(SharedOptions.model)
+        options.labelsPath = try parsed.value(SharedOptions.labels)
+        return options
+    }
+}

@@ -1,0 +1,147 @@
+import PlantLeafCamera
+import PlantLeafCore
+import PlantLeafServe
+
+/// `plantleaf serve`'s arguments, parsed and range-checked without doing anything.
+public struct ServeOptions: Sendable {
+    public var help = false
+    public var listen = ServeOptions.Declared.listen.defaultValue
+    public var tokenFile: String?
+    public var tlsCertificateFile: String?
+    public var tlsKeyFile: String?
+    public var maxUploadBytes = ServeOptions.Declared.maxUpload.defaultValue << 20
+    public var requestSeconds = ServeOptions.Declared.requestTimeout.defaultValue
+    public var topK = SharedOptions.topK.defaultValue
+    public var threads = SharedOptions.threads.defaultValue
+    /// nil: one per core, divided by --threads.
+    public var jobs: Int?
+    public var modelPath: String?
+    public var labelsPath: String?
+    public var noCache = false
+    /// --checks and --min-score, for uploads (the camera reads them with its own default checks).
+    public var verdictPolicy = VerdictPolicy(checks: SharedOptions.checks.defaultValue)
+    /// The camera monitor's options, when --device or --input names a camera.
+    public var camera: CameraCommandOptions?
+    /// One line each for old spellings used (`DeprecatedSpelling`), for the command to print.
+    public var notices: [String] = []
+
+    /// --max-upload's range, in MiB.
+    public static let uploadMebibytes = 1...1024
+    /// --request-timeout's range, in seconds.
+    public static let requestSeconds = 1.0...3600.0
+
+    /// The options only this subcommand takes, each declared once.
+    enum Declared {
+
+        /// Loopback: only this machine, until a token is set up.
+        private static let defaultListen = "127.0.0.1:8080"
+        static let listen = Option<ListenAddress>(
+            "--listen", placeholder: "HOST:PORT", default: ListenAddress(parsing: defaultListen)!,
+            help: .lines(["address and port to serve on, IPv6 in brackets (default: \(defaultListen));",
+                          "any other than loopback lets other machines in: use --token-file then"])
+        ) { text throws(UsageError) in
+            guard let address = ListenAddress(parsing: text) else {
+                throw UsageError("--listen must be an IP address and a port, as 127.0.0.1:8080, 0.0.0.0:8080 or [::]:8080, got '\(text)'")
+            }
+            return address
+        }
+        static let tokenFile = Declare.text("--token-file", placeholder: "FILE",
+                                            help: .lines(["require the token in FILE's first line on every route but /api/health"]))
+        static let tlsCertificate = Declare.text("--tls-cert", placeholder: "FILE", help: .sharesEntryWithNext(separator: " "))
+        static let tlsKey = Declare.text("--tls-key", placeholder: "FILE", help: .lines(["serve HTTPS with this PEM certificate and key"]))
+        static let maxUpload = Declare.integer("--max-upload", placeholder: "MIB", range: uploadMebibytes, default: 25) { range, fallback in
+            .lines(["largest upload in MiB, \(range) (default: \(fallback)); larger is refused with 413"])
+        }
+        static let requestTimeout = Declare.number("--request-timeout", placeholder: "S", range: requestSeconds,
+                                                   default: HTTPServer.Limits().requestSeconds) { range, fallback in
+            .lines(["seconds a client has to send a whole request, \(range)",
+                    "(default: \(fallback)); a client trickling it in is dropped"])
+        }
+        /// --format, before 0.1.0 the camera's pixel format: --pixel-format.
+        static let oldPixelFormat = Option<String>("--format", placeholder: "FORMAT", default: "auto",
+                                                   help: .deprecated(replacement: "--pixel-format")) { text throws(UsageError) in
+            _ = try CameraMonitorOptions.pixelFormat(named: text, option: "--format")
+            return text
+        }
+    }
+
+    /// Every option serve takes, in the order its help lists them: its own, then the camera's,
+    /// which one entry names and camera's help describes.
+    public static let optionTable: [OptionSpec] = [
+        Declared.listen.spec, Declared.tokenFile.spec, Declared.tlsCertificate.spec, Declared.tlsKey.spec, Declared.maxUpload.spec, Declared.requestTimeout.spec,
+        SharedOptions.model.spec,
+        SharedOptions.labels.spec,
+        SharedOptions.topK.described(.lines(["classes per result, \(OptionRange.phrase(OptionRange.topK)) (default: \(SharedOptions.topK.defaultValue))"])).spec,
+        SharedOptions.checks.described(.lines(["verdict checks for uploads, as for classify (default: \(VerdictChecks.classifyDefault));",
+                                               "the camera's default is all, as for camera"])).spec,
+        SharedOptions.minimumScore.spec,
+        SharedOptions.threads.spec,
+        SharedOptions.jobs.described(.lines(["uploads classified at once, each on its own model instance, \(OptionRange.phrase(OptionRange.jobs))",
+                                             "(default: one per core, divided by --threads)"])).spec,
+        SharedOptions.noCache.spec,
+        OptionSpec(names: CameraMonitorOptions.device.spec.names, kind: CameraMonitorOptions.device.spec.kind, help: .sharesEntryWithNext(separator: " | ")),
+        OptionSpec(names: CameraMonitorOptions.input.spec.names, kind: CameraMonitorOptions.input.spec.kind, help: .lines([
+            "run the camera monitor on this V4L2 device or motion-JPEG stream, shown live at",
+            "/live; with it camera's --pixel-format, --size, --fps, --crop, --timeout, --every, --log,",
+            "--mqtt (--mqtt-password-file, --mqtt-ca) and --save-frames, as plantleaf camera --help",
+            "describes them",
+        ])),
+    ] + CameraMonitorOptions.all.filter { ![CameraMonitorOptions.device.name, CameraMonitorOptions.input.name].contains($0.name) }
+        .map { OptionSpec(names: $0.names, kind: $0.kind, help: .mentionedIn("--device")) } + [Declared.oldPixelFormat.spec, SharedOptions.help.spec]
+
+    /// serve's arguments, range-checked.
+    /// - Throws: `UsageError` for an unknown option, a value out of range, or options that do not go together.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
+        let parsed = try Arguments(arguments, options: optionTable)
+        var options = ServeOptions()
+        if parsed.has(SharedOptions.help) {
+            options.help = true
+            return options
+        }
+        guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
+        options.listen = try parsed.value(Declared.listen)
+        options.tokenFile = try parsed.value(Declared.tokenFile)
+        options.tlsCertificateFile = try parsed.value(Declared.tlsCertificate)
+        options.tlsKeyFile = try parsed.value(Declared.tlsKey)
+        if (options.tlsCertificateFile == nil) != (options.tlsKeyFile == nil) {
+            throw UsageError("--tls-cert and --tls-key go together")
+        }
+        options.maxUploadBytes = try parsed.value(Declared.maxUpload) << 20
+        options.requestSeconds = try parsed.value(Declared.requestTimeout)
+        options.topK = try parsed.value(SharedOptions.topK)
+        options.threads = try parsed.value(SharedOptions.threads)
+        options.jobs = try parsed.value(SharedOptions.jobs)
+        options.modelPath = try parsed.value(SharedOptions.model)
+        options.labelsPath = try parsed.value(SharedOptions.labels)
+        options.noCache = parsed.has(SharedOptions.noCache)
+        options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: SharedOptions.checks)
+        options.camera = try cameraOptions(parsed, serve: options)
+        if parsed.gave(Declared.oldPixelFormat) {
+            let text = try parsed.value(Declared.oldPixelFormat)
+            options.notices.append(DeprecatedSpelling.notice("--format \(text)", replacement: "--pixel-format \(text)"))
+        }
+        return options
+    }
+
+    /// The camera monitor's options from the same declarations camera parses them with, and the
+    /// options serve shares with it (the model, threads, top classes and threshold); the checks
+    /// are camera's default unless --checks is given.
+    private static func cameraOptions(_ parsed: Arguments, serve: ServeOptions) throws(UsageError) -> CameraCommandOptions? {
+        guard CameraMonitorOptions.namesCamera(parsed) else {
+            if let option = CameraMonitorOptions.firstGiven(parsed) ?? (parsed.gave(Declared.oldPixelFormat) ? Declared.oldPixelFormat.name : nil) {
+                throw UsageError("\(option) is a camera option: give --device PATH or --input FILE|- too")
+            }
+            return nil
+        }
+        var camera = CameraCommandOptions()
+        camera.session.request.format = try CameraMonitorOptions.pixelFormat(named: try parsed.value(Declared.oldPixelFormat), option: "--format")
+        try CameraMonitorOptions.read(parsed, into: &camera)
+        camera.session.topK = serve.topK
+        camera.threads = serve.threads
+        camera.modelPath = serve.modelPath
+        camera.labelsPath = serve.labelsPath
+        camera.noCache = serve.noCache
+        camera.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: CameraCommandOptions.Declared.checks)
+        return camera
+    }
+}

@@ -1,0 +1,66 @@
+import PlantLeafCore
+
+/// The options more than one subcommand takes, each declared once: the same name, value check,
+/// range and default wherever it appears. A subcommand whose help words one differently uses
+/// `described(_:)`, which keeps the declaration's parsing.
+enum SharedOptions {
+    /// -h, --help: every subcommand's.
+    static let help = Flag(names: ["-h", "--help"], help: .lines(["show this help"]))
+
+    /// --model FILE.
+    static let model = Declare.text("--model", placeholder: "FILE",
+                                    help: .lines([".tflite model (default: PlantVillage int8, installed with plantleaf)"]))
+
+    /// --labels FILE.
+    static let labels = Declare.text("--labels", placeholder: "FILE",
+                                     help: .lines(["class names for the model (default: the default model's own)"]))
+
+    /// --top-k N: classes shown per result.
+    static let topK = Declare.integer("--top-k", range: OptionRange.topK, default: 3) { range, fallback in
+        .lines(["classes to show per image, \(range) (default: \(fallback))"])
+    }
+
+    /// --threads N: CPU threads per inference.
+    static let threads = Declare.integer("--threads", range: OptionRange.threads, default: 1) { range, fallback in
+        .lines(["CPU threads per inference, \(range) (default: \(fallback))"])
+    }
+
+    /// --jobs N: model instances at once; nil, one per core.
+    static let jobs = Declare.integer("--jobs", range: OptionRange.jobs) { range in
+        .lines(["images classified at once, each on its own model instance, \(range)", "(default: one per core, divided by --threads)"])
+    }
+
+    /// --no-cache: compile without the XNNPACK weight cache.
+    static let noCache = Flag("--no-cache", help: .lines(["compile the model without XNNPACK's weight cache"]))
+
+    /// --crop MODE.
+    static let crop = Declare.choice("--crop", placeholder: "MODE", default: CropMode.center,
+                                     help: .lines(["center (largest centred square, default) or none (whole frame)"]))
+
+    /// --checks LIST, with classify's default; camera's runs every check.
+    static let checks = Option<VerdictChecks>(
+        "--checks", placeholder: "LIST", default: .classifyDefault,
+        help: .lines(["verdict checks to run: picture, vegetation, score, mirror (a second inference",
+                      "of the picture mirrored), comma-separated, or all or none",
+                      "(default: \(VerdictChecks.classifyDefault))"])
+    ) { text throws(UsageError) in
+        do throws(VerdictChecksError) {
+            return try VerdictChecks(parsing: text)
+        } catch {
+            throw UsageError("--checks: \(error.message)")
+        }
+    }
+
+    /// --min-score X: nil leaves VerdictPolicy's threshold, which does not depend on the checks run.
+    static let minimumScore = Declare.number("--min-score", placeholder: "X", range: OptionRange.minimumScore) { range in
+        let fallback: String = OptionRange.number(VerdictPolicy(checks: .classifyDefault).minimumScore)
+        return .lines(["top score below which the score and mirror checks say uncertain, \(range) (default: \(fallback))"])
+    }
+
+    /// The verdict policy of `checks` (a subcommand's --checks, with its default) and --min-score.
+    static func verdictPolicy(_ parsed: Arguments, checks: Option<VerdictChecks>) throws(UsageError) -> VerdictPolicy {
+        var policy = VerdictPolicy(checks: try parsed.value(checks))
+        policy.minimumScore = try parsed.value(minimumScore) ?? policy.minimumScore
+        return policy
+    }
+}
