@@ -36,7 +36,7 @@ let package = Package(
         // Frame sources (V4L2 devices, motion-JPEG streams), the latest-frame mailbox, the session.
         .target(name: "PlantLeafCamera", dependencies: ["PlantLeafCore", "CV4L2"]),
         // Where results go besides the terminal: MQTT and Home Assistant, bench runs and reports.
-        .target(name: "PlantLeafReport", dependencies: ["PlantLeafCore", "CMosquitto", "CScheduler"]),
+        .target(name: "PlantLeafReport", dependencies: ["PlantLeafCore", "CMosquitto", "CScheduler", "CJPEG"]),
         // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the JSON API.
         .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "CMicroHTTPD"]),
         // The command-line front end: options, help texts, terminal presentation, what to type
