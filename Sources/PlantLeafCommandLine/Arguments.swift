@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 
 /// The parsed form of `--option value`, `--option=value`, `--flag` and positional arguments.
 /// `--` ends the options. Unknown options are usage errors.

@@ -1,4 +1,4 @@
-import PlantLeafReport
+import PlantLeafBench
 
 extension BenchOptions {
     /// --runs's range.

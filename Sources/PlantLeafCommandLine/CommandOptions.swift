@@ -1,6 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
 
 /// What each subcommand's arguments say, parsed and range-checked without doing anything, so
 /// the command-line fuzz target drives exactly what `plantleaf` runs. Defaults that depend on
