@@ -13,11 +13,14 @@ let package = Package(
     targets: [
         // One small C shim per C library: each exposes plain functions for what Swift cannot
         // do safely (setjmp error recovery, macros, ioctl numbers, dlopen of the runtime).
-        .target(name: "CLiteRt", linkerSettings: [.linkedLibrary("dl")]),
+        // Opens a library with dlopen and fills a table of its entry points, once per process:
+        // what the three shims below share.
+        .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLiteRt", dependencies: ["CLibraryLoader"]),
         // libmosquitto is opened with dlopen too: only `--mqtt` needs it installed.
-        .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CMosquitto", dependencies: ["CLibraryLoader"]),
         // libmicrohttpd likewise: only `serve` needs it installed.
-        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CMicroHTTPD", dependencies: ["CLibraryLoader"]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Declares libFuzzer's driver entry for the fuzz build of plantleaf-fuzz.
@@ -33,15 +36,15 @@ let package = Package(
         // command line over all five. None of the four over the core uses another.
         // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
         // machine-readable result every front end writes.
-        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CAllocator", "CResample"]),
+        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CLibraryLoader", "CPNG", "CJPEG", "CAllocator", "CResample"]),
         // Frame sources (V4L2 devices, motion-JPEG streams), the latest-frame mailbox, the session.
         .target(name: "PlantLeafCamera", dependencies: ["PlantLeafCore", "CV4L2"]),
         // Bench runs and their reports: the machine record, CPU sets, the runner, comparison, HTML.
         .target(name: "PlantLeafBench", dependencies: ["PlantLeafCore", "CScheduler", "CJPEG"]),
         // Results published over MQTT, with Home Assistant's discovery messages.
-        .target(name: "PlantLeafMQTT", dependencies: ["PlantLeafCore", "CMosquitto"]),
+        .target(name: "PlantLeafMQTT", dependencies: ["PlantLeafCore", "CMosquitto", "CLibraryLoader"]),
         // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the JSON API.
-        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "CMicroHTTPD"]),
+        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "CMicroHTTPD", "CLibraryLoader"]),
         // The command-line front end: options, help texts, terminal presentation, what to type
         // when something fails.
         .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe"]),
