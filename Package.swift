@@ -56,7 +56,7 @@ let package = Package(
                 path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
-        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
+        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG"]),
         // Expected/ holds the recorded whole outputs HelpTextTests compares with; Browser/ the script
         // ServeBrowserTests drives Chromium with.
         .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafCommandLine", "PlantLeafTestSupport"],
