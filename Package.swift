@@ -5,19 +5,22 @@ import PackageDescription
 let package = Package(
     name: "PlantLeaf",
     products: [
-        // The library others import: PlantLeafCore alone classifies files; the camera and report
-        // modules add frame sources and the MQTT and bench outputs on top of it.
-        .library(name: "PlantLeafKit", targets: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport"]),
+        // The library others import: PlantLeafCore alone classifies files; the camera, bench and
+        // MQTT modules add frame sources, benchmark runs and reports, and MQTT publishing on top of it.
+        .library(name: "PlantLeafKit", targets: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT"]),
         .executable(name: "plantleaf", targets: ["plantleaf"]),
     ],
     targets: [
         // One small C shim per C library: each exposes plain functions for what Swift cannot
         // do safely (setjmp error recovery, macros, ioctl numbers, dlopen of the runtime).
-        .target(name: "CLiteRt", linkerSettings: [.linkedLibrary("dl")]),
+        // Opens a library with dlopen and fills a table of its entry points, once per process:
+        // what the three shims below share.
+        .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLiteRt", dependencies: ["CLibraryLoader"]),
         // libmosquitto is opened with dlopen too: only `--mqtt` needs it installed.
-        .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CMosquitto", dependencies: ["CLibraryLoader"]),
         // libmicrohttpd likewise: only `serve` needs it installed.
-        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CMicroHTTPD", dependencies: ["CLibraryLoader"]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Declares libFuzzer's driver entry for the fuzz build of plantleaf-fuzz.
@@ -29,31 +32,34 @@ let package = Package(
         // The resize's inner loops with SIMD intrinsics (SSE4.1/AVX2 chosen at run time, NEON);
         // the portable Swift loops stay as their reference and fallback.
         .target(name: "CResample"),
-        // Dependencies run one way: core <- camera, core <- report, core <- serve, and the command line over all four.
+        // Dependencies run one way: core <- camera, core <- bench, core <- mqtt, core <- serve, and the
+        // command line over all five. None of the four over the core uses another.
         // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
         // machine-readable result every front end writes.
-        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CPNG", "CJPEG", "CAllocator", "CResample"]),
+        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CLibraryLoader", "CPNG", "CJPEG", "CAllocator", "CResample"]),
         // Frame sources (V4L2 devices, motion-JPEG streams), the latest-frame mailbox, the session.
         .target(name: "PlantLeafCamera", dependencies: ["PlantLeafCore", "CV4L2"]),
-        // Where results go besides the terminal: MQTT and Home Assistant, bench runs and reports.
-        .target(name: "PlantLeafReport", dependencies: ["PlantLeafCore", "CMosquitto", "CScheduler"]),
+        // Bench runs and their reports: the machine record, CPU sets, the runner, comparison, HTML.
+        .target(name: "PlantLeafBench", dependencies: ["PlantLeafCore", "CScheduler", "CJPEG"]),
+        // Results published over MQTT, with Home Assistant's discovery messages.
+        .target(name: "PlantLeafMQTT", dependencies: ["PlantLeafCore", "CMosquitto", "CLibraryLoader"]),
         // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the JSON API.
-        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "CMicroHTTPD"]),
+        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "CMicroHTTPD", "CLibraryLoader"]),
         // The command-line front end: options, help texts, terminal presentation, what to type
         // when something fails.
-        .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafServe"]),
+        .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafCommandLine"]),
         // Encodes the PNG variants the decoder must read: for the tests and fuzz seeds only.
         .target(name: "CPNGEncoder", path: "Tests/CPNGEncoder", linkerSettings: [.linkedLibrary("png16")]),
         // Helpers shared by the test targets: running the built binary, making test images.
-        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafServe", "PlantLeafCommandLine", "CPNGEncoder", "CJPEG"],
+        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafServe", "PlantLeafCommandLine", "CPNGEncoder", "CJPEG"],
                 path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
-        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG", "CJPEG"]),
+        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG"]),
         // Expected/ holds the recorded whole outputs HelpTextTests compares with; Browser/ the script
         // ServeBrowserTests drives Chromium with.
-        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafReport", "PlantLeafCommandLine", "PlantLeafTestSupport"],
+        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafCommandLine", "PlantLeafTestSupport"],
                     exclude: ["Expected", "Browser"]),
         // Camera runs through real V4L2 drivers in a VM (../shared/tools/camera-fixture).
         .testTarget(name: "PlantLeafCameraTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafCommandLine", "PlantLeafTestSupport"]),

@@ -1,7 +1,8 @@
 #define _GNU_SOURCE
 #include "CLiteRt.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,41 +11,13 @@
 
 PLLiteRtAPI pl_litert;
 
-static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-static int load_tried = 0;
-static int load_state = PL_LITERT_LOADED;  // once tried
-static char load_detail[512];
+#define PL_LITERT_SYMBOL(ret, name, params, args) {#name, (void **)&pl_litert.name},
+static const PLLibrarySymbol symbols[] = {PL_LITERT_FUNCTIONS(PL_LITERT_SYMBOL)};
+#undef PL_LITERT_SYMBOL
+static PLLibraryOnce once = PL_LIBRARY_ONCE_INIT;
 
 int pl_litert_load(const char *path, char *detail, size_t detail_size) {
-    pthread_mutex_lock(&load_lock);
-    if (!load_tried) {
-        load_tried = 1;
-        void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (handle == NULL) {
-            const char *reason = dlerror();
-            snprintf(load_detail, sizeof load_detail, "%s", reason ? reason : "");
-            load_state = PL_LITERT_NOT_OPENED;
-        } else {
-#define PL_LITERT_RESOLVE(ret, name, params, args) \
-            if (load_state == PL_LITERT_LOADED) { \
-                *(void **)(&pl_litert.name) = dlsym(handle, #name); \
-                if (pl_litert.name == NULL) { \
-                    snprintf(load_detail, sizeof load_detail, "%s", #name); \
-                    load_state = PL_LITERT_SYMBOL_MISSING; \
-                } \
-            }
-            PL_LITERT_FUNCTIONS(PL_LITERT_RESOLVE)
-#undef PL_LITERT_RESOLVE
-            if (load_state != PL_LITERT_LOADED) {
-                memset(&pl_litert, 0, sizeof pl_litert);
-                dlclose(handle);
-            }
-        }
-    }
-    if (detail != NULL && detail_size > 0) snprintf(detail, detail_size, "%s", load_detail);
-    int result = load_state;
-    pthread_mutex_unlock(&load_lock);
-    return result;
+    return pl_library_load_once(&once, path, symbols, sizeof symbols / sizeof symbols[0], NULL, detail, detail_size);
 }
 
 static void free_payload(void *payload) { free(payload); }

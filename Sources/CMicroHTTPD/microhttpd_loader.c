@@ -1,7 +1,7 @@
 #include "CMicroHTTPD.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLibraryLoader.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,47 +53,19 @@ static DaemonInfo daemon_info;
 static ConnectionInfo connection_info;
 static FeatureSupported feature_supported;
 
-static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-static int load_tried = 0;
-static int load_state = PL_MICROHTTPD_LOADED;  // once tried
-static char load_detail[512];
-
-static void *resolve(void *handle, const char *name) {
-    void *symbol = dlsym(handle, name);
-    if (symbol == NULL && load_state == PL_MICROHTTPD_LOADED) {
-        snprintf(load_detail, sizeof load_detail, "%s", name);
-        load_state = PL_MICROHTTPD_SYMBOL_MISSING;
-    }
-    return symbol;
-}
+#define PL_MICROHTTPD_SYMBOL(ret, name, params, args) {#name, (void **)&pl_microhttpd.name},
+static const PLLibrarySymbol symbols[] = {
+    PL_MICROHTTPD_FUNCTIONS(PL_MICROHTTPD_SYMBOL)
+    {"MHD_start_daemon", (void **)&start_daemon},
+    {"MHD_get_daemon_info", (void **)&daemon_info},
+    {"MHD_get_connection_info", (void **)&connection_info},
+    {"MHD_is_feature_supported", (void **)&feature_supported},
+};
+#undef PL_MICROHTTPD_SYMBOL
+static PLLibraryOnce once = PL_LIBRARY_ONCE_INIT;
 
 int pl_microhttpd_load(const char *path, char *detail, size_t detail_size) {
-    pthread_mutex_lock(&load_lock);
-    if (!load_tried) {
-        load_tried = 1;
-        void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (handle == NULL) {
-            const char *reason = dlerror();
-            snprintf(load_detail, sizeof load_detail, "%s", reason ? reason : "");
-            load_state = PL_MICROHTTPD_NOT_OPENED;
-        } else {
-#define PL_MICROHTTPD_RESOLVE(ret, name, params, args) *(void **)(&pl_microhttpd.name) = resolve(handle, #name);
-            PL_MICROHTTPD_FUNCTIONS(PL_MICROHTTPD_RESOLVE)
-#undef PL_MICROHTTPD_RESOLVE
-            *(void **)(&start_daemon) = resolve(handle, "MHD_start_daemon");
-            *(void **)(&daemon_info) = resolve(handle, "MHD_get_daemon_info");
-            *(void **)(&connection_info) = resolve(handle, "MHD_get_connection_info");
-            *(void **)(&feature_supported) = resolve(handle, "MHD_is_feature_supported");
-            if (load_state != PL_MICROHTTPD_LOADED) {
-                memset(&pl_microhttpd, 0, sizeof pl_microhttpd);
-                dlclose(handle);
-            }
-        }
-    }
-    if (detail != NULL && detail_size > 0) snprintf(detail, detail_size, "%s", load_detail);
-    int result = load_state;
-    pthread_mutex_unlock(&load_lock);
-    return result;
+    return pl_library_load_once(&once, path, symbols, sizeof symbols / sizeof symbols[0], NULL, detail, detail_size);
 }
 
 // The library logs printf-style with a va_list, which Swift cannot take: format it here.

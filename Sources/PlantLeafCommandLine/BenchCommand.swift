@@ -1,6 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
 
 /// `plantleaf bench`: per-stage latency of the classify pipeline on this machine, with the
 /// machine's state recorded; `plantleaf bench compare` lines up saved reports.

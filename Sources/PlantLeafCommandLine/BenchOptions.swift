@@ -1,4 +1,4 @@
-import PlantLeafReport
+import PlantLeafBench
 import PlantLeafCore
 
 /// `plantleaf bench`'s (and `bench compare`'s) arguments, parsed and range-checked without doing anything.

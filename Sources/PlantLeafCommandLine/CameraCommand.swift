@@ -1,7 +1,7 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
 
 /// `plantleaf camera`: live classification of a V4L2 webcam's frames.
 enum CameraCommand {

@@ -1,7 +1,7 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafMQTT
 
 /// The camera monitor as `camera` runs it and `serve` runs it beside its pages: the session, its
 /// --log file and MQTT publisher, and the lines it writes on stderr under the command's name.

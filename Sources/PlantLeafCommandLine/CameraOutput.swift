@@ -1,6 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
 import Glibc
 
 /// What `plantleaf camera` writes, and its schema. Each classified frame is one JSON object on a

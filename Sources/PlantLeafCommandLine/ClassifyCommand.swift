@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 
 /// `plantleaf classify`: the top classes for every image file given or found in given folders.
 enum ClassifyCommand {

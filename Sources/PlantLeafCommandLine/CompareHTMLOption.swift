@@ -1,5 +1,5 @@
 import PlantLeafCore
-import PlantLeafReport
+import PlantLeafBench
 
 /// `plantleaf bench compare --html FILE`: checks FILE before any report is read, and writes the
 /// page after the text comparison, whole or not at all.

@@ -1,7 +1,6 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 import Synchronization
 
 /// Writes whole lines straight to the file descriptors, so stdout and stderr lines come out in

@@ -1,6 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafMQTT
 
 /// The lines `plantleaf camera` writes on stderr for what happens while it runs: the library
 /// reports typed events, and their wording (and any remedy) lives here with the rest of the

@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 
 extension CameraOutput {
     /// JPEG quality of the frame sent to Home Assistant and shown by serve's pages: the 224×224

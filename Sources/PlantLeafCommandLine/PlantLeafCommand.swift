@@ -1,7 +1,6 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 import PlantLeafServe
 
 /// The `plantleaf` program: process set-up, the subcommand dispatch and the exit status. The

@@ -1,6 +1,7 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
+import PlantLeafMQTT
 import PlantLeafServe
 
 /// What to type about a library error. PlantLeafKit's errors say what failed and where; this adds

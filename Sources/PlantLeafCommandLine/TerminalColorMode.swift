@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 /// How much colour a terminal preview may use, read from the environment the program runs in.
 ///
 /// Over SSH the environment is all there is to go on: a terminal cannot be asked what it shows

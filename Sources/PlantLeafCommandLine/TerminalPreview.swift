@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 /// A picture of an image made of terminal cells, for aiming a camera over SSH: the live view
 /// draws the model's input with it, so what the grower sees is exactly what is classified.
 ///

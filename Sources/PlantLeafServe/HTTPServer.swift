@@ -1,3 +1,4 @@
+import CLibraryLoader
 import CMicroHTTPD
 import Glibc
 import PlantLeafCore
@@ -53,9 +54,9 @@ public final class HTTPServer: @unchecked Sendable {
         let state = pl_microhttpd_load(PL_MICROHTTPD_SONAME, &detail, detail.count)
         let fact = stringFromCBuffer(detail)
         switch state {
-        case Int32(PL_MICROHTTPD_LOADED): return
-        case Int32(PL_MICROHTTPD_NOT_OPENED): throw .libraryMissing(reason: fact.isEmpty ? "dlopen failed" : fact)
-        case Int32(PL_MICROHTTPD_SYMBOL_MISSING): throw .libraryUnusable(reason: "\(PL_MICROHTTPD_SONAME) does not export \(fact)")
+        case Int32(PL_LIBRARY_LOADED): return
+        case Int32(PL_LIBRARY_NOT_OPENED): throw .libraryMissing(reason: fact.isEmpty ? "dlopen failed" : fact)
+        case Int32(PL_LIBRARY_SYMBOL_MISSING): throw .libraryUnusable(reason: "\(PL_MICROHTTPD_SONAME) does not export \(fact)")
         default: throw .libraryUnusable(reason: "loading failed (state \(state))")
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
 import PlantLeafTestSupport
 import Testing
 

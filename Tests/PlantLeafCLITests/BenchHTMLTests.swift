@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PlantLeafCore
-import PlantLeafReport
+import PlantLeafBench
 import PlantLeafTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
 import PlantLeafTestSupport
 import Testing
 

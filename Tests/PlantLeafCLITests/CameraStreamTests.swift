@@ -1,7 +1,6 @@
 import Foundation
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 import PlantLeafTestSupport
 import Testing
 

@@ -2,7 +2,8 @@ import Foundation
 @testable import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
+import PlantLeafMQTT
 import PlantLeafTestSupport
 import Testing
 

@@ -1,7 +1,8 @@
 @testable import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
+import PlantLeafMQTT
 import Testing
 
 /// The library's errors say what failed and where; the command line adds what to type. These

@@ -1,6 +1,6 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
-@testable import PlantLeafReport
+@testable import PlantLeafBench
 import Testing
 
 /// The bench report's fixed-decimal numbers, ratios and latency histogram rows.

@@ -1,5 +1,5 @@
 import Foundation
-import PlantLeafReport
+import PlantLeafBench
 import Testing
 
 @Suite struct CPUSetTests {

@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 import Testing
 
 // A picture and a pixel check shared by the camera frame suites (FrameConverterTests,

@@ -1,6 +1,5 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
-@testable import PlantLeafReport
 import PlantLeafCommandLine
 import Testing
 

@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 import Testing
 
 /// classify's three output forms, whole, from a result made here.

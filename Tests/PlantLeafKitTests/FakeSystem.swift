@@ -1,7 +1,7 @@
 import Foundation
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
-@testable import PlantLeafReport
+@testable import PlantLeafBench
 import PlantLeafTestSupport
 
 /// Builds /proc and /sys look-alikes in a temporary folder for MachineInfoReader. A test removes

@@ -1,7 +1,7 @@
 import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
 import PlantLeafTestSupport
 import Testing
 

@@ -1,6 +1,5 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
-@testable import PlantLeafReport
 import Testing
 
 /// Statistics against values worked out by hand (type-7 percentiles: rank p/100 x (n - 1)).

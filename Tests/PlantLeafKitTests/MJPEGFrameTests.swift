@@ -1,6 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
 import PlantLeafTestSupport
 import Testing
 

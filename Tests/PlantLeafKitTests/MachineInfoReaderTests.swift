@@ -1,6 +1,6 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
-@testable import PlantLeafReport
+@testable import PlantLeafBench
 import PlantLeafTestSupport
 import Testing
 

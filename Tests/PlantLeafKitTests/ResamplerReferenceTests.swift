@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 import Testing
 
 /// The streaming resampler (rows in as a decoder gives them, stored orientation, fixed point,

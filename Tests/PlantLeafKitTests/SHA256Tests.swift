@@ -1,6 +1,5 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
-@testable import PlantLeafReport
 import PlantLeafServe
 import PlantLeafTestSupport
 import Testing

@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 import Testing
 
 @Suite struct TopKTests {

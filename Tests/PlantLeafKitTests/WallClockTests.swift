@@ -1,7 +1,6 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 import Testing
 
 /// Calendar times in camera records: ISO 8601, milliseconds, the local offset.

@@ -1,7 +1,7 @@
 import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
+import PlantLeafBench
 import PlantLeafServe
 
 /// One entry point that untrusted bytes reach, as the fuzzer drives it: `run` must return for

@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 
 extension InputQuantizer {
     /// The values `write` puts into a tensor of `elementType` (the one the quantizer was made

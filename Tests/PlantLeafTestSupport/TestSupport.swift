@@ -3,7 +3,6 @@ import CPNGEncoder
 import Foundation
 import PlantLeafCore
 import PlantLeafCamera
-import PlantLeafReport
 
 /// Paths the tests use: the package root, the built binary, and the shared data beside the repo.
 public enum TestPaths {

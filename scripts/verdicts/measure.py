@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures what the verdict checks (docs/verdicts.md, Sources/PlantLeafKit/Verdict/) see.
+"""Measures what the verdict checks (docs/verdicts.md, Sources/PlantLeafCore/Verdict/) see.
 
 For every image: the model-size picture (PIL decode -> RGB -> bilinear resize to 224x224, as
 ../shared/tools/reference_classify.py does), its luminance mean and spread, its share of
@@ -31,7 +31,7 @@ from ai_edge_litert.interpreter import Interpreter
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIDE = 224
 
-# --- the checks' pixel rules (keep in step with Sources/PlantLeafKit/Verdict/PictureStatistics.swift)
+# --- the checks' pixel rules (keep in step with Sources/PlantLeafCore/Verdict/PictureStatistics.swift)
 
 
 def luminance(rgb):
@@ -154,7 +154,7 @@ def measure(model, skimage_data):
     return rows
 
 
-# --- the decision (keep in step with VerdictPolicy.verdict in Sources/PlantLeafKit/Verdict/)
+# --- the decision (keep in step with VerdictPolicy.verdict in Sources/PlantLeafCore/Verdict/)
 
 
 def verdict(row, t, checks):

@@ -114,7 +114,8 @@ _Static_assert(sizeof(LiteRtAny) == 16 && sizeof(LiteRtEnvOption) == 24, "LiteRt
 static inline uint32_t pl_layout_rank(const LiteRtLayout *layout) { return layout->rank_and_flags & 0x7f; }
 
 // X-macro list of every entry point PlantLeaf calls: return type, name, parameters, arguments.
-// It generates the function-pointer table, the dlsym loop and the pl_* call-through wrappers.
+// It generates the function-pointer table, the symbol table loaded into it and the pl_*
+// call-through wrappers.
 // Every name is required when the library is loaded, so only names that are called belong here.
 // Ownership: LiteRtCreateModelFromBuffer does not copy the buffer, which must outlive the model;
 // LiteRtAddOpaqueOptions takes the opaque options over; the destroy order that ran clean under
@@ -161,7 +162,7 @@ typedef struct {
 #undef PL_LITERT_FIELD
 } PLLiteRtAPI;
 
-// Filled by pl_litert_load; only read after it returned 0.
+// Filled by pl_litert_load; only read after it returned PL_LIBRARY_LOADED.
 extern PLLiteRtAPI pl_litert;
 
 #define PL_LITERT_WRAPPER(ret, name, params, args) \
@@ -169,17 +170,10 @@ extern PLLiteRtAPI pl_litert;
 PL_LITERT_FUNCTIONS(PL_LITERT_WRAPPER)
 #undef PL_LITERT_WRAPPER
 
-// What pl_litert_load found: the codes of CMosquitto's pl_mosquitto_load, in the same order
-// (LiteRT needs no process-wide set-up, so it has no INIT_FAILED).
-enum {
-    PL_LITERT_LOADED = 0,
-    PL_LITERT_NOT_OPENED = 1,      // dlopen refused the file: detail is dlerror()'s text (empty if none)
-    PL_LITERT_SYMBOL_MISSING = 2,  // detail is the first entry point above the library does not export
-};
-
-// Opens the library at `path` and resolves every entry point above. Returns PL_LITERT_LOADED or
-// a failure with its detail in `detail`. Loading is done once per process: a second call with
-// any path returns the first result, with the first detail.
+// Opens the library at `path` and resolves every entry point above. Returns a PL_LIBRARY_* code
+// of CLibraryLoader.h (never PL_LIBRARY_SET_UP_FAILED: LiteRT needs no process-wide set-up), with
+// its detail in `detail`. Loading is done once per process: a second call with any path returns
+// the first result, with the first detail.
 int pl_litert_load(const char *path, char *detail, size_t detail_size);
 
 // Adds opaque options `identifier` ("xnnpack", "runtime_options_string") holding a copy of the

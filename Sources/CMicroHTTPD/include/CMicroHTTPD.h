@@ -72,7 +72,8 @@ typedef struct {
 } PLHTTPLogSink;
 
 // X-macro list of every entry point PlantLeaf calls directly: return type, name, parameters,
-// arguments. It generates the function-pointer table, the dlsym loop and the pl_* wrappers.
+// arguments. It generates the function-pointer table, the symbol table loaded into it and the
+// pl_* wrappers.
 #define PL_MICROHTTPD_FUNCTIONS(X) \
     X(void, MHD_stop_daemon, (PLHTTPDaemon *daemon), (daemon)) \
     X(PLHTTPResponse *, MHD_create_response_from_buffer, (size_t size, void *buffer, int mode), (size, buffer, mode)) \
@@ -91,7 +92,7 @@ typedef struct {
 #undef PL_MICROHTTPD_FIELD
 } PLMicroHTTPDAPI;
 
-// Filled by pl_microhttpd_load; only read after it returned PL_MICROHTTPD_LOADED.
+// Filled by pl_microhttpd_load; only read after it returned PL_LIBRARY_LOADED.
 extern PLMicroHTTPDAPI pl_microhttpd;
 
 #define PL_MICROHTTPD_WRAPPER(ret, name, params, args) \
@@ -99,16 +100,10 @@ extern PLMicroHTTPDAPI pl_microhttpd;
 PL_MICROHTTPD_FUNCTIONS(PL_MICROHTTPD_WRAPPER)
 #undef PL_MICROHTTPD_WRAPPER
 
-// What pl_microhttpd_load found: the codes of CLiteRt's pl_litert_load, in the same order.
-enum {
-    PL_MICROHTTPD_LOADED = 0,
-    PL_MICROHTTPD_NOT_OPENED = 1,      // dlopen refused the file: detail is dlerror()'s text (empty if none)
-    PL_MICROHTTPD_SYMBOL_MISSING = 2,  // detail is the first entry point the library does not export
-};
-
 // Opens the library at `path` (PL_MICROHTTPD_SONAME: through the loader's search path) and
-// resolves every entry point above and the three below. Loading is done once per process: a
-// second call returns the first result, with the first detail.
+// resolves every entry point above and the four the functions below call. Returns a PL_LIBRARY_*
+// code of CLibraryLoader.h (never PL_LIBRARY_SET_UP_FAILED), with its detail in `detail`. Loading
+// is done once per process: a second call returns the first result, with the first detail.
 int pl_microhttpd_load(const char *path, char *detail, size_t detail_size);
 
 // What the daemon is started with. The numbers are the library's own options: connections at

@@ -46,7 +46,8 @@ typedef void (*PLMosquittoLogCallback)(PLMosquitto *client, void *context, int l
 typedef int (*PLMosquittoPasswordCallback)(char *buffer, int size, int rwflag, void *context);
 
 // X-macro list of every entry point PlantLeaf uses: return type, name, parameters, arguments.
-// It generates the function-pointer table, the dlsym loop and the pl_* call-through wrappers.
+// It generates the function-pointer table, the symbol table loaded into it and the pl_*
+// call-through wrappers.
 #define PL_MOSQUITTO_FUNCTIONS(X) \
     X(int, mosquitto_lib_init, (void), ()) \
     X(PLMosquitto *, mosquitto_new, (const char *id, bool clean_session, void *context), (id, clean_session, context)) \
@@ -73,7 +74,7 @@ typedef struct {
 #undef PL_MOSQUITTO_FIELD
 } PLMosquittoAPI;
 
-// Filled by pl_mosquitto_load; only read after it returned 0.
+// Filled by pl_mosquitto_load; only read after it returned PL_LIBRARY_LOADED.
 extern PLMosquittoAPI pl_mosquitto;
 
 #define PL_MOSQUITTO_WRAPPER(ret, name, params, args) \
@@ -81,19 +82,11 @@ extern PLMosquittoAPI pl_mosquitto;
 PL_MOSQUITTO_FUNCTIONS(PL_MOSQUITTO_WRAPPER)
 #undef PL_MOSQUITTO_WRAPPER
 
-// What pl_mosquitto_load found: the codes of CLiteRt's pl_litert_load, in the same order, and
-// one more for the set-up only this library has.
-enum {
-    PL_MOSQUITTO_LOADED = 0,
-    PL_MOSQUITTO_NOT_OPENED = 1,      // dlopen refused the file: detail is dlerror()'s text (empty if none)
-    PL_MOSQUITTO_SYMBOL_MISSING = 2,  // detail is the first entry point above the library does not export
-    PL_MOSQUITTO_INIT_FAILED = 3,     // mosquitto_lib_init failed: detail is empty
-};
-
 // Opens the library at `path` (PL_MOSQUITTO_SONAME: through the loader's search path), resolves
-// every entry point above and calls mosquitto_lib_init. Returns PL_MOSQUITTO_LOADED or a failure
-// with its detail in `detail`. Loading is done once per process: a second call with any path
-// returns the first result, with the first detail.
+// every entry point above and calls mosquitto_lib_init. Returns a PL_LIBRARY_* code of
+// CLibraryLoader.h, PL_LIBRARY_SET_UP_FAILED when mosquitto_lib_init failed, with its detail in
+// `detail`. Loading is done once per process: a second call with any path returns the first
+// result, with the first detail.
 int pl_mosquitto_load(const char *path, char *detail, size_t detail_size);
 
 #endif

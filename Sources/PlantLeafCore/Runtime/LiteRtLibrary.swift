@@ -1,3 +1,4 @@
+import CLibraryLoader
 import CLiteRt
 import Glibc
 
@@ -22,9 +23,9 @@ public enum LiteRtLibrary {
         let state = pl_litert_load(path, &detail, detail.count)
         let fact = stringFromCBuffer(detail)
         switch state {
-        case Int32(PL_LITERT_LOADED): return path
-        case Int32(PL_LITERT_NOT_OPENED): throw .libraryUnusable(path: path, reason: fact.isEmpty ? "dlopen failed" : fact)
-        case Int32(PL_LITERT_SYMBOL_MISSING): throw .libraryUnusable(path: path, reason: "\(path) does not export \(fact)")
+        case Int32(PL_LIBRARY_LOADED): return path
+        case Int32(PL_LIBRARY_NOT_OPENED): throw .libraryUnusable(path: path, reason: fact.isEmpty ? "dlopen failed" : fact)
+        case Int32(PL_LIBRARY_SYMBOL_MISSING): throw .libraryUnusable(path: path, reason: "\(path) does not export \(fact)")
         default: throw .libraryUnusable(path: path, reason: "loading failed (state \(state))")
         }
     }

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import CLibraryLoader
 import CMosquitto
 
 /// Publishes classification results to an MQTT broker, for Home Assistant, Node-RED and the like.
@@ -89,10 +90,10 @@ public final class MQTTPublisher: Sendable {
         let state = pl_mosquitto_load(librarySoname, &detail, detail.count)
         let fact = stringFromCBuffer(detail)
         switch state {
-        case Int32(PL_MOSQUITTO_LOADED): return
-        case Int32(PL_MOSQUITTO_NOT_OPENED): throw .libraryMissing(reason: fact.isEmpty ? "dlopen failed" : fact)
-        case Int32(PL_MOSQUITTO_SYMBOL_MISSING): throw .libraryUnusable(reason: "\(librarySoname) does not export \(fact)")
-        case Int32(PL_MOSQUITTO_INIT_FAILED): throw .libraryUnusable(reason: "mosquitto_lib_init failed")
+        case Int32(PL_LIBRARY_LOADED): return
+        case Int32(PL_LIBRARY_NOT_OPENED): throw .libraryMissing(reason: fact.isEmpty ? "dlopen failed" : fact)
+        case Int32(PL_LIBRARY_SYMBOL_MISSING): throw .libraryUnusable(reason: "\(librarySoname) does not export \(fact)")
+        case Int32(PL_LIBRARY_SET_UP_FAILED): throw .libraryUnusable(reason: "mosquitto_lib_init failed")
         default: throw .libraryUnusable(reason: "loading failed (state \(state))")
         }
     }
