@@ -111,12 +111,12 @@ public enum CameraOutput {
     }
 
     /// One device's entry in the camera listing: its name and driver, then each format with its
-    /// sizes and rates.
+    /// sizes and rates, and for those in the pixel-format table the --pixel-format that picks it.
     public static func deviceListing(path: String, _ description: DeviceDescription) -> String {
         var lines = ["\(path): \(description.card) (driver \(description.driver), \(description.busInfo))"]
         for format in description.formats {
-            let readable = format.pixelFormat == nil ? ", not readable by PlantLeaf" : ""
-            lines.append("  \(FourCC.text(format.fourCC)) \(format.name)\(format.compressed ? " (compressed)" : "")\(readable)")
+            let use = format.pixelFormat.map { "; --pixel-format \($0.rawValue)" } ?? ", not readable by PlantLeaf"
+            lines.append("  \(FourCC.text(format.fourCC)) \(format.name)\(format.compressed ? " (compressed)" : "")\(use)")
             switch format.sizes {
             case .discrete(let options):
                 for option in options {

@@ -58,7 +58,7 @@ enum Remedy {
         case .cannotOpen: return nil
         case .notCaptureDevice: return "; pick a capture node from plantleaf camera --list"
         case .busy(let path): return "; close it (fuser \(path) shows which) and retry"
-        case .noSupportedFormat: return "; try --format auto or another camera"
+        case .noSupportedFormat: return "; try --pixel-format auto or another camera"
         case .setupFailed: return "; unplug and replug the camera, or try another --size or --format"
         case .noFrame: return "; check the camera is connected and not covered by another input (or raise --timeout)"
         case .unplugged: return "; reconnect it and run again"

@@ -85,7 +85,7 @@ import Testing
             .printed(.cameraNull),
         "plantleaf camera: /dev/video0: device is busy: another program is using the camera; close it (fuser /dev/video0 shows which) and retry":
             .remedy(CameraError.busy(path: "/dev/video0")),
-        "plantleaf camera: /dev/video0: offers no MJPEG format PlantLeaf can read (it offers YUYV, UYVY, …, HSV4); try --format auto or another camera":
+        "plantleaf camera: /dev/video0: offers no MJPEG format PlantLeaf can read (it offers YUYV, UYVY, …, HSV4); try --pixel-format auto or another camera":
             .remedy(CameraError.noSupportedFormat(path: "/dev/video0", requested: "MJPEG", offered: ["YUYV", "UYVY", "NV12", "HSV4"])),
         "plantleaf camera: /dev/video0: camera unplugged during capture (ENODEV); reconnect it and run again":
             .remedy(CameraError.unplugged(path: "/dev/video0")),
