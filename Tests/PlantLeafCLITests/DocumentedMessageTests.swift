@@ -41,6 +41,9 @@ import Testing
     }
 
     static let quotes: [String: Source] = [
+        // docs/command-line.md, Renamed options.
+        "plantleaf camera: warning: --json is deprecated and stops working in plantleaf 0.2.0: use --format json":
+            .heldBy("PlantLeafCLITests/CameraCLITests.swift"),
         // docs/hardening.md, Bad input: one batch, ten bad inputs and two leaves.
         "plantleaf classify: bad-crc.png: corrupt PNG: IDAT: CRC error": .printed(.badFiles),
         "plantleaf classify: bomb.jpg: JPEG claims 60000x60000 pixels, above the 120-megapixel limit": .printed(.badFiles),
