@@ -54,11 +54,10 @@ struct JSONReader {
                 let keyOffset = position
                 guard position < bytes.count, bytes[position] == JSONReader.quote else { throw unexpected() }
                 let key = try string()
-                guard members[key] == nil else { throw JSONReadError(.repeatedKey(key), offset: keyOffset) }
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"))
                 skipWhitespace()
-                members[key] = try value()
+                guard members.updateValue(try value(), forKey: key) == nil else { throw JSONReadError(.repeatedKey(key), offset: keyOffset) }
                 skipWhitespace()
             } while take(UInt8(ascii: ","))
             try expect(UInt8(ascii: "}"))
@@ -90,31 +89,34 @@ struct JSONReader {
         position += 1
     }
 
-    /// A string from its opening quote. Runs without escapes are checked as UTF-8 and taken as
-    /// they are; a string without any escape is one such run.
+    /// A string from its opening quote. Runs without escapes are taken as they are, checked as
+    /// UTF-8 unless they are ASCII (nearly every run PlantLeaf writes, and the cheap case); a
+    /// string without any escape is one such run.
     private mutating func string() throws(JSONReadError) -> String {
         position += 1
         var runStart = position
+        var runIsASCII = true
         var unescaped: [UInt8] = []
         while true {
             guard position < bytes.count else { throw JSONReadError(.unexpectedEnd, offset: position) }
             let byte = bytes[position]
             if byte == JSONReader.quote || byte == JSONReader.backslash {
                 let run = bytes[runStart..<position]
-                guard let text = String(validating: run, as: UTF8.self) else { throw JSONReadError(.invalidUTF8, offset: runStart) }
+                guard runIsASCII || String(validating: run, as: UTF8.self) != nil else { throw JSONReadError(.invalidUTF8, offset: runStart) }
                 if byte == JSONReader.quote {
                     position += 1
-                    // Every escape adds a byte: none were read.
-                    if unescaped.isEmpty { return text }
-                    unescaped += run
-                    return String(decoding: unescaped, as: UTF8.self)
+                    // Every escape adds a byte: with none, the run is the whole string.
+                    if unescaped.isEmpty { return String(decoding: run, as: UTF8.self) }
+                    return String(decoding: unescaped + run, as: UTF8.self)
                 }
                 unescaped += run
                 try escape(into: &unescaped)
                 runStart = position
+                runIsASCII = true
             } else if byte < 0x20 {
                 throw JSONReadError(.controlCharacter, offset: position)
             } else {
+                runIsASCII = runIsASCII && byte < 0x80
                 position += 1
             }
         }
