@@ -22,4 +22,13 @@ public struct CameraResult: Sendable {
     /// The image the model classified (cropped and resized to its input size); only with
     /// `CameraOptions.keepModelInput`.
     public var modelInput: RGBImage?
+
+    /// The frame's `ReadingRecord`, the line `camera` prints and logs, MQTT publishes and serve
+    /// answers with.
+    public var record: ReadingRecord {
+        ReadingRecord(frame: Int(sequence), time: time, verdict: verdict, top: top, ageMilliseconds: ageMilliseconds,
+                      timings: ReadingRecord.Timings(prepare: prepareMilliseconds, invoke: invokeMilliseconds),
+                      captureFramesPerSecond: counts.framesPerSecond, inferenceFramesPerSecond: inferenceFramesPerSecond,
+                      dropped: counts.dropped, saved: savedPath)
+    }
 }

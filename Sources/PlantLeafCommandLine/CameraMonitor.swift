@@ -74,9 +74,9 @@ struct CameraMonitor {
         session = CameraSession(classifier: session.classifier, options: options)
     }
 
-    /// Runs the session to its end; `alsoDeliver` gets each result with its JSON record and the
-    /// model input as JPEG (when kept). Returns the exit status `camera` gives.
-    func run(output: Output, alsoDeliver: ((CameraResult, String, [UInt8]?) -> Void)? = nil) -> Int32 {
+    /// Runs the session to its end; `alsoDeliver` gets each result's record and its model input
+    /// as JPEG (when kept). Returns the exit status `camera` gives.
+    func run(output: Output, alsoDeliver: ((ReadingRecord, [UInt8]?) -> Void)? = nil) -> Int32 {
         /// Connection changes, said as they are noticed (after each result and each notice).
         func reportConnection() {
             for event in publisher?.takeEvents() ?? [] { Console.error("\(command): mqtt: \(EventText.line(event))") }
@@ -94,9 +94,10 @@ struct CameraMonitor {
                     output = .statusBlock(status)
                 }
             }, onResult: { result in
-                let record = CameraOutput.frameRecord(result)
+                let record = result.record
+                let line = record.json
                 switch output {
-                case .json: Console.out(record)
+                case .json: Console.out(line)
                 case .statusBlock(var status):
                     status.draw(result)
                     output = .statusBlock(status)
@@ -104,12 +105,12 @@ struct CameraMonitor {
                 }
                 // Encoded once for the broker and the pages alike.
                 let frame = result.modelInput.flatMap { try? JPEGEncoder.encode($0, quality: CameraOutput.frameJPEGQuality) }
-                publisher?.publish(MQTTReading(record: record, verdict: result.verdict, top: result.top, time: result.time, frameJPEG: frame))
-                alsoDeliver?(result, record, frame)
+                publisher?.publish(MQTTReading(record: record, frameJPEG: frame))
+                alsoDeliver?(record, frame)
                 reportConnection()
                 if let log {
                     do throws(FileWriteError) {
-                        try log.append(record)
+                        try log.append(line)
                     } catch {
                         logFailure = error
                         return false

@@ -3,30 +3,13 @@ import PlantLeafCamera
 import PlantLeafBench
 import Glibc
 
-/// What `plantleaf camera` writes, and its schema. Each classified frame is one JSON object on a
-/// line (`frameRecord`): "frame" (the driver's sequence number), "time" (capture time, ISO 8601
-/// local time with offset), "verdict" and "top" (as classify's), "age_ms" (capture to scores), "prepare_ms" and
-/// "invoke_ms" (the stages as `StageTimings` names them), "capture_fps", "inference_fps",
-/// "dropped", and "saved" when the frame was saved. The run ends with {"summary": {...}}
-/// (`summaryRecord`), whose "verdicts" counts the classified frames by verdict. On a terminal the same results are drawn as a status block (`statusLines`).
+/// What `plantleaf camera` writes. Each classified frame is one JSON line, its `ReadingRecord`
+/// (`CameraResult.record`: "frame", "time", "verdict", "top", "age_ms", "timing_ms" with
+/// "prepare" and "invoke", "capture_fps", "inference_fps", "dropped", and "saved" when the frame
+/// was saved). The run ends with {"summary": {...}} (`summaryRecord`), whose "verdicts" counts
+/// the classified frames by verdict. On a terminal the same results are drawn as a status block
+/// (`statusLines`).
 public enum CameraOutput {
-    /// One classified frame's JSON line (schema above).
-    public static func frameRecord(_ result: CameraResult) -> String {
-        var object = JSONObject()
-        object.add("frame", Int(result.sequence))
-        object.add("time", result.time)
-        object.add("verdict", result.verdict.rawValue)
-        object.add("top", objects: result.top.map(\.json))
-        object.add("age_ms", result.ageMilliseconds, decimals: 2)
-        object.add("prepare_ms", result.prepareMilliseconds, decimals: 3)
-        object.add("invoke_ms", result.invokeMilliseconds, decimals: 3)
-        object.add("capture_fps", result.counts.framesPerSecond, decimals: 2)
-        object.add("inference_fps", result.inferenceFramesPerSecond, decimals: 2)
-        object.add("dropped", result.counts.dropped)
-        if let path = result.savedPath { object.add("saved", path) }
-        return object.text
-    }
-
     /// The line that says what is being read, printed once before the first frame.
     public static func setupLine(_ setup: CameraSetup, crop: CropMode) -> String {
         switch setup {

@@ -137,9 +137,8 @@ private final class CameraThread: @unchecked Sendable {
     init(monitor: CameraMonitor, feed: LiveFeed) throws(ThreadStartError) {
         let main = pthread_self()
         thread = try WorkerThread { [self] in
-            let status = monitor.run(output: .none) { result, record, frame in
-                feed.publish(record: record, verdict: result.verdict, droppedFrames: result.counts.dropped,
-                             ageMilliseconds: result.ageMilliseconds, frameJPEG: frame)
+            let status = monitor.run(output: .none) { record, frame in
+                feed.publish(record, frameJPEG: frame)
             }
             feed.streamEnded()
             self.status = status

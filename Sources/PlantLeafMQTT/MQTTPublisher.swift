@@ -5,7 +5,7 @@ import CMosquitto
 /// Publishes classification results to an MQTT broker, for Home Assistant, Node-RED and the like.
 ///
 /// Topics, under the settings' base topic, all QoS 1:
-/// - `<base>/result`: each reading's record, exactly the JSON text given to ``publish(_:)``, not retained;
+/// - `<base>/result`: each reading's record as its JSON line (``MQTTReading/resultPayload``), not retained;
 /// - `<base>/state`, `<base>/attributes`, `<base>/problem`, `<base>/image` (retained): what Home
 ///   Assistant shows of the last reading (``MQTTReading``), so a restarted Home Assistant or any
 ///   later subscriber gets it at once;
@@ -23,8 +23,9 @@ import CMosquitto
 /// let settings = try MQTTSettings(url: "mqtt://camera@broker.local/greenhouse/bench1")
 /// let publisher = try MQTTPublisher(settings: settings, softwareVersion: "1.4.0")
 /// let top = [ScoredClass(index: 29, label: "Tomato___Early_blight", score: 0.93)]
-/// publisher.publish(MQTTReading(record: #"{"verdict": "diagnosis", "top": [...]}"#, verdict: .diagnosis, top: top,
-///                               time: "2026-12-02T10:00:00+01:00"))
+/// let record = ReadingRecord(frame: 1, time: "2026-12-02T10:00:00+01:00", verdict: .diagnosis, top: top,
+///                            timings: ReadingRecord.Timings(prepare: 2.5, invoke: 11.5))
+/// publisher.publish(MQTTReading(record: record))
 /// for event in publisher.takeEvents() { print(event) }   // connected(broker: "broker.local:1883")
 /// publisher.close()
 /// ```
@@ -103,7 +104,7 @@ public final class MQTTPublisher: Sendable {
     /// broker is behind with acknowledgements), in place of any older one waiting. Returns at
     /// once. Ignored after ``close(timeout:)``.
     public func publish(_ reading: MQTTReading) {
-        var messages = [MQTTConnection.Outgoing(topic: settings.resultTopic, payload: Array(reading.record.utf8), retain: false),
+        var messages = [MQTTConnection.Outgoing(topic: settings.resultTopic, payload: reading.resultPayload, retain: false),
                         MQTTConnection.Outgoing(topic: settings.stateTopic, payload: Array(reading.state.utf8), retain: true),
                         MQTTConnection.Outgoing(topic: settings.attributesTopic, payload: Array(reading.attributes.utf8), retain: true),
                         MQTTConnection.Outgoing(topic: settings.problemTopic,

@@ -3,26 +3,25 @@ import PlantLeafCore
 /// One classification as the publisher sends it: the machine-readable record for the result topic,
 /// and what Home Assistant shows, worded here from the verdict and the top classes.
 public struct MQTTReading: Sendable, Equatable {
-    /// The JSON object published as is to the result topic (the camera's record).
-    public var record: String
-    public var verdict: Verdict
-    /// Best first; the first ``attributeClassCount`` go into the attributes.
-    public var top: [ScoredClass]
-    /// When the frame was taken (ISO 8601 with offset), for the "last seen" sensor.
-    public var time: String
+    /// The camera's record of the reading, published to the result topic as its JSON line.
+    public var record: ReadingRecord
     /// The picture the reading was made from, as JPEG bytes, for the image entity; nil sends none.
     public var frameJPEG: [UInt8]?
 
     /// Classes listed in the attributes: enough to see what else the model considered.
     public static let attributeClassCount = 3
 
-    public init(record: String, verdict: Verdict, top: [ScoredClass], time: String, frameJPEG: [UInt8]? = nil) {
+    public init(record: ReadingRecord, frameJPEG: [UInt8]? = nil) {
         self.record = record
-        self.verdict = verdict
-        self.top = top
-        self.time = time
         self.frameJPEG = frameJPEG
     }
+
+    /// What the result topic carries: the record's JSON line, as `camera` prints and logs it.
+    public var resultPayload: [UInt8] { Array(record.json.utf8) }
+
+    public var verdict: Verdict { record.verdict }
+    /// Best first; the first ``attributeClassCount`` go into the attributes.
+    public var top: [ScoredClass] { record.top }
 
     /// The state a grower reads: the class's readable name for a diagnosis ("Tomato — Early
     /// blight"), the verdict in words otherwise ("uncertain", "no leaf", "no picture"), so that a
@@ -39,12 +38,12 @@ public struct MQTTReading: Sendable, Equatable {
         return !best.label.lowercased().hasSuffix("healthy")
     }
 
-    /// The state sensor's attributes: the verdict, the time and the top classes by readable name
-    /// and label, with scores from 0 to 1.
+    /// The state sensor's attributes: the verdict, the time the frame was taken (for the "last
+    /// seen" sensor) and the top classes by readable name and label, with scores from 0 to 1.
     public var attributes: String {
         var object = JSONObject()
         object.add("verdict", verdict.rawValue)
-        object.add("time", time)
+        if let time = record.time { object.add("time", time) }
         object.add("top", objects: top.prefix(MQTTReading.attributeClassCount).map { scored in
             var entry = JSONObject()
             entry.add("name", Labels.displayName(scored.label))

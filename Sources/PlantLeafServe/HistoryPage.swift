@@ -55,6 +55,10 @@ enum HistoryPage {
                 body += "<p class=\"hint\">Read from the log's last \(ReadingHistory.tailBytes >> 20) MiB, back to "
                     + "\(escaped(WallClock.localISO8601(nanoseconds: earliest * 1_000_000_000))).</p>\n"
             }
+            if summary.unreadableLines > 0 {
+                body += "<p class=\"hint\">Lines of the log that are not readings (cut short or damaged), "
+                    + "not counted: \(summary.unreadableLines).</p>\n"
+            }
         }
         let text = WebAssets.document(title: "PlantLeaf: history", head: WebAssets.linkedAssets,
                                       main: "<nav><a href=\"/live\">Live camera</a> · <a href=\"/\">Photograph a leaf</a></nav>\n" + body)

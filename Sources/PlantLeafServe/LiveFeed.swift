@@ -1,13 +1,13 @@
 import PlantLeafCore
 
-/// The camera's newest reading as `serve` shows it: its JSON record, the frame the model was
+/// The camera's newest reading as `serve` shows it: its record, the frame the model was
 /// given (encoded once, as JPEG, however many viewers there are), and counts for the metrics.
 /// The camera thread publishes; page and stream requests read, or wait for the next one.
 public final class LiveFeed: @unchecked Sendable {
     /// One reading.
     struct Reading {
-        /// The camera's JSON record of it.
-        var record: String
+        /// The camera's record of it, what `/api/latest` answers.
+        var record: ReadingRecord
         var frameJPEG: [UInt8]?
         /// The frame as one part of /stream.mjpg, made once for every viewer.
         var streamPart: [UInt8]?
@@ -38,16 +38,16 @@ public final class LiveFeed: @unchecked Sendable {
 
     public init() {}
 
-    /// A new reading: `record` is its JSON line, `droppedFrames` the camera's count so far,
-    /// `ageMilliseconds` the time from its frame's capture to its scores.
-    public func publish(record: String, verdict: Verdict, droppedFrames: Int, ageMilliseconds: Double, frameJPEG: [UInt8]?) {
+    /// A new reading: the camera's record of a frame (its verdict, the camera's count of dropped
+    /// frames so far, the frame's age from capture to scores), and the frame as JPEG.
+    public func publish(_ record: ReadingRecord, frameJPEG: [UInt8]?) {
         lock.withLock {
             let frame = frameJPEG ?? newest?.frameJPEG
             newest = Reading(record: record, frameJPEG: frame, streamPart: frame.map(MJPEGViewer.part), number: (newest?.number ?? 0) + 1)
             state = .running
-            counts.verdicts[verdict, default: 0] += 1
-            counts.droppedFrames = droppedFrames
-            counts.frameAge.add(seconds: ageMilliseconds / 1000)
+            counts.verdicts[record.verdict, default: 0] += 1
+            counts.droppedFrames = record.dropped ?? 0
+            if let age = record.ageMilliseconds { counts.frameAge.add(seconds: age / 1000) }
             lock.broadcast()
         }
     }

@@ -3,8 +3,11 @@ import PlantLeafCore
 
 /// The camera's --log file read back for the history page and `/api/history`: its readings over
 /// the last day and the last week, counted by verdict per hour (day) or per six hours (week),
-/// and the classes diagnosed most. Only the file's last `tailBytes` are read, so a log of months
-/// costs no more than a week's worth; the summary says from when it covers.
+/// and the classes diagnosed most. Each line is read with the record decoder
+/// (`ReadingRecord(decoding:)`); the run summaries a camera writes when it stops are passed
+/// over, and any other line that is not a camera record (cut short by a power cut, damaged) is
+/// counted as unreadable, never guessed at. Only the file's last `tailBytes` are read, so a log
+/// of months costs no more than a week's worth; the summary says from when it covers.
 public final class ReadingHistory: @unchecked Sendable {
     /// One window: its buckets and its totals.
     struct Window {
@@ -23,6 +26,7 @@ public final class ReadingHistory: @unchecked Sendable {
         /// The earliest reading read (nil: none), and whether older lines were left unread.
         var earliest: Int64?
         var truncated: Bool
+        /// Lines that are neither camera records nor run summaries.
         var unreadableLines: Int
     }
 
@@ -93,7 +97,12 @@ public final class ReadingHistory: @unchecked Sendable {
         var earliest: Int64?
         var unreadable = 0
         for line in tail.bytes.split(separator: UInt8(ascii: "\n")) {
-            guard let reading = LogReading(line: Array(line)) else {
+            let reading: LogReading
+            do throws(ReadingRecordError) {
+                reading = try LogReading(line: Array(line))
+            } catch .summary {
+                continue
+            } catch {
                 unreadable += 1
                 continue
             }
@@ -121,22 +130,17 @@ struct LogReading {
     var verdict: Verdict
     var topLabel: String?
 
-    /// Nil for a line that is not a camera record (a summary, a line cut short).
-    init?(line: [UInt8]) {
-        let text = String(decoding: line, as: UTF8.self)
-        guard let timeText = LogReading.stringField("time", in: text), let time = ISO8601Time.seconds(timeText),
-              let verdictText = LogReading.stringField("verdict", in: text), let verdict = Verdict(rawValue: verdictText) else { return nil }
+    /// The reading of `line`, a camera record (of either schema).
+    ///
+    /// - Throws: `ReadingRecordError`: `.summary` for a run's summary; otherwise the line is no
+    ///   camera record, or its "time" is missing or not a time the camera writes.
+    init(line: [UInt8]) throws(ReadingRecordError) {
+        let record = try ReadingRecord(decoding: line)
+        guard let text = record.time else { throw .missingField("time") }
+        guard let time = ISO8601Time.seconds(text) else { throw .invalidField("time") }
         self.time = time
-        self.verdict = verdict
-        topLabel = LogReading.stringField("label", in: text)
-    }
-
-    /// The first `"name": "value"` of the line, for values PlantLeaf writes without escapes
-    /// (times, verdict names) or whose escapes do not matter for counting (labels).
-    static func stringField(_ name: String, in text: String) -> String? {
-        guard let key = text.firstRange(of: "\"\(name)\": \"") else { return nil }
-        guard let end = text[key.upperBound...].firstIndex(of: "\"") else { return nil }
-        return String(text[key.upperBound..<end])
+        verdict = record.verdict
+        topLabel = record.top.first?.label
     }
 }
 
@@ -184,6 +188,12 @@ enum ISO8601Time {
 
 /// The history's line reader for the fuzzer, which sees the package's surface only.
 package enum ServeFuzzing {
-    /// Reads `line` as the history does; its time, when it is a camera record.
-    package static func logReading(_ line: [UInt8]) -> Int64? { LogReading(line: line)?.time }
+    /// Reads `line` as the history does: its time when it is a camera record, or why not.
+    package static func logReading(_ line: [UInt8]) -> Result<Int64, ReadingRecordError> {
+        do throws(ReadingRecordError) {
+            return .success(try LogReading(line: line).time)
+        } catch {
+            return .failure(error)
+        }
+    }
 }

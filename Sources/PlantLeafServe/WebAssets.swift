@@ -104,6 +104,12 @@ enum WebAssets {
         const status = document.getElementById("status");
         const result = document.getElementById("result");
 
+        // Milliseconds from the picture to the scores, from a record's "timing_ms" (a camera's
+        // record has no postprocess stage).
+        function readTime(timing) {
+          return timing.prepare + timing.invoke + (timing.postprocess || 0);
+        }
+
         // A result (an upload's, or a camera reading's) as the verdict, the top 3 and `timing`.
         function show(answer, timing) {
           const verdict = answer.verdict;
@@ -147,7 +153,7 @@ enum WebAssets {
               }
               status.textContent = "";
               const t = answer.timing_ms;
-              show(answer, "Read on the server in " + (t.prepare + t.invoke + t.postprocess).toFixed(1) + " ms (decode and resize " +
+              show(answer, "Read on the server in " + readTime(t).toFixed(1) + " ms (decode and resize " +
                 t.prepare.toFixed(1) + " ms, model " + t.invoke.toFixed(1) + " ms).");
             } catch (error) {
               status.textContent = "The server could not be reached: " + error.message;
@@ -179,7 +185,7 @@ enum WebAssets {
                 shown = answer.frame + " " + answer.time;
                 status.textContent = "";
                 show(answer, "Frame " + answer.frame + " captured " + answer.time + ", read in " +
-                  (answer.prepare_ms + answer.invoke_ms).toFixed(1) + " ms.");
+                  readTime(answer.timing_ms).toFixed(1) + " ms.");
               }
             } catch (error) {
               status.textContent = "The server could not be reached: " + error.message;

@@ -94,7 +94,7 @@ public final class WebService: HTTPService, @unchecked Sendable {
             return secured(response)
         }
         guard let reading = feed.current.reading else { return refusal(request, 404, "no reading yet: the camera is starting") }
-        if route == .latest { return secured(.json(200, reading.record)) }
+        if route == .latest { return secured(.json(200, reading.record.json)) }
         guard let jpeg = reading.frameJPEG else { return refusal(request, 404, "no frame yet: the camera is starting") }
         return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
     }
@@ -142,7 +142,7 @@ public final class WebService: HTTPService, @unchecked Sendable {
         switch outcome {
         case .success(let result):
             metrics.classified(result.verdict, seconds: MonotonicClock.milliseconds(since: start) / 1000)
-            return secured(.json(200, ClassificationOutput.record(result, path: PathName(name), format: .json)))
+            return secured(.json(200, ReadingRecord(result, path: PathName(name)).json))
         case .failure(.unusable(let error)):
             metrics.unclassifiable()
             return refusal(request, 422, "not an image PlantLeaf can read: \(error)")

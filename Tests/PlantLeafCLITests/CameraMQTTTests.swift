@@ -22,7 +22,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderrLines.contains("plantleaf camera: mqtt: connected to 127.0.0.1:\(broker.port)"))
         let (frames, _) = CameraStreamTests.records(result.stdout)
-        let published = result.stdoutLines.filter { $0.hasPrefix("{\"frame\"") }
+        let published = result.stdoutLines.filter { $0.hasPrefix("{\"schema\": 2, \"frame\"") }
         #expect(!frames.isEmpty && published.count == frames.count)
         for line in published {
             #expect(reader.waitFor { $0 == ReceivedMessage(retained: false, topic: "greenhouse/bench1/result", payload: line) } != nil,

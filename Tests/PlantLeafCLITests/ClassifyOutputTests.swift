@@ -20,6 +20,7 @@ import Testing
         let result = try runPlantLeaf(["classify", "--format", "json", "--top-k", "5", Self.leaf])
         #expect(result.status == 0)
         let object = try #require(jsonObject(result.stdout))
+        #expect(object["schema"] as? Int == 2)
         #expect(object["path"] as? String == Self.leaf)
         #expect(object["verdict"] as? String == "diagnosis")
         #expect(result.stdout.range(of: #""verdict""#)!.lowerBound < result.stdout.range(of: #""top""#)!.lowerBound)

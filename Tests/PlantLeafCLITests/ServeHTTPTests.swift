@@ -16,6 +16,7 @@ import Testing
     /// between two runs), as a dictionary to compare whole.
     static func comparable(_ text: String) throws -> NSDictionary {
         var object = try #require(jsonObject(text.trimmingCharacters(in: .newlines)), "not JSON: \(text)")
+        #expect(object["schema"] as? Int == 2)
         #expect(object["timing_ms"] != nil)
         object["timing_ms"] = nil
         object["path"] = nil

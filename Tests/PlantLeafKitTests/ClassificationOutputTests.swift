@@ -26,7 +26,7 @@ import Testing
 
     @Test func jsonCarriesTheVerdictBeforeTheTopAndTheStagesByTheirOneName() {
         #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json)
-            == #"{"path": "leaf.jpg", "verdict": "diagnosis", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961}, "#
+            == #"{"schema": 2, "path": "leaf.jpg", "verdict": "diagnosis", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961}, "#
             + #"{"index": 3, "label": "Apple___healthy", "score": 0.0039}], "#
             + #""timing_ms": {"read": 0.041, "prepare": 0.812, "invoke": 4.2, "postprocess": 0.004}}"#)
     }
@@ -41,7 +41,7 @@ import Testing
     @Test func failuresHaveARecordOnlyInJSON() {
         let path = PathName(bytes: [0x6C, 0xFF, 0x2E, 0x6A, 0x70, 0x67])
         #expect(ClassificationOutput.failureRecord(path: path, reason: "empty file (0 bytes)", format: .json)
-            == #"{"path": "l\\xff.jpg", "path_hex": "6cff2e6a7067", "error": "empty file (0 bytes)"}"#)
+            == #"{"schema": 2, "path": "l\\xff.jpg", "path_hex": "6cff2e6a7067", "error": "empty file (0 bytes)"}"#)
         #expect(ClassificationOutput.failureRecord(path: path, reason: "x", format: .text) == nil)
         #expect(ClassificationOutput.failureRecord(path: path, reason: "x", format: .csv) == nil)
     }

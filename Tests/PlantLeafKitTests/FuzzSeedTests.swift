@@ -2,6 +2,7 @@ import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafBench
+import PlantLeafServe
 import PlantLeafTestSupport
 import Testing
 
@@ -78,6 +79,26 @@ import Testing
         #expect(FuzzTargets.fuzzService.admit(seeds[0]) == nil)
         #expect(FuzzTargets.fuzzService.admit(seeds[1])?.status == 200)
         #expect(FuzzTargets.fuzzService.admit(seeds[2])?.status == 404)
+    }
+
+    /// The record seeds: the front ends' records and the schema-1 line decode, the history reads
+    /// the camera's, and the others are refused each for its own reason.
+    @Test func readingRecordSeedsDecodeOrAreRefused() {
+        let outcomes = FuzzTargets.readingRecordSeeds().map { seed -> String in
+            do throws(ReadingRecordError) {
+                _ = try ReadingRecord(decoding: seed.bytes)
+                return "record"
+            } catch .summary {
+                return "summary"
+            } catch .notJSON {
+                return "not JSON"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(outcomes == ["record", "record", "record", "record", "record", "summary", "not JSON", "not JSON"])
+        #expect(FuzzTargets.readingRecordSeeds().map { (try? ServeFuzzing.logReading($0.bytes).get()) != nil }
+            == [false, false, true, true, false, false, false, false])
     }
 
     /// Every seed passes through its target without tripping an invariant.

@@ -52,7 +52,8 @@ import Testing
 
     @Test func theStateLeadsWithTheVerdictAndOnlyAnUnhealthyDiagnosisIsAProblem() {
         func reading(_ verdict: Verdict, _ label: String) -> MQTTReading {
-            MQTTReading(record: "{}", verdict: verdict, top: [ScoredClass(index: 0, label: label, score: 0.9)], time: "t")
+            MQTTReading(record: ReadingRecord(time: "t", verdict: verdict, top: [ScoredClass(index: 0, label: label, score: 0.9)],
+                                              timings: ReadingRecord.Timings(prepare: 1, invoke: 2)))
         }
         let blight = reading(.diagnosis, "Tomato___Early_blight")
         #expect(blight.state == "Tomato — Early blight" && blight.isProblem)

@@ -5,20 +5,24 @@ import PlantLeafMQTT
 import PlantLeafTestSupport
 import Testing
 
-/// A result as the camera command writes it: frame number, time, verdict, top classes.
-private func resultJSON(frame: Int) -> String {
-    #"{"frame": \#(frame), "time": "2026-12-02T10:00:00+01:00", "verdict": "diagnosis", "top": [{"label": "Tomato___Early_blight", "score": 0.93}, {"label": "Tomato___healthy", "score": 0.05}]}"#
+/// A reading as the camera command records it: frame number, time, verdict, top classes, stages.
+private func record(frame: Int, verdict: Verdict = .diagnosis, top: [ScoredClass] = earlyBlightTop) -> ReadingRecord {
+    ReadingRecord(frame: frame, time: "2026-12-02T10:00:00+01:00", verdict: verdict, top: top,
+                  timings: ReadingRecord.Timings(prepare: 2.5, invoke: 11.5))
 }
+
+/// What the result topic carries for frame `frame`: its record's JSON line.
+private func resultJSON(frame: Int) -> String { record(frame: frame).json }
 
 private let earlyBlightTop = [ScoredClass(index: 29, label: "Tomato___Early_blight", score: 0.93),
                               ScoredClass(index: 37, label: "Tomato___healthy", score: 0.05),
                               ScoredClass(index: 28, label: "Tomato___Bacterial_spot", score: 0.01),
                               ScoredClass(index: 30, label: "Tomato___Late_blight", score: 0.005)]
 
-/// The reading the camera command would publish for `resultJSON(frame:)`.
+/// The reading the camera command would publish for `record(frame:)`.
 private func reading(frame: Int, verdict: Verdict = .diagnosis, top: [ScoredClass] = earlyBlightTop,
                      frameJPEG: [UInt8]? = nil) -> MQTTReading {
-    MQTTReading(record: resultJSON(frame: frame), verdict: verdict, top: top, time: "2026-12-02T10:00:00+01:00", frameJPEG: frameJPEG)
+    MQTTReading(record: record(frame: frame, verdict: verdict, top: top), frameJPEG: frameJPEG)
 }
 
 /// Polls `condition` every 20 ms for up to `timeout` seconds.

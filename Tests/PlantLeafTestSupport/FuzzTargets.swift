@@ -16,7 +16,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames, benchReport, commandLine, serveRequest]
+    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames, benchReport, commandLine, serveRequest, readingRecord]
 
     public static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
@@ -202,8 +202,52 @@ public enum FuzzTargets {
              // Found by the fuzzer: inet_pton stops at a NUL, so this passed as ::1 and did not
              // read back from its own description.
              ("address-with-nul", Array("::1\0]:8080".utf8)),
-             ("log-line", Array(#"{"frame": 3, "time": "2026-12-03T18:40:01.280+01:00", "verdict": "no-leaf", "top": [{"label": "x"}]}"#.utf8))]
+             ("log-line", readingRecordSeeds()[2].bytes)]
         })
+
+    /// The record every front end writes and serve's history reads back: the JSON reader under
+    /// it, then the record decoder. What decodes must encode to a line that decodes to the same
+    /// line again: the encoder writes nothing its own decoder refuses, and reading keeps what was written.
+    public static let readingRecord = FuzzTarget(
+        name: "reading-record",
+        summary: "JSONValue(parsing:) (the core's strict JSON reader: escapes, surrogate pairs, numbers, depth and size limits), "
+            + "ReadingRecord(decoding:) of schema 1 and 2 and its encoder's line read back, and the history's log-line reader",
+        run: { bytes in
+            _ = try? JSONValue(parsing: bytes, maximumDepth: 16, maximumBytes: 1 << 16)
+            _ = ServeFuzzing.logReading(bytes)
+            guard let record = try? ReadingRecord(decoding: bytes) else { return }
+            let line = record.json
+            let again: ReadingRecord
+            do {
+                again = try ReadingRecord(decoding: Array(line.utf8))
+            } catch {
+                preconditionFailure("the encoder wrote a line its decoder refuses (\(error)): \(line)")
+            }
+            precondition(again.json == line, "a record changed on the way back: \(line) became \(again.json)")
+        },
+        seeds: readingRecordSeeds)
+
+    /// Records as each front end writes them, a camera line of schema 1, the camera's summary,
+    /// JSON with every escape, and lines cut short or nested too deep.
+    public static func readingRecordSeeds() -> [(name: String, bytes: [UInt8])] {
+        let top = [ScoredClass(index: 29, label: "Tomato___Early_blight", score: 0.996094), ScoredClass(index: 0, label: "Apple___Apple_scab", score: 0)]
+        let classify = ReadingRecord(path: "leaf.jpg", verdict: .diagnosis, top: top,
+                                     timings: ReadingRecord.Timings(read: 0.054, prepare: 2.28, invoke: 11.631, postprocess: 0.044))
+        var notUTF8 = classify
+        notUTF8.path = #"caf\xe9.jpg"#
+        notUTF8.pathHex = "636166e92e6a7067"
+        let camera = ReadingRecord(frame: 3, time: "2026-12-03T18:40:01.280+01:00", verdict: .noLeaf, top: top, ageMilliseconds: 41.75,
+                                   timings: ReadingRecord.Timings(prepare: 28.493, invoke: 12.693), captureFramesPerSecond: 4.71,
+                                   inferenceFramesPerSecond: 4.59, dropped: 0, saved: "frames/frame-3-Tomato___Early_blight.jpg")
+        let schemaOne = #"{"frame": 72, "time": "2026-12-02T00:58:41.310+00:00", "verdict": "diagnosis", "top": [{"index": 37, "label": "Tomato___healthy", "score": 0.996094}], "#
+            + #""age_ms": 1102.42, "prepare_ms": 30.649, "invoke_ms": 1071.021, "capture_fps": 55.88, "inference_fps": 0.9, "dropped": 7}"#
+        let escapes = #"{"schema": 2, "verdict": "uncertain", "top": [{"index": 1, "label": "\"\\\/\b\f\n\r\t\u00e9\ud83c\udf3f\u0000", "score": -1.5e-3}], "#
+            + #""timing_ms": {"prepare": 0, "invoke": 1E2}, "extra": [true, false, null, {}, []]}"#
+        let summary = #"{"summary": {"time": "2026-12-02T00:58:44.020+00:00", "captured": 200, "classified": 3, "verdicts": {"diagnosis": 3, "uncertain": 0}}}"#
+        return [("classify", Array(classify.json.utf8)), ("classify-not-utf8", Array(notUTF8.json.utf8)), ("camera", Array(camera.json.utf8)),
+                ("camera-schema-1", Array(schemaOne.utf8)), ("escapes", Array(escapes.utf8)), ("summary", Array(summary.utf8)),
+                ("cut-short", Array(camera.json.utf8.prefix(60))), ("deep", Array((String(repeating: "[", count: 20) + "]").utf8))]
+    }
 
     /// A service with no model instances: admit never reaches them.
     public static let fuzzService = WebService(classifiers: [], topK: 3, token: AccessToken(token: "fuzz-token-0123456789"), bodyLimit: 1 << 20,

@@ -48,5 +48,5 @@ fi
 summary=$(grep '"summary"' "$workdir/frames.json")
 echo "  $summary"
 sed -n 's/.*"age_median_ms": \([0-9.]*\), "age_p99_ms": \([0-9.]*\).*/  frame age in the fixture: median \1 ms, p99 \2 ms/p' <<<"$summary"
-grep -o '"invoke_ms": [0-9.]*' "$workdir/frames.json" | awk '{ sum += $2; n++ } END { if (n) printf "  invoke in the fixture: mean %.1f ms over %d frames\n", sum / n, n }'
+grep -o '"invoke": [0-9.]*' "$workdir/frames.json" | awk '{ sum += $2; n++ } END { if (n) printf "  invoke in the fixture: mean %.1f ms over %d frames\n", sum / n, n }'
 exit "$missed"

@@ -1,13 +1,13 @@
 /// The three forms `plantleaf classify` writes a result in, and their schema:
 /// - text: the path, then the verdict line (`verdictLine`), then one line per class: the score
 ///   as a percentage with one decimal, and the label's display name;
-/// - json: one object per line: "path" (and "path_hex" when the name is not UTF-8), "verdict"
-///   (`Verdict`'s names: diagnosis, uncertain, no-leaf, no-picture), "top" (rank order: "index",
-///   "label", "score"), "timing_ms" ("read", "prepare", "invoke", "postprocess"); a file that
-///   failed is {"path", "error"};
-/// - csv: `csvHeader`, then one row per class of each image, each with the image's verdict;
-///   labels with control or bidirectional formatting characters written as \xHH, as in text
-///   (JSON keeps them exact, escaped).
+/// - json: one `ReadingRecord` per line, the record every front end writes: "schema", "path"
+///   (and "path_hex" when the name is not UTF-8), "verdict" (`Verdict`'s names: diagnosis,
+///   uncertain, no-leaf, no-picture), "top" (rank order: "index", "label", "score"), "timing_ms"
+///   ("read", "prepare", "invoke", "postprocess"); a file that failed is {"schema", "path", "error"};
+/// - csv: `csvHeader`, then the record flattened: one row per class of each image, each with the
+///   image's verdict and times; paths escaped as in text, labels with control or bidirectional
+///   formatting characters written as \xHH (JSON keeps them exact, escaped).
 /// The scores are the model's whatever the verdict.
 /// The stage names are `StageTimings`'s, as in camera records and bench reports.
 public enum ClassificationOutput {
@@ -40,21 +40,13 @@ public enum ClassificationOutput {
             }
             return lines.joined(separator: "\n")
         case .json:
-            var object = pathObject(path)
-            object.add("verdict", result.verdict.rawValue)
-            object.add("top", objects: result.top.map(\.json))
-            var timing = JSONObject()
-            let t = result.timings
-            for (stage, value) in [("read", t.read), ("prepare", t.prepare), ("invoke", t.invoke), ("postprocess", t.postprocess)] {
-                timing.add(stage, value, decimals: 3)
-            }
-            object.add("timing_ms", timing)
-            return object.text
+            return ReadingRecord(result, path: path).json
         case .csv:
-            let t = result.timings
-            let times = [t.read, t.prepare, t.invoke, t.postprocess].map { JSONObject.number($0, decimals: 3) }.joined(separator: ",")
-            return result.top.enumerated().map { rank, entry in
-                [csvField(path.escaped), result.verdict.rawValue, String(rank + 1), String(entry.index), csvField(TerminalText.neutralised(entry.label)),
+            let record = ReadingRecord(result, path: path)
+            let t = record.timings
+            let times = [t.read, t.prepare, t.invoke, t.postprocess].map { JSONObject.number($0 ?? 0, decimals: 3) }.joined(separator: ",")
+            return record.top.enumerated().map { rank, entry in
+                [csvField(path.escaped), record.verdict.rawValue, String(rank + 1), String(entry.index), csvField(TerminalText.neutralised(entry.label)),
                  JSONObject.number(entry.score, decimals: 6), times].joined(separator: ",")
             }.joined(separator: "\n")
         }
@@ -64,22 +56,13 @@ public enum ClassificationOutput {
     /// (JSON); text and CSV say it on stderr only.
     public static func failureRecord(path: PathName, reason: String, format: Format) -> String? {
         guard format == .json else { return nil }
-        var object = pathObject(path)
+        let name = ReadingRecord.pathMembers(path)
+        var object = JSONObject()
+        object.add("schema", ReadingRecord.schema)
+        object.add("path", name.path)
+        if let hex = name.hex { object.add("path_hex", hex) }
         object.add("error", reason)
         return object.text
-    }
-
-    /// The object's "path": the name itself when it is UTF-8 (JSON escapes what needs it);
-    /// otherwise its escaped form, with the exact bytes in "path_hex".
-    private static func pathObject(_ path: PathName) -> JSONObject {
-        var object = JSONObject()
-        if let text = path.string {
-            object.add("path", text)
-        } else {
-            object.add("path", path.escaped)
-            object.add("path_hex", path.hex)
-        }
-        return object
     }
 
     /// RFC 4180: quote fields holding commas, quotes or line breaks; double inner quotes.
