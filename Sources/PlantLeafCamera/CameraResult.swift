@@ -10,11 +10,16 @@ public struct CameraResult: Sendable {
     /// (`VerdictPolicy.unchangedReadings` of them)
     /// is `no-picture` (a stalled camera) when the picture check runs.
     public var verdict: Verdict
+    /// Why it is not a diagnosis, and the generalist check's reading.
+    public var reason: VerdictReason?
+    public var secondOpinion: SecondOpinionReading = .notRun
     /// From the driver's capture timestamp to the scores being ready.
     public var ageMilliseconds: Double
     /// Frame to model input (conversion and quantisation), and the model run.
     public var prepareMilliseconds: Double
     public var invokeMilliseconds: Double
+    /// The generalist model's run on the same frame (0 when its check does not run).
+    public var generalistMilliseconds: Double = 0
     public var inferenceFramesPerSecond: Double
     public var counts: CaptureCounts
     /// Where the frame was saved, when `CameraOptions.saveFramesDirectory` is set.
@@ -26,8 +31,10 @@ public struct CameraResult: Sendable {
     /// The frame's `ReadingRecord`, the line `camera` prints and logs, MQTT publishes and serve
     /// answers with.
     public var record: ReadingRecord {
-        ReadingRecord(frame: Int(sequence), time: time, verdict: verdict, top: top, ageMilliseconds: ageMilliseconds,
-                      timings: ReadingRecord.Timings(prepare: prepareMilliseconds, invoke: invokeMilliseconds),
+        ReadingRecord(frame: Int(sequence), time: time, verdict: verdict, reason: reason, top: top, secondOpinion: secondOpinion,
+                      ageMilliseconds: ageMilliseconds,
+                      timings: ReadingRecord.Timings(prepare: prepareMilliseconds, invoke: invokeMilliseconds,
+                                                     generalist: secondOpinion.leafLikeness == nil ? nil : generalistMilliseconds),
                       captureFramesPerSecond: counts.framesPerSecond, inferenceFramesPerSecond: inferenceFramesPerSecond,
                       dropped: counts.dropped, saved: savedPath)
     }

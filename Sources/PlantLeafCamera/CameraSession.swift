@@ -327,6 +327,9 @@ public final class CameraSession {
                                   invokeMilliseconds: classification.timings.invoke,
                                   inferenceFramesPerSecond: inferenceRate, counts: counts,
                                   modelInput: options.keepModelInput ? prepared.image : nil)
+        result.reason = classification.reason
+        result.secondOpinion = classification.secondOpinion
+        result.generalistMilliseconds = classification.timings.generalist
         summary.classified += 1
         summary.verdicts[classification.verdict, default: 0] += 1
         summary.ages.append(age)

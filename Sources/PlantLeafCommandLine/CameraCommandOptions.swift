@@ -36,6 +36,8 @@ public struct CameraCommandOptions: Sendable {
     public var mqttCAFile: String?
     /// --no-cache: compile without the XNNPACK weight cache.
     public var noCache = false
+    /// --reference FILE; nil: the user's or the default one.
+    public var referencePath: String?
     /// One line each for old spellings used (`DeprecatedSpelling`), for the command to print.
     public var notices: [String] = []
 
@@ -64,8 +66,8 @@ public struct CameraCommandOptions: Sendable {
 
         static let checks = SharedOptions.checks.defaulting(
             to: .cameraDefault,
-            help: .lines(["verdict checks to run: picture, vegetation, score, mirror, comma-separated,",
-                          "or all or none (default: \(VerdictChecks.cameraDefault))"]))
+            help: .lines(["verdict checks to run: picture, vegetation, generalist, score, mirror,",
+                          "comma-separated, or all or none (default: \(VerdictChecks.cameraDefault))"]))
         static let frames = Declare.integer("--frames", range: frameLimits) { range in .lines(["stop after N classified frames, \(range)"]) }
         static let duration = Declare.number("--duration", placeholder: "S", range: durations, aboveLowerBound: true) { range in
             .lines(["stop after S seconds, \(range) (a year)"])
@@ -95,6 +97,7 @@ public struct CameraCommandOptions: Sendable {
         SharedOptions.topK.described(.lines(["classes per frame, \(OptionRange.phrase(OptionRange.topK)) (default: \(SharedOptions.topK.defaultValue))"])).spec,
         Declared.checks.spec,
         SharedOptions.minimumScore.spec,
+        SharedOptions.reference.described(.lines(["leaf reference for the generalist check (see plantleaf classify --help)"])).spec,
         SharedOptions.threads.described(.lines(["CPU threads for inference, \(OptionRange.phrase(OptionRange.threads)) "
                                                 + "(default: \(SharedOptions.threads.defaultValue))"])).spec,
         SharedOptions.noCache.described(.lines(["compile the model without XNNPACK's weight cache (see plantleaf classify --help)"])).spec,
@@ -154,6 +157,7 @@ public struct CameraCommandOptions: Sendable {
         options.modelPath = try parsed.value(SharedOptions.model)
         options.labelsPath = try parsed.value(SharedOptions.labels)
         options.noCache = parsed.has(SharedOptions.noCache)
+        options.referencePath = try parsed.value(SharedOptions.reference)
         return options
     }
 }

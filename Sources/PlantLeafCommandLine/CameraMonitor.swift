@@ -26,7 +26,8 @@ struct CameraMonitor {
     /// The classifier the monitor runs on, from the options' model, labels, threads and checks.
     static func classifierOptions(_ parsed: CameraCommandOptions) -> Classifier.Options {
         ProjectPaths.classifierOptions(modelPath: parsed.modelPath, labelsPath: parsed.labelsPath, threads: parsed.threads,
-                                       crop: parsed.session.crop, verdictPolicy: parsed.verdictPolicy, weightCache: !parsed.noCache)
+                                       crop: parsed.session.crop, verdictPolicy: parsed.verdictPolicy, weightCache: !parsed.noCache,
+                                       referencePath: parsed.referencePath)
     }
 
     /// Loads the model and opens the --log file and the broker connection; nil after saying on
@@ -41,6 +42,7 @@ struct CameraMonitor {
             Console.error("\(command): \(Remedy.line(error))")
             return nil
         }
+        if let problem = classifier.secondOpinionProblem { Console.error("\(command): \(Remedy.skippedCheckLine(problem))") }
         var log: AppendLog?
         if let path = parsed.logPath {
             do {

@@ -13,9 +13,11 @@ enum ClassifyCommand {
         read: FIFOs, devices and sockets are refused, each with an error line.
 
         Every result carries a verdict (docs/verdicts.md): diagnosis (the top class is the answer),
-        uncertain (plant material, but the model is not sure), no-leaf (no plant material in view)
-        or no-picture (dark, blown out or flat). The scores are shown whatever the verdict; only a
-        diagnosis is an answer.
+        uncertain (maybe a leaf, but not one the model can be trusted on: a field scene, a picture
+        too small, or the model not sure), no-leaf (not a leaf photo) or no-picture (dark, blown
+        out or flat), with the reason and what to do. A second, generalist model compares the
+        picture with leaf photos (its leaf-likeness). The scores are shown whatever the verdict;
+        only a diagnosis is an answer.
 
         OPTIONS:
         """
@@ -53,15 +55,23 @@ enum ClassifyCommand {
         let normalization = options.normalization
         let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
                                                                threads: threads, normalization: normalization, crop: options.crop,
-                                                               verdictPolicy: options.verdictPolicy, weightCache: !options.noCache)
+                                                               verdictPolicy: options.verdictPolicy, weightCache: !options.noCache,
+                                                               referencePath: options.referencePath)
         let entries = ImageFiles.expand(options.inputIndices.map { PathName(bytes: bytes[$0]) })
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
         let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)
         let tally = Tally()
+        var warnedOfSkippedCheck = false
         do {
             try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
-                                        try Classifier(options: classifierOptions)
+                                        let classifier = try Classifier(options: classifierOptions)
+                                        // Once, from the first worker's: every worker loads the same files.
+                                        if !warnedOfSkippedCheck, let problem = classifier.secondOpinionProblem {
+                                            Console.error("plantleaf classify: \(Remedy.skippedCheckLine(problem))")
+                                            warnedOfSkippedCheck = true
+                                        }
+                                        return classifier
                                     },
                                     shortOfWorkers: { short in
                                         Console.error("plantleaf classify: warning: \(short.running) of \(short.asked) jobs running "

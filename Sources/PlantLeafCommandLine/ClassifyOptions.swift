@@ -21,6 +21,8 @@ public struct ClassifyOptions: Equatable, Sendable {
     public var labelsPath: String?
     /// --no-cache: compile without the XNNPACK weight cache.
     public var noCache = false
+    /// --reference FILE; nil: the user's or the default one.
+    public var referencePath: String?
     /// Where each input path is in the arguments, to take its bytes from there.
     public var inputIndices: [Int] = []
 
@@ -50,6 +52,7 @@ public struct ClassifyOptions: Equatable, Sendable {
         SharedOptions.crop.described(.lines(["center (largest centred square, default, as camera) or none (whole image)"])).spec,
         SharedOptions.checks.spec,
         SharedOptions.minimumScore.spec,
+        SharedOptions.reference.spec,
         Declared.mean.spec,
         Declared.std.spec,
         SharedOptions.noCache.described(.lines(["compile the model without XNNPACK's weight cache (kept in",
@@ -85,6 +88,7 @@ public struct ClassifyOptions: Equatable, Sendable {
         }
         options.inputIndices = parsed.positionalIndices
         options.noCache = parsed.has(SharedOptions.noCache)
+        options.referencePath = try parsed.value(SharedOptions.reference)
         return options
     }
 }

@@ -16,6 +16,7 @@ public enum PlantLeafCommand {
           camera             live classification from a V4L2 webcam (--list shows the cameras)
           bench              per-stage latency on this machine; bench compare A.json B.json ...
           serve              a page and JSON API to classify photos from a phone's browser
+          calibrate DIR      teach the generalist check your own leaf photos (your crop, camera, light)
 
         Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
         """
@@ -42,7 +43,7 @@ public enum PlantLeafCommand {
         case nil, EPIPE?:
             break  // EPIPE: the reader has what it wanted; the command stopped and says how its inputs went
         case let code?:
-            let command = ["classify", "camera", "bench", "serve"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
+            let command = ["classify", "camera", "bench", "serve", "calibrate"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
             let reason = code == EBADF ? "standard output is closed" : SystemError(code).reason
             Console.error("plantleaf\(command): cannot write the results to standard output: \(reason)")
             status = ExitCode.setupFailure
@@ -84,6 +85,12 @@ public enum PlantLeafCommand {
                 return ExitCode.setupFailure
             }
             return BenchCommand.run(Array(arguments.dropFirst()))
+        case "calibrate":
+            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
+                Console.error("plantleaf calibrate: \(refusal) (see plantleaf calibrate --help)")
+                return ExitCode.setupFailure
+            }
+            return CalibrateCommand.run(Array(arguments.dropFirst()))
         case "serve":
             if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
                 Console.error("plantleaf serve: \(refusal) (see plantleaf serve --help)")

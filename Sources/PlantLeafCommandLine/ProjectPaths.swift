@@ -14,6 +14,13 @@ package enum ProjectPaths {
     package static let defaultModel = "Models/plantvillage_int8.tflite"
     package static let defaultLabels = "labels.txt"
     package static let sampleFolder = "samples/plantvillage"
+    /// The generalist model the second opinion runs, and the leaf reference made from the sample
+    /// leaves at set-up (`make setup`), in a checkout; an install keeps both in share/plantleaf.
+    package static let defaultGeneralistModel = "Models/mobilenet_v2_1.0_224_quant.tflite"
+    package static let defaultLeafReference = "Models/leaf-reference.txt"
+    /// The reference `plantleaf calibrate` writes, in the user's data folder, which takes the
+    /// place of the default one.
+    package static let userLeafReference = "plantleaf/leaf-reference.txt"
     package static let version = "0.1.0"
 
     /// A model and the label file that goes with it, always from the same layout.
@@ -78,17 +85,58 @@ package enum ProjectPaths {
     }
 
     /// The classifier a command runs: the model and labels given, or the defaults of this
-    /// layout, with the runtime found as `liteRtCandidates` says.
+    /// layout, with the runtime found as `liteRtCandidates` says, and the generalist check's
+    /// model and leaf reference (`secondOpinionOptions`).
     package static func classifierOptions(modelPath: String?, labelsPath: String?, threads: Int,
                                          normalization: Normalization? = nil, crop: CropMode = .center,
                                          verdictPolicy: VerdictPolicy = VerdictPolicy(checks: .classifyDefault),
-                                         weightCache: Bool = true) -> Classifier.Options {
+                                         weightCache: Bool = true, referencePath: String? = nil) -> Classifier.Options {
         let defaults = defaultModelAndLabels()
         let runtime = Interpreter.Options(runtimeLibraryCandidates: liteRtCandidates(), threads: threads,
                                           weightCacheFolder: weightCache ? cacheFolder() : nil)
         return Classifier.Options(modelPath: modelPath ?? defaults.modelPath, labelsPath: labelsPath ?? defaults.labelsPath,
-                                  runtime: runtime,
-                                  normalization: normalization, crop: crop, verdictPolicy: verdictPolicy)
+                                  runtime: runtime, normalization: normalization, crop: crop, verdictPolicy: verdictPolicy,
+                                  secondOpinion: secondOpinionOptions(referencePath: referencePath))
+    }
+
+    /// The generalist model of this layout, and the leaf reference: `referencePath` when given,
+    /// else the user's own (`plantleaf calibrate`) when there is one, else this layout's default.
+    package static func secondOpinionOptions(referencePath: String?, executablePath: String? = ExecutableLocation.currentPath(),
+                                            environment: [String: String] = dataEnvironment()) -> SecondOpinion.Options {
+        let layouts = secondOpinionLayouts(executablePath: executablePath)
+        let layout = layouts.first { exists($0.modelPath) } ?? layouts.first
+            ?? SecondOpinion.Options(modelPath: defaultGeneralistModel, referencePath: defaultLeafReference)
+        let user = userReferencePath(environment: environment).flatMap { exists($0) ? $0 : nil }
+        return SecondOpinion.Options(modelPath: layout.modelPath, referencePath: referencePath ?? user ?? layout.referencePath)
+    }
+
+    static func secondOpinionLayouts(executablePath: String?) -> [SecondOpinion.Options] {
+        guard let executablePath else { return [] }
+        let data = ExecutableLocation.path("share/plantleaf", in: ExecutableLocation.installPrefix(executablePath: executablePath))
+        let installed = SecondOpinion.Options(modelPath: data + "/mobilenet_v2_1.0_224_quant.tflite",
+                                              referencePath: data + "/leaf-reference.txt")
+        let projects = ExecutableLocation.projectRootCandidates(executablePath: executablePath).map {
+            SecondOpinion.Options(modelPath: ExecutableLocation.path(defaultGeneralistModel, in: $0),
+                                  referencePath: ExecutableLocation.path(defaultLeafReference, in: $0))
+        }
+        return [installed] + projects
+    }
+
+    /// Where `plantleaf calibrate` keeps the user's reference: $XDG_DATA_HOME/plantleaf, else
+    /// ~/.local/share/plantleaf (a relative $XDG_DATA_HOME is ignored, as the XDG rules say).
+    package static func userReferencePath(environment: [String: String] = dataEnvironment()) -> String? {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/" + userLeafReference }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return home + "/.local/share/" + userLeafReference
+    }
+
+    /// $XDG_DATA_HOME and $HOME, as this process has them.
+    package static func dataEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["XDG_DATA_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 
     /// The user's cache folder for plantleaf: $XDG_CACHE_HOME/plantleaf, or ~/.cache/plantleaf

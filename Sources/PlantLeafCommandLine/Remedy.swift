@@ -7,6 +7,21 @@ import PlantLeafServe
 /// What to type about a library error. PlantLeafKit's errors say what failed and where; this adds
 /// the flag, variable, make target or command that fixes it, as text to append to the error's own.
 enum Remedy {
+    /// The one line a command prints when the generalist check cannot run: what is wrong with
+    /// which file, that every result says the check was skipped, and what to do.
+    static func skippedCheckLine(_ problem: SecondOpinionError) -> String {
+        let remedy: String
+        switch problem {
+        case .model:
+            remedy = "run `make setup`, or reinstall plantleaf"
+        case .reference(.wrongLength), .reference(.damaged), .reference(.notAReference):
+            remedy = "make it again with `plantleaf calibrate DIR`, or delete it to use the default one"
+        case .reference, .notConfigured:
+            remedy = "run `make setup` (it makes the default one from the sample leaves), or `plantleaf calibrate DIR`"
+        }
+        return "warning: generalist check skipped in every result: \(problem): \(remedy)"
+    }
+
     /// The error's line with its remedy, if it has one.
     static func line(_ error: any Error) -> String {
         "\(error)" + (suffix(for: error) ?? "")

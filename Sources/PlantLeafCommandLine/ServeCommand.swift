@@ -68,9 +68,12 @@ enum ServeCommand {
             jobs = options.jobs ?? BatchClassifier.defaultJobs(inputs: Int.max, threads: options.threads)
             let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
                                                                    threads: options.threads, verdictPolicy: options.verdictPolicy,
-                                                                   weightCache: !options.noCache)
+                                                                   weightCache: !options.noCache, referencePath: options.referencePath)
             var classifiers: [Classifier] = []
             for _ in 0..<jobs { classifiers.append(try Classifier(options: classifierOptions)) }
+            if let problem = classifiers.first?.secondOpinionProblem {
+                Console.error("plantleaf serve: \(Remedy.skippedCheckLine(problem)) (uploads)")
+            }
             var limits = HTTPServer.Limits()
             limits.bodyBytes = options.maxUploadBytes
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes

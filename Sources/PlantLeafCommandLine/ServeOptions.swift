@@ -18,6 +18,8 @@ public struct ServeOptions: Sendable {
     public var modelPath: String?
     public var labelsPath: String?
     public var noCache = false
+    /// --reference FILE; nil: the user's or the default one.
+    public var referencePath: String?
     /// --checks and --min-score, for uploads (the camera reads them with its own default checks).
     public var verdictPolicy = VerdictPolicy(checks: SharedOptions.checks.defaultValue)
     /// The camera monitor's options, when --device or --input names a camera.
@@ -75,6 +77,7 @@ public struct ServeOptions: Sendable {
         SharedOptions.checks.described(.lines(["verdict checks for uploads, as for classify (default: \(VerdictChecks.classifyDefault));",
                                                "the camera's default is all, as for camera"])).spec,
         SharedOptions.minimumScore.spec,
+        SharedOptions.reference.described(.lines(["leaf reference for the generalist check (see plantleaf classify --help)"])).spec,
         SharedOptions.threads.spec,
         SharedOptions.jobs.described(.lines(["uploads classified at once, each on its own model instance, \(OptionRange.phrase(OptionRange.jobs))",
                                              "(default: one per core, divided by --threads)"])).spec,
@@ -114,6 +117,7 @@ public struct ServeOptions: Sendable {
         options.modelPath = try parsed.value(SharedOptions.model)
         options.labelsPath = try parsed.value(SharedOptions.labels)
         options.noCache = parsed.has(SharedOptions.noCache)
+        options.referencePath = try parsed.value(SharedOptions.reference)
         options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: SharedOptions.checks)
         options.camera = try cameraOptions(parsed, serve: options)
         if parsed.gave(Declared.oldPixelFormat) {
@@ -141,6 +145,7 @@ public struct ServeOptions: Sendable {
         camera.modelPath = serve.modelPath
         camera.labelsPath = serve.labelsPath
         camera.noCache = serve.noCache
+        camera.referencePath = serve.referencePath
         camera.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: CameraCommandOptions.Declared.checks)
         return camera
     }

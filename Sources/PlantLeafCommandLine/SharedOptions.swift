@@ -30,6 +30,11 @@ enum SharedOptions {
         .lines(["images classified at once, each on its own model instance, \(range)", "(default: one per core, divided by --threads)"])
     }
 
+    /// --reference FILE: the leaf reference the generalist check compares with.
+    static let reference = Declare.text("--reference", placeholder: "FILE",
+                                        help: .lines(["leaf reference for the generalist check (default: yours from plantleaf calibrate,",
+                                                      "else the one made from the sample leaves at set-up)"]))
+
     /// --no-cache: compile without the XNNPACK weight cache.
     static let noCache = Flag("--no-cache", help: .lines(["compile the model without XNNPACK's weight cache"]))
 
@@ -41,7 +46,8 @@ enum SharedOptions {
     static let checks = Option<VerdictChecks>(
         "--checks", placeholder: "LIST", default: .classifyDefault,
         help: .lines(["verdict checks to run: picture, vegetation, score, mirror (a second inference",
-                      "of the picture mirrored), comma-separated, or all or none",
+                      "of the picture mirrored), generalist (a second model's view against leaf photos),",
+                      "comma-separated, or all or none",
                       "(default: \(VerdictChecks.classifyDefault))"])
     ) { text throws(UsageError) in
         do throws(VerdictChecksError) {

@@ -17,6 +17,7 @@ import Testing
         ("camera-help", ["camera", "--help"]),
         ("bench-help", ["bench", "--help"]),
         ("serve-help", ["serve", "--help"]),
+        ("calibrate-help", ["calibrate", "--help"]),
         ("unknown-command", ["nonsense"]),
         ("unknown-option", ["classify", "--frobnicate", "leaf.jpg"]),
         ("bad-top-k", ["classify", "--top-k", "zero", "leaf.jpg"]),

@@ -13,6 +13,7 @@ import Testing
         ("serve", ServeOptions.optionTable),
         ("bench", BenchOptions.optionTable),
         ("bench compare", BenchOptions.compareOptionTable),
+        ("calibrate", CalibrateOptions.optionTable),
     ]
 
     @Test func everyNameIsDeclaredOnce() {
@@ -28,7 +29,7 @@ import Testing
             #expect(short.positionals.isEmpty && long.positionals.isEmpty, "\(command)")
         }
         #expect(try ClassifyOptions.parse(["-h"]).help && CameraCommandOptions.parse(["-h"]).help && ServeOptions.parse(["-h"]).help
-            && BenchOptions.parse(["-h"]).help && BenchOptions.parse(["compare", "-h"]).help)
+            && BenchOptions.parse(["-h"]).help && BenchOptions.parse(["compare", "-h"]).help && CalibrateOptions.parse(["-h"]).help)
     }
 
     /// An option without lines of its own would be missing from the help unless the option it
@@ -74,6 +75,7 @@ import Testing
             "--token-file": ("a", "b"), "--tls-cert": ("a", "b"), "--tls-key": ("a", "b"), "--max-upload": ("2", "3"),
             "--request-timeout": ("2", "3"), "--image": ("a.jpg", "b.jpg"), "--runs": ("2", "3"), "--warmup": ("2", "3"),
             "--cpus": ("0", "0-1"), "--min-seconds": ("1", "2"), "--format": ("yuyv", "mjpeg"),
+            "--reference": ("a.txt", "b.txt"), "--output": ("a.txt", "b.txt"),
         ]
         return values[name]
     }
@@ -83,6 +85,7 @@ import Testing
         var arguments: [String] = []
         if command == "classify" { arguments.append("leaf.jpg") }
         if command == "bench compare" { arguments += ["a.json", "b.json"] }
+        if command == "calibrate" { arguments.append("leaves") }
         // Serve's camera options (listed under --device) need a camera.
         if command == "serve", case .mentionedIn? = ServeOptions.optionTable.first(where: { $0.name == name })?.help {
             arguments += ["--device", "/dev/video7"]
@@ -101,6 +104,7 @@ import Testing
         case "camera": return String(describing: try CameraCommandOptions.parse(arguments))
         case "serve": return String(describing: try ServeOptions.parse(arguments))
         case "bench": return String(describing: try BenchOptions.parse(arguments))
+        case "calibrate": return String(describing: try CalibrateOptions.parse(arguments))
         default: return String(describing: try BenchOptions.parse(["compare"] + arguments))
         }
     }

@@ -132,7 +132,7 @@ enum VerdictTestPictures {
 
     static func verdict(_ image: RGBImage, policy: VerdictPolicy = classify, top: ScoredClass = confident,
                         mirrored: ScoredClass? = nil) -> Verdict {
-        policy.verdict(picture: PictureStatistics(image: image), top: top, mirrored: mirrored)
+        policy.judge(VerdictReadings(picture: PictureStatistics(image: image), top: top, mirrored: mirrored)).verdict
     }
 
     /// Frames without content, by name (named arguments keep the pixels out of the test log).
@@ -188,12 +188,12 @@ enum VerdictTestPictures {
         var history = PictureHistory()
         var verdicts: [Verdict] = []
         for _ in 0..<7 {
-            verdicts.append(Self.camera.verdict(picture: picture, top: Self.confident, mirrored: Self.confident, history: history))
+            verdicts.append(Self.camera.judge(VerdictReadings(picture: picture, top: Self.confident, mirrored: Self.confident, history: history)).verdict)
             history.record(picture)
         }
         #expect(verdicts == Array(repeating: .diagnosis, count: 4) + Array(repeating: .noPicture, count: 3))
         // A changed picture starts the count again.
-        #expect(Self.camera.verdict(picture: next, top: Self.confident, mirrored: Self.confident, history: history) == .diagnosis)
+        #expect(Self.camera.judge(VerdictReadings(picture: next, top: Self.confident, mirrored: Self.confident, history: history)).verdict == .diagnosis)
         #expect(history.unchangedReadings == 7)
     }
 
@@ -209,17 +209,17 @@ enum VerdictTestPictures {
 
 @Suite struct VerdictChecksParsingTests {
     @Test func readsACommaList() throws {
-        #expect(try VerdictChecks(parsing: "picture,vegetation,score") == .classifyDefault)
+        #expect(try VerdictChecks(parsing: "picture,vegetation,generalist,score") == .classifyDefault)
         #expect(try VerdictChecks(parsing: "mirror,picture") == [.mirror, .picture])
         #expect(try VerdictChecks(parsing: "all") == .all)
         #expect(try VerdictChecks(parsing: "none") == [])
     }
 
     @Test func writesWhatItReads() throws {
-        for text in ["picture", "picture,score", "vegetation,score,mirror", "all", "none"] {
+        for text in ["picture", "picture,score", "vegetation,score,mirror", "generalist", "all", "none"] {
             #expect(try VerdictChecks(parsing: text).description == text)
         }
-        #expect(VerdictChecks.classifyDefault.description == "picture,vegetation,score")
+        #expect(VerdictChecks.classifyDefault.description == "picture,vegetation,generalist,score")
     }
 
     @Test func refusesUnknownAndEmptyNamesAndMixedAllOrNone() {
@@ -228,7 +228,7 @@ enum VerdictTestPictures {
         #expect(throws: VerdictChecksError.unknownCheck("")) { try VerdictChecks(parsing: "picture,,score") }
         #expect(throws: VerdictChecksError.standsAlone("all")) { try VerdictChecks(parsing: "all,mirror") }
         #expect(VerdictChecksError.unknownCheck("leaf").message
-                == "unknown check 'leaf': the checks are picture, vegetation, score, mirror, or all or none")
+                == "unknown check 'leaf': the checks are picture, vegetation, generalist, score, mirror, or all or none")
     }
 
     @Test func cameraRunsTheMirrorAndClassifyDoesNot() {

@@ -413,6 +413,7 @@ public final class RowResizer: DecodedRowSink {
     public func begin(width sourceWidth: Int, height sourceHeight: Int, orientation: EXIFOrientation) -> Bool {
         self.orientation = orientation
         region = crop.region(width: sourceWidth, height: sourceHeight)
+        readShare = sourceWidth * sourceHeight == 0 ? 1 : Double(region.width * region.height) / Double(sourceWidth * sourceHeight)
         // Resized as stored, then placed upright: a quarter turn swaps which stored side becomes which.
         let (storedWidth, storedHeight) = orientation.swapsAxes ? (height, width) : (width, height)
         if plan?.fits(sourceWidth: region.width, sourceHeight: region.height, width: storedWidth, height: storedHeight) != true {
@@ -437,6 +438,14 @@ public final class RowResizer: DecodedRowSink {
         upright = [UInt8](repeating: 0, count: plan.width * 3 * plan.height)
         nextOutputRow = 0
     }
+
+    /// Whether the rows written into a tensor are also kept as an upright image (`finish()`
+    /// after `writing(into:with:_:)`): for checks that read the model-size picture again, as the
+    /// second opinion's model does, with no second decode or resize.
+    public var keepsTensorRows = false
+    /// The share of the last source's area inside the crop: below 1 when a centred square was
+    /// cut from a longer picture.
+    public private(set) var readShare = 1.0
 
     /// Runs `body` (which feeds this resizer a whole image) with every output row quantised
     /// straight into `tensor`, the model's input (width x height x 3 values of its type, upright),
@@ -490,6 +499,12 @@ public final class RowResizer: DecodedRowSink {
             }
         case .tensor(let tensor, let quantizer):
             picture.add(row: row, pixelCount: storedWidth, kernels: kernels)
+            if keepsTensorRows {
+                upright.withUnsafeMutableBytes { upright in
+                    orientation.place(UnsafeRawPointer(row), storedRow: y, width: storedWidth, height: storedHeight,
+                                      pixelBytes: 3, into: upright.baseAddress!)
+                }
+            }
             let values = UnsafeBufferPointer(start: row, count: storedWidth * 3)
             let rowBytes = values.count * quantizer.bytesPerValue
             if orientation == .upright {

@@ -4,6 +4,11 @@ public struct Classification: Sendable {
     /// The model's scores, whatever the verdict: a front end shows them beside it.
     public var top: [ScoredClass]
     public var verdict: Verdict
+    /// Why the verdict is not a diagnosis: the reading that decided (nil for a diagnosis).
+    public var reason: VerdictReason?
+    /// The generalist check's reading: how like leaf photos the picture looks, or why it was
+    /// not measured.
+    public var secondOpinion: SecondOpinionReading
     /// What the verdict's picture checks read from the model-size pixels (for a camera, the next
     /// frame's readings are compared with these).
     public var picture: PictureStatistics
@@ -11,9 +16,12 @@ public struct Classification: Sendable {
 
     /// A result as `run(topK:timings:previousPicture:)` makes it (also for tests and other front
     /// ends' renderers).
-    public init(top: [ScoredClass], verdict: Verdict, picture: PictureStatistics = PictureStatistics(), timings: StageTimings) {
+    public init(top: [ScoredClass], verdict: Verdict, reason: VerdictReason? = nil, secondOpinion: SecondOpinionReading = .notRun,
+                picture: PictureStatistics = PictureStatistics(), timings: StageTimings) {
         self.top = top
         self.verdict = verdict
+        self.reason = reason
+        self.secondOpinion = secondOpinion
         self.picture = picture
         self.timings = timings
     }

@@ -1,12 +1,14 @@
 /// The three forms `plantleaf classify` writes a result in, and their schema:
-/// - text: the path, then the verdict line (`verdictLine`), then one line per class: the score
-///   as a percentage with one decimal, and the label's display name;
+/// - text: the path, then the verdict line (`verdictLine`), the reason's advice when it is not a
+///   diagnosis, the generalist check's leaf-likeness when it runs, then one line per class: the
+///   score as a percentage with one decimal, and the label's display name;
 /// - json: one `ReadingRecord` per line, the record every front end writes: "schema", "path"
 ///   (and "path_hex" when the name is not UTF-8), "verdict" (`Verdict`'s names: diagnosis,
-///   uncertain, no-leaf, no-picture), "top" (rank order: "index", "label", "score"), "timing_ms"
-///   ("read", "prepare", "invoke", "postprocess"); a file that failed is {"schema", "path", "error"};
+///   uncertain, no-leaf, no-picture), "reason", "top" (rank order: "index", "label", "score"),
+///   "leaf_likeness", "timing_ms" ("read", "prepare", "invoke", "postprocess", "generalist"); a
+///   file that failed is {"schema", "path", "error"};
 /// - csv: `csvHeader`, then the record flattened: one row per class of each image, each with the
-///   image's verdict and times; paths escaped as in text, labels with control or bidirectional
+///   image's verdict, times, reason and leaf-likeness; paths escaped as in text, labels with control or bidirectional
 ///   formatting characters written as \xHH (JSON keeps them exact, escaped).
 /// The scores are the model's whatever the verdict.
 /// The stage names are `StageTimings`'s, as in camera records and bench reports.
@@ -16,16 +18,16 @@ public enum ClassificationOutput {
         case text, json, csv
     }
 
-    public static let csvHeader = "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms"
+    public static let csvHeader = "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms"
 
     /// The verdict as a line of text: its name, and what it means for the scores beside it, so
     /// that only a diagnosis reads as an answer.
     public static func verdictLine(_ verdict: Verdict) -> String {
         switch verdict {
         case .diagnosis: return "diagnosis: the top class is the answer"
-        case .uncertain: return "uncertain: not a diagnosis, the model is not sure of any class"
-        case .noLeaf: return "no-leaf: not a diagnosis, no plant material in view"
-        case .noPicture: return "no-picture: not a diagnosis, the picture is dark, blown out, flat or a repeated frame"
+        case .uncertain: return "uncertain: not a diagnosis"
+        case .noLeaf: return "no-leaf: not a diagnosis, this is not a leaf photo"
+        case .noPicture: return "no-picture: not a diagnosis, the picture shows nothing to read"
         }
     }
 
@@ -34,6 +36,12 @@ public enum ClassificationOutput {
         switch format {
         case .text:
             var lines = [path.escaped, "  " + verdictLine(result.verdict)]
+            if let reason = result.reason { lines.append("  " + reason.advice) }
+            switch result.secondOpinion {
+            case .notRun: break
+            case .leafLikeness(let likeness): lines.append("  leaf-likeness \(DecimalText.fixed(likeness * 100, decimals: 0))% (generalist check)")
+            case .skipped: lines.append("  generalist check skipped")
+            }
             for entry in result.top {
                 let percent = DecimalText.fixed(entry.score * 100, decimals: 1)
                 lines.append("  " + String(repeating: " ", count: max(0, 5 - percent.count)) + percent + "%  " + Labels.displayName(entry.label))
@@ -45,9 +53,12 @@ public enum ClassificationOutput {
             let record = ReadingRecord(result, path: path)
             let t = record.timings
             let times = [t.read, t.prepare, t.invoke, t.postprocess].map { JSONObject.number($0 ?? 0, decimals: 3) }.joined(separator: ",")
+            // The generalist's columns stay empty where it did not run or was skipped.
+            let generalist = [record.reason?.rawValue ?? "", record.secondOpinion.leafLikeness.map { JSONObject.number($0, decimals: 4) } ?? "",
+                              t.generalist.map { JSONObject.number($0, decimals: 3) } ?? ""].joined(separator: ",")
             return record.top.enumerated().map { rank, entry in
                 [csvField(path.escaped), record.verdict.rawValue, String(rank + 1), String(entry.index), csvField(TerminalText.neutralised(entry.label)),
-                 JSONObject.number(entry.score, decimals: 6), times].joined(separator: ",")
+                 JSONObject.number(entry.score, decimals: 6), times, generalist].joined(separator: ",")
             }.joined(separator: "\n")
         }
     }

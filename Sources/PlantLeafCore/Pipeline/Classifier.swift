@@ -10,6 +10,18 @@ public final class Classifier {
     private let resizer: RowResizer
     /// The verdict's readings of the pixels the last prepareInput put into the input tensor.
     private var inputPicture = PictureStatistics()
+    /// Those pixels as an image, for the checks that read them again (the generalist model, the
+    /// colour balance, the edges); nil before the first input.
+    private var inputImage: RGBImage?
+    /// The shorter side of the part of the last source the model saw, in source pixels (nil for
+    /// camera frames), and the share of the source's area it is.
+    private var readSide: Int?
+    private var readShare = 1.0
+    /// The generalist check's model and leaf reference, when the check runs and both load.
+    private let secondOpinion: SecondOpinion?
+    /// Why the generalist check cannot run though it is asked for: every result says it was
+    /// skipped, and front ends say why once.
+    public let secondOpinionProblem: SecondOpinionError?
 
     /// What a classifier is built from: the model, its labels, the runtime's options, how
     /// pixels become input values, which part of a picture the model sees and how a result's
@@ -26,17 +38,22 @@ public final class Classifier {
         public var crop: CropMode
         /// Which verdict checks run, and their thresholds.
         public var verdictPolicy: VerdictPolicy
+        /// The generalist check's model and leaf reference; nil leaves the check skipped when
+        /// the policy runs it.
+        public var secondOpinion: SecondOpinion.Options?
 
         /// Options for the model at `modelPath` with the labels at `labelsPath`. The crop is the
         /// camera's, so a picture gets the same answer from a file as from a camera.
         public init(modelPath: String, labelsPath: String, runtime: Interpreter.Options, normalization: Normalization? = nil,
-                    crop: CropMode = .center, verdictPolicy: VerdictPolicy = VerdictPolicy(checks: .classifyDefault)) {
+                    crop: CropMode = .center, verdictPolicy: VerdictPolicy = VerdictPolicy(checks: .classifyDefault),
+                    secondOpinion: SecondOpinion.Options? = nil) {
             self.modelPath = modelPath
             self.labelsPath = labelsPath
             self.runtime = runtime
             self.normalization = normalization
             self.crop = crop
             self.verdictPolicy = verdictPolicy
+            self.secondOpinion = secondOpinion
         }
     }
 
@@ -63,6 +80,19 @@ public final class Classifier {
         let size = interpreter.inputSize
         decoder = ImageDecoder(minimumSize: (size.width, size.height))
         resizer = RowResizer(width: size.width, height: size.height, crop: options.crop)
+        resizer.keepsTensorRows = true
+        (secondOpinion, secondOpinionProblem) = Self.loadSecondOpinion(options)
+    }
+
+    /// The generalist check's model and reference when the policy runs the check: either, or why not.
+    private static func loadSecondOpinion(_ options: Options) -> (SecondOpinion?, SecondOpinionError?) {
+        guard options.verdictPolicy.checks.contains(.generalist) else { return (nil, nil) }
+        guard let secondOpinion = options.secondOpinion else { return (nil, .notConfigured) }
+        do {
+            return (try SecondOpinion(options: secondOpinion, runtime: options.runtime), nil)
+        } catch {
+            return (nil, error)
+        }
     }
 
     /// The model's input image size.
@@ -140,7 +170,7 @@ public final class Classifier {
             throw .runtime(error)
         }
         if let failure { throw .unusable(failure) }
-        inputPicture = resizer.picture
+        noteResizedInput()
         let plan = resizer.plan!
         return PreparedInput(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, picture: inputPicture,
                              timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
@@ -166,7 +196,7 @@ public final class Classifier {
                 }
             }
         }
-        inputPicture = resizer.picture
+        noteResizedInput()
         return PreparedInput(sourceWidth: image.width, sourceHeight: image.height, picture: inputPicture,
                              timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
     }
@@ -195,6 +225,7 @@ public final class Classifier {
         } catch {
             throw .runtime(error)
         }
+        (readSide, readShare) = (nil, 1)
         let stream = converter.stream.size
         return (image, PreparedInput(sourceWidth: stream.width, sourceHeight: stream.height, picture: inputPicture,
                                      timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start))))
@@ -209,6 +240,15 @@ public final class Classifier {
             image.pixels.withUnsafeBufferPointer { quantizer.write($0, into: tensor) }
         }
         inputPicture = PictureStatistics(image: image)
+        inputImage = image
+    }
+
+    /// Takes what the resizer read of the source it just wrote into the input tensor.
+    private func noteResizedInput() {
+        inputPicture = resizer.picture
+        inputImage = resizer.finish()
+        readSide = resizer.plan.map { min($0.sourceWidth, $0.sourceHeight) }
+        readShare = resizer.readShare
     }
 
     /// Runs the model on what the last prepareInput put in the input tensor, scores the result
@@ -238,13 +278,50 @@ public final class Classifier {
             mirrored = try readTop(1).first
             postprocess += MonotonicClock.milliseconds(since: mirroredPostStart)
         }
-        let verdict = top.first.map {
-            policy.verdict(picture: inputPicture, top: $0, mirrored: mirrored, history: history)
-        } ?? .uncertain
+        let generalistStart = MonotonicClock.nanoseconds()
+        let opinion = try secondOpinionReading()
+        let generalist = policy.checks.contains(.generalist) ? MonotonicClock.milliseconds(since: generalistStart) : 0
+        let readingsStart = MonotonicClock.nanoseconds()
+        let judgement = top.first.map { best in
+            policy.judge(pictureReadings(top: best, mirrored: mirrored, history: history, leafLikeness: opinion.leafLikeness))
+        } ?? Judgement(verdict: .uncertain, reason: .lowScore)
+        postprocess += MonotonicClock.milliseconds(since: readingsStart)
         var timings = timings
         timings.invoke = invoke
         timings.postprocess = postprocess
-        return Classification(top: top, verdict: verdict, picture: inputPicture, timings: timings)
+        timings.generalist = generalist
+        return Classification(top: top, verdict: judgement.verdict, reason: judgement.reason, secondOpinion: opinion,
+                              picture: inputPicture, timings: timings)
+    }
+
+    /// The generalist's view of the last input, when the policy runs its check.
+    private func secondOpinionReading() throws(RuntimeError) -> SecondOpinionReading {
+        guard options.verdictPolicy.checks.contains(.generalist) else { return .notRun }
+        guard let secondOpinion, let inputImage else {
+            return .skipped(reason: (secondOpinionProblem ?? SecondOpinionError.notConfigured).description)
+        }
+        guard let likeness = try secondOpinion.likeness(of: inputImage).likeness else {
+            return .skipped(reason: SecondOpinionError.notConfigured.description)
+        }
+        return .leafLikeness(likeness)
+    }
+
+    /// The verdict's readings of the last input: its statistics, and what the checks that read
+    /// the model-size picture again need of it.
+    private func pictureReadings(top: ScoredClass, mirrored: ScoredClass?, history: PictureHistory?,
+                                 leafLikeness: Double?) -> VerdictReadings {
+        let policy = options.verdictPolicy
+        var readings = VerdictReadings(picture: inputPicture, top: top, mirrored: mirrored, history: history, leafLikeness: leafLikeness,
+                                       readSide: readSide, readShare: readShare)
+        guard policy.checks.contains(.vegetation), let inputImage else { return readings }
+        // Balanced only when raw colour finds too little green: a leaf under a grow light.
+        var gains = (red: 1.0, green: 1.0, blue: 1.0)
+        if inputPicture.greenShare < policy.minimumGreenShare {
+            gains = WhiteBalance.gains(of: inputImage)
+            readings.balancedGreenShare = WhiteBalance.greenShare(of: inputImage, gains: gains)
+        }
+        readings.edges = SceneEdges(image: inputImage, gains: gains)
+        return readings
     }
 
     /// The output's `count` best classes.

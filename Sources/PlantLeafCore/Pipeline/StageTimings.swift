@@ -9,16 +9,21 @@ public struct StageTimings: Sendable, Equatable {
     public var prepare: Double = 0
     /// The model run; with the mirror check, both runs and the mirroring between them.
     public var invoke: Double = 0
-    /// Dequantising the output and picking the top classes.
+    /// Dequantising the output and picking the top classes, and the verdict's readings of the
+    /// model-size picture (edges, colour balance).
     public var postprocess: Double = 0
+    /// The generalist model's run on the same picture and its comparison with the leaf
+    /// reference (the generalist check); 0 when it does not run.
+    public var generalist: Double = 0
 
     /// Timings of the stages given; the others are 0.
-    public init(read: Double = 0, prepare: Double = 0, invoke: Double = 0, postprocess: Double = 0) {
+    public init(read: Double = 0, prepare: Double = 0, invoke: Double = 0, postprocess: Double = 0, generalist: Double = 0) {
         self.read = read
         self.prepare = prepare
         self.invoke = invoke
         self.postprocess = postprocess
+        self.generalist = generalist
     }
 
-    public var total: Double { read + prepare + invoke + postprocess }
+    public var total: Double { read + prepare + invoke + postprocess + generalist }
 }

@@ -10,10 +10,14 @@
 ///   exact bytes as hex in "path_hex";
 /// - camera: "frame" (the driver's sequence number) and "time" (capture time, ISO 8601 local
 ///   time with its offset);
-/// - "verdict" (`Verdict`'s names) and "top" (best first: "index", "label", "score");
+/// - "verdict" (`Verdict`'s names); "reason" when it is not a diagnosis (`VerdictReason`'s
+///   names: the reading that decided); "top" (best first: "index", "label", "score");
+/// - "leaf_likeness" when the generalist check runs: how like leaf photos the generalist model
+///   finds the picture, 0...1; null, with "leaf_likeness_skipped" saying why, when its model or
+///   leaf reference could not be used;
 /// - camera: "age_ms", capture to scores;
 /// - "timing_ms": milliseconds per stage, as `StageTimings` names them: "read" (classify),
-///   "prepare", "invoke", "postprocess" (classify);
+///   "prepare", "invoke", "postprocess" (classify), "generalist" (when its check runs);
 /// - camera: "capture_fps", "inference_fps", "dropped", and "saved" when the frame was saved.
 ///
 /// Schema 1, before records said their schema, had the camera's stages as "prepare_ms" and
@@ -31,17 +35,21 @@ public struct ReadingRecord: Sendable, Equatable {
         public var prepare: Double
         public var invoke: Double
         public var postprocess: Double?
+        /// The generalist model's run, when its check runs.
+        public var generalist: Double?
 
-        public init(read: Double? = nil, prepare: Double, invoke: Double, postprocess: Double? = nil) {
+        public init(read: Double? = nil, prepare: Double, invoke: Double, postprocess: Double? = nil, generalist: Double? = nil) {
             self.read = read
             self.prepare = prepare
             self.invoke = invoke
             self.postprocess = postprocess
+            self.generalist = generalist
         }
 
-        /// Every stage of `stages`, as classify times them.
-        public init(_ stages: StageTimings) {
-            self.init(read: stages.read, prepare: stages.prepare, invoke: stages.invoke, postprocess: stages.postprocess)
+        /// Every stage of `stages`, as classify times them; the generalist's when `ran`.
+        public init(_ stages: StageTimings, generalistRan: Bool) {
+            self.init(read: stages.read, prepare: stages.prepare, invoke: stages.invoke, postprocess: stages.postprocess,
+                      generalist: generalistRan ? stages.generalist : nil)
         }
     }
 
@@ -50,8 +58,11 @@ public struct ReadingRecord: Sendable, Equatable {
     public var frame: Int?
     public var time: String?
     public var verdict: Verdict
+    public var reason: VerdictReason?
     /// The model's scores, whatever the verdict.
     public var top: [ScoredClass]
+    /// The generalist check's reading (`.notRun` writes nothing).
+    public var secondOpinion: SecondOpinionReading
     public var ageMilliseconds: Double?
     public var timings: Timings
     public var captureFramesPerSecond: Double?
@@ -59,15 +70,17 @@ public struct ReadingRecord: Sendable, Equatable {
     public var dropped: Int?
     public var saved: String?
 
-    public init(path: String? = nil, pathHex: String? = nil, frame: Int? = nil, time: String? = nil, verdict: Verdict, top: [ScoredClass],
-                ageMilliseconds: Double? = nil, timings: Timings, captureFramesPerSecond: Double? = nil, inferenceFramesPerSecond: Double? = nil,
+    public init(path: String? = nil, pathHex: String? = nil, frame: Int? = nil, time: String? = nil, verdict: Verdict,
+                reason: VerdictReason? = nil, top: [ScoredClass], secondOpinion: SecondOpinionReading = .notRun, ageMilliseconds: Double? = nil, timings: Timings, captureFramesPerSecond: Double? = nil, inferenceFramesPerSecond: Double? = nil,
                 dropped: Int? = nil, saved: String? = nil) {
         self.path = path
         self.pathHex = pathHex
         self.frame = frame
         self.time = time
         self.verdict = verdict
+        self.reason = reason
         self.top = top
+        self.secondOpinion = secondOpinion
         self.ageMilliseconds = ageMilliseconds
         self.timings = timings
         self.captureFramesPerSecond = captureFramesPerSecond
@@ -79,7 +92,8 @@ public struct ReadingRecord: Sendable, Equatable {
     /// classify's record of `result`, the classification of the file `path`.
     public init(_ result: Classification, path: PathName) {
         let name = ReadingRecord.pathMembers(path)
-        self.init(path: name.path, pathHex: name.hex, verdict: result.verdict, top: result.top, timings: Timings(result.timings))
+        self.init(path: name.path, pathHex: name.hex, verdict: result.verdict, reason: result.reason, top: result.top,
+                  secondOpinion: result.secondOpinion, timings: Timings(result.timings, generalistRan: result.secondOpinion.leafLikeness != nil))
     }
 
     /// "path" and "path_hex" for a file's name: the name itself when it is UTF-8 (JSON escapes
@@ -99,13 +113,22 @@ public struct ReadingRecord: Sendable, Equatable {
         if let frame { object.add("frame", frame) }
         if let time { object.add("time", time) }
         object.add("verdict", verdict.rawValue)
+        if let reason { object.add("reason", reason.rawValue) }
         object.add("top", objects: top.map(\.json))
+        switch secondOpinion {
+        case .notRun: break
+        case .leafLikeness(let likeness): object.add("leaf_likeness", likeness, decimals: 4)
+        case .skipped(let why):
+            object.addNull("leaf_likeness")
+            object.add("leaf_likeness_skipped", why)
+        }
         if let ageMilliseconds { object.add("age_ms", ageMilliseconds, decimals: 2) }
         var stages = JSONObject()
         if let read = timings.read { stages.add("read", read, decimals: 3) }
         stages.add("prepare", timings.prepare, decimals: 3)
         stages.add("invoke", timings.invoke, decimals: 3)
         if let postprocess = timings.postprocess { stages.add("postprocess", postprocess, decimals: 3) }
+        if let generalist = timings.generalist { stages.add("generalist", generalist, decimals: 3) }
         object.add("timing_ms", stages)
         if let captureFramesPerSecond { object.add("capture_fps", captureFramesPerSecond, decimals: 2) }
         if let inferenceFramesPerSecond { object.add("inference_fps", inferenceFramesPerSecond, decimals: 2) }
@@ -150,7 +173,8 @@ public struct ReadingRecord: Sendable, Equatable {
         case .object(let stages)?:
             let stage = Members(values: stages, prefix: "timing_ms.")
             timings = Timings(read: try stage.number("read"), prepare: try stage.required("prepare", stage.number("prepare")),
-                              invoke: try stage.required("invoke", stage.number("invoke")), postprocess: try stage.number("postprocess"))
+                              invoke: try stage.required("invoke", stage.number("invoke")), postprocess: try stage.number("postprocess"),
+                              generalist: try stage.number("generalist"))
         case nil where schema == 1:
             timings = Timings(prepare: try members.required("prepare_ms", members.number("prepare_ms")),
                               invoke: try members.required("invoke_ms", members.number("invoke_ms")))
@@ -160,9 +184,20 @@ public struct ReadingRecord: Sendable, Equatable {
             throw .invalidField("timing_ms")
         }
 
+        var reason: VerdictReason?
+        if let text = try members.string("reason") {
+            guard let known = VerdictReason(rawValue: text) else { throw .invalidField("reason") }
+            reason = known
+        }
+        var secondOpinion = SecondOpinionReading.notRun
+        if let skipped = try members.string("leaf_likeness_skipped") {
+            secondOpinion = .skipped(reason: skipped)
+        } else if let likeness = try members.number("leaf_likeness") {
+            secondOpinion = .leafLikeness(likeness)
+        }
         self.init(path: try members.string("path"), pathHex: try members.string("path_hex"),
                   frame: try members.integer("frame", in: 0...Int(UInt32.max)), time: try members.string("time"),
-                  verdict: verdict, top: top, ageMilliseconds: try members.number("age_ms"), timings: timings,
+                  verdict: verdict, reason: reason, top: top, secondOpinion: secondOpinion, ageMilliseconds: try members.number("age_ms"), timings: timings,
                   captureFramesPerSecond: try members.number("capture_fps"), inferenceFramesPerSecond: try members.number("inference_fps"),
                   dropped: try members.integer("dropped", in: 0...Int.max), saved: try members.string("saved"))
     }

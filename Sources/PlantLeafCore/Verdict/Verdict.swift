@@ -3,10 +3,13 @@
 public enum Verdict: String, Sendable, CaseIterable {
     /// A leaf the model can speak about: its top class is the answer.
     case diagnosis
-    /// Plant material in view, but the model is not confident (below the minimum score) or not
-    /// stable (the picture mirrored left to right gets another class or falls below the minimum).
+    /// Not an answer, and not a clear refusal either: the picture may hold a leaf, but one the
+    /// model cannot be trusted on (a field scene, a picture too small, or one the generalist
+    /// finds between leaves and other things), or the model is not confident (below the minimum
+    /// score) or not stable (the picture mirrored gets another class). `VerdictReason` says which.
     case uncertain
-    /// No plant material in view: too little of the picture is green tissue.
+    /// Not a leaf photo: too little of the picture is green tissue, or the generalist model
+    /// finds it far from every leaf photo.
     case noLeaf = "no-leaf"
     /// The picture carries no content: dark, blown out or flat, or for a camera a frame whose
     /// readings repeat the previous frame's exactly (a stalled camera).

@@ -41,11 +41,30 @@ public struct VerdictPolicy: Sendable, Equatable {
     /// identical; five rather than two lets a camera that repeats a frame now and then (a
     /// driver handing the same buffer twice under load) keep its reading.
     public var unchangedReadings: Int
+    /// Below this leaf-likeness the generalist sees something far from every leaf photo:
+    /// `no-leaf`. Chosen on the tuning half (docs/verdicts.md): everyday photos mostly under
+    /// 0.05, lab leaves 0.07 and up.
+    public var unlikeLeavesBelow: Double
+    /// From the no-leaf cut up to this leaf-likeness the picture is `uncertain`: between leaf
+    /// photos and other things, so an unusual real leaf is never told it is not a leaf. The
+    /// tuning half's lab leaves but one are above 0.3, its non-leaf photos at most 0.27.
+    public var clearlyLeafFrom: Double
+    /// From this share of green along the edges, with every side mostly green, the picture is a
+    /// field scene, not one leaf: `uncertain`. The lab leaves that fill their picture reach 0.67
+    /// with three sides.
+    public var fieldSceneEdgeShare: Double
+    /// Below this shorter side, in source pixels, a picture holds too little to read: `uncertain`.
+    /// A quarter of the model's 224-pixel input.
+    public var smallestReadSide: Int
+    /// Below this share of the source picture read (the centred square of a long picture), a
+    /// picture with no leaf or no content in that square is `uncertain`: the leaf may be outside it.
+    public var smallestReadShare: Double
 
     /// A policy running `checks` with the measured thresholds unless others are given.
     public init(checks: VerdictChecks, darkestMeanLuminance: Double = 30, brightestMeanLuminance: Double = 235,
                 flattestLuminanceSpread: Double = 8, largestFlatShare: Double = 0.5, minimumGreenShare: Double = 0.10, minimumScore: Double = 0.6,
-                unchangedReadings: Int = 5) {
+                unchangedReadings: Int = 5, unlikeLeavesBelow: Double = 0.05, clearlyLeafFrom: Double = 0.3,
+                fieldSceneEdgeShare: Double = 0.75, smallestReadSide: Int = 56, smallestReadShare: Double = 0.5) {
         self.checks = checks
         self.darkestMeanLuminance = darkestMeanLuminance
         self.brightestMeanLuminance = brightestMeanLuminance
@@ -54,33 +73,53 @@ public struct VerdictPolicy: Sendable, Equatable {
         self.minimumGreenShare = minimumGreenShare
         self.minimumScore = minimumScore
         self.unchangedReadings = unchangedReadings
+        self.unlikeLeavesBelow = unlikeLeavesBelow
+        self.clearlyLeafFrom = clearlyLeafFrom
+        self.fieldSceneEdgeShare = fieldSceneEdgeShare
+        self.smallestReadSide = smallestReadSide
+        self.smallestReadShare = smallestReadShare
     }
 
-    /// The verdict on one result. The checks go from the cheapest and most basic up, and the
-    /// first that fails decides: a picture without content says nothing about plants, and a
-    /// picture without plants makes the model's confidence meaningless.
-    ///
-    /// - Parameters:
-    ///   - picture: the statistics of the pixels the model saw.
-    ///   - top: the model's top class with its score.
-    ///   - mirrored: the top class for the same pixels mirrored left to right; the mirror check
-    ///     needs it and is passed over without it.
-    ///   - history: for a camera, its readings before this one: `unchangedReadings` readings
-    ///     running with identical statistics (every sum equal) mean the camera delivers the same
-    ///     frame again and again, since sensor noise changes a live frame's sums.
-    public func verdict(picture: PictureStatistics, top: ScoredClass, mirrored: ScoredClass? = nil,
-                        history: PictureHistory? = nil) -> Verdict {
-        if checks.contains(.picture) && (picture.luminanceMean < darkestMeanLuminance
-            || picture.luminanceMean > brightestMeanLuminance || picture.luminanceSpread < flattestLuminanceSpread
-            || picture.flatShare > largestFlatShare
-            || (history?.readingsRunning(with: picture) ?? 1) >= unchangedReadings) {
-            return .noPicture
+    /// The verdict on one result and the reading that decided it. The checks go from the
+    /// cheapest and most basic up, and the first that fails decides: a picture without content
+    /// says nothing about plants, and a picture without plants makes the model's confidence
+    /// meaningless. A long picture of which only the centred square was read is `uncertain`
+    /// rather than `no-picture` or `no-leaf`: the leaf may be outside the square.
+    public func judge(_ readings: VerdictReadings) -> Judgement {
+        let judgement = firstFailure(readings)
+        if readings.readShare < smallestReadShare, judgement.verdict == .noPicture || judgement.verdict == .noLeaf {
+            return Judgement(verdict: .uncertain, reason: .offCentre)
         }
-        if checks.contains(.vegetation) && picture.greenShare < minimumGreenShare { return .noLeaf }
-        if checks.contains(.score) && top.score < minimumScore { return .uncertain }
-        if checks.contains(.mirror), let mirrored, mirrored.index != top.index || mirrored.score < minimumScore {
-            return .uncertain
+        return judgement
+    }
+
+    private func firstFailure(_ readings: VerdictReadings) -> Judgement {
+        let picture = readings.picture
+        if checks.contains(.picture) {
+            if let side = readings.readSide, side < smallestReadSide { return Judgement(verdict: .uncertain, reason: .tooSmall) }
+            let reason: VerdictReason? = if picture.luminanceMean < darkestMeanLuminance { .dark }
+                else if picture.luminanceMean > brightestMeanLuminance { .blownOut }
+                else if picture.luminanceSpread < flattestLuminanceSpread { .flat }
+                else if picture.flatShare > largestFlatShare { .drawn }
+                else if (readings.history?.readingsRunning(with: picture) ?? 1) >= unchangedReadings { .repeatedFrame }
+                else { nil }
+            if let reason { return Judgement(verdict: .noPicture, reason: reason) }
         }
-        return .diagnosis
+        if checks.contains(.vegetation), picture.greenShare < minimumGreenShare,
+           (readings.balancedGreenShare ?? picture.greenShare) < minimumGreenShare {
+            return Judgement(verdict: .noLeaf, reason: .noGreen)
+        }
+        if checks.contains(.generalist), let likeness = readings.leafLikeness {
+            if likeness < unlikeLeavesBelow { return Judgement(verdict: .noLeaf, reason: .unlikeLeaves) }
+            if likeness < clearlyLeafFrom { return Judgement(verdict: .uncertain, reason: .notClearlyLeaf) }
+        }
+        if checks.contains(.vegetation), let edges = readings.edges, edges.greenSides == 4, edges.greenShare >= fieldSceneEdgeShare {
+            return Judgement(verdict: .uncertain, reason: .fieldScene)
+        }
+        if checks.contains(.score) && readings.top.score < minimumScore { return Judgement(verdict: .uncertain, reason: .lowScore) }
+        if checks.contains(.mirror), let mirrored = readings.mirrored, mirrored.index != readings.top.index || mirrored.score < minimumScore {
+            return Judgement(verdict: .uncertain, reason: .unstable)
+        }
+        return Judgement(verdict: .diagnosis, reason: nil)
     }
 }

@@ -1,0 +1,97 @@
+/// What leaf photos look like to the generalist model: the mean of its output distributions over
+/// a gallery of leaf photos. A picture whose distribution is far from it is not a leaf photo of
+/// the kind the leaf model learned, whatever the leaf model says of it (`SecondOpinion`).
+///
+/// Stored as text, so a grower can see what it is and a damaged copy is found, not used:
+///
+///     plantleaf-leaf-reference 1
+///     photos 76
+///     classes 1001
+///     0.000012
+///     …                   one line per class, the mean probability
+///     sha256 <hex>        of every line above, each with its newline
+public struct LeafReference: Sendable, Equatable {
+    /// The mean probability of each of the generalist model's classes; sums to 1.
+    public let distribution: [Double]
+    /// How many photos the mean was taken over.
+    public let photoCount: Int
+
+    /// The format's first line.
+    static let header = "plantleaf-leaf-reference 1"
+    /// Fewer photos than this make a reference of one grower's few leaves, not of their crop.
+    public static let minimumPhotos = 20
+
+    /// The mean of `distributions` (each the generalist's output for one leaf photo).
+    /// - Throws: `LeafReferenceError.tooFewPhotos` below `minimumPhotos`.
+    public init(meanOf distributions: [[Double]]) throws(LeafReferenceError) {
+        guard distributions.count >= Self.minimumPhotos, let classes = distributions.first?.count else {
+            throw .tooFewPhotos(count: distributions.count, minimum: Self.minimumPhotos)
+        }
+        var sum = [Double](repeating: 0, count: classes)
+        for distribution in distributions {
+            for index in 0..<min(classes, distribution.count) { sum[index] += distribution[index] }
+        }
+        let total = sum.reduce(0, +)
+        self.init(distribution: sum.map { total > 0 ? $0 / total : 1 / Double(classes) }, photoCount: distributions.count)
+    }
+
+    init(distribution: [Double], photoCount: Int) {
+        self.distribution = distribution
+        self.photoCount = photoCount
+    }
+
+    /// The Bhattacharyya coefficient Σ √(pᵢ mᵢ) of a distribution `p` against this reference:
+    /// 1 for the same distribution, 0 for distributions with no class in common. `p` has as
+    /// many classes as the reference.
+    public func likeness(_ p: [Double]) -> Double {
+        var sum = 0.0
+        for index in 0..<min(p.count, distribution.count) { sum += (max(p[index], 0) * distribution[index]).squareRoot() }
+        return min(sum, 1)
+    }
+
+    /// The file's text (format above), each probability to nine decimals: the rounding moves a
+    /// likeness by less than 10⁻³.
+    public var text: String {
+        var body = Self.header + "\n" + "photos \(photoCount)\n" + "classes \(distribution.count)\n"
+        for value in distribution { body += DecimalText.shortest(value, decimals: 9).map { $0 + "\n" } ?? "0\n" }
+        return body + "sha256 " + SHA256.hex(of: Array(body.utf8)) + "\n"
+    }
+
+    /// Reads a reference from the file at `path`, which must hold `expectedClasses` classes (the
+    /// generalist model's output count).
+    /// - Throws: `LeafReferenceError` naming the file and what is wrong with it.
+    public static func load(path: String, expectedClasses: Int) throws(LeafReferenceError) -> LeafReference {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.readAll(path: path, maximumSize: 1 << 20)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        return try parse(bytes, path: path, expectedClasses: expectedClasses)
+    }
+
+    /// Reads a reference from its file's bytes; `path` names it in errors.
+    /// - Throws: `LeafReferenceError` naming what is wrong.
+    public static func parse(_ bytes: [UInt8], path: String, expectedClasses: Int) throws(LeafReferenceError) -> LeafReference {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.hasPrefix(header + "\n") else { throw .notAReference(path: path) }
+        guard text.hasSuffix("\n"), let checksumLine = text.dropLast().lastIndex(of: "\n") else {
+            throw .damaged(path: path, problem: "it does not end with its checksum line")
+        }
+        let body = text[...checksumLine], checksum = text[text.index(after: checksumLine)...].dropLast()
+        guard checksum == "sha256 " + SHA256.hex(of: Array(body.utf8)) else {
+            throw .damaged(path: path, problem: "its checksum does not match its contents")
+        }
+        let lines = body.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        guard lines.count >= 3, lines[1].hasPrefix("photos "), let photos = Int(lines[1].dropFirst(7)), photos >= minimumPhotos,
+              lines[2].hasPrefix("classes "), let classes = Int(lines[2].dropFirst(8)) else {
+            throw .damaged(path: path, problem: "its photos and classes lines are missing or wrong")
+        }
+        guard classes == expectedClasses else { throw .wrongLength(path: path, classes: classes, expected: expectedClasses) }
+        let values = lines.dropFirst(3).compactMap(Double.init)
+        guard values.count == classes, lines.count == classes + 3, values.allSatisfy({ $0 >= 0 && $0 <= 1 }) else {
+            throw .damaged(path: path, problem: "it holds \(lines.count - 3) values for \(classes) classes")
+        }
+        return LeafReference(distribution: values, photoCount: photos)
+    }
+}

@@ -1,0 +1,85 @@
+/// The generalist second opinion: an ImageNet model that knows birds, food, people, vehicles and
+/// textures looks at the same model-size picture the leaf model saw, and its output distribution
+/// is compared with what it gives leaf photos (`LeafReference`). The leaf model names one of its
+/// 38 classes for anything, often with a high score; the generalist tells a bird among foliage or a
+/// printed pattern from a leaf.
+public final class SecondOpinion {
+    /// The generalist model and the reference it is compared with.
+    public struct Options: Sendable, Equatable {
+        public var modelPath: String
+        /// nil: the distribution is measured but there is nothing to compare it with (calibrate).
+        public var referencePath: String?
+
+        public init(modelPath: String, referencePath: String?) {
+            self.modelPath = modelPath
+            self.referencePath = referencePath
+        }
+    }
+
+    private let interpreter: Interpreter
+    private let quantizer: InputQuantizer
+    /// Resizes pictures of another size than the model's input (a leaf model with another input size).
+    private let resizer: RowResizer
+    public let reference: LeafReference?
+    public let options: Options
+
+    /// Loads the generalist model and, when the options name one, its leaf reference.
+    /// - Throws: `SecondOpinionError` naming the model or the reference file.
+    public init(options: Options, runtime: Interpreter.Options) throws(SecondOpinionError) {
+        self.options = options
+        do {
+            interpreter = try Interpreter(modelPath: options.modelPath, options: runtime)
+        } catch {
+            throw .model(error)
+        }
+        quantizer = InputQuantizer(tensor: interpreter.input)
+        let size = interpreter.inputSize
+        resizer = RowResizer(width: size.width, height: size.height)
+        if let path = options.referencePath {
+            do {
+                reference = try LeafReference.load(path: path, expectedClasses: interpreter.output.elementCount)
+            } catch {
+                throw .reference(error)
+            }
+        } else {
+            reference = nil
+        }
+    }
+
+    /// The generalist's output for `image` (any size: resized to its input), as probabilities
+    /// summing to 1. Returns the invoke's time in ms too.
+    /// - Throws: `RuntimeError` when LiteRT fails.
+    public func distribution(of image: RGBImage) throws(RuntimeError) -> (distribution: [Double], invokeMilliseconds: Double) {
+        let size = interpreter.inputSize
+        let input = image.width == size.width && image.height == size.height ? image : resized(image)
+        try interpreter.writeInput { tensor in
+            input.pixels.withUnsafeBufferPointer { quantizer.write($0, into: tensor) }
+        }
+        let start = MonotonicClock.nanoseconds()
+        try interpreter.invoke()
+        let invoke = MonotonicClock.milliseconds(since: start)
+        let output = interpreter.output
+        let scores = try interpreter.readOutput { Scores.dequantize($0, tensor: output) }
+        let total = scores.reduce(0) { $0 + max($1, 0) }
+        return (scores.map { total > 0 ? max($0, 0) / total : 0 }, invoke)
+    }
+
+    /// How like the reference's leaf photos `image` looks to the generalist, 0...1 (the
+    /// Bhattacharyya coefficient of the two distributions); nil without a reference.
+    /// - Throws: `RuntimeError` when LiteRT fails.
+    public func likeness(of image: RGBImage) throws(RuntimeError) -> (likeness: Double?, invokeMilliseconds: Double) {
+        let (distribution, invoke) = try distribution(of: image)
+        return (reference?.likeness(distribution), invoke)
+    }
+
+    /// The generalist's output classes (1001 for ImageNet's, with background).
+    public var classCount: Int { interpreter.output.elementCount }
+
+    private func resized(_ image: RGBImage) -> RGBImage {
+        _ = resizer.begin(width: image.width, height: image.height, orientation: .upright)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<image.height { resizer.row(pixels.baseAddress! + y * image.width * 3, y: y) }
+        }
+        return resizer.finish()
+    }
+}

@@ -1,0 +1,51 @@
+/// Whether green tissue runs off every side of the picture, as in a field photo of a plant or a
+/// canopy, which the leaf model never learned: it learned one leaf on a plain background, with
+/// background along most of the picture's edges. Read on the model-size picture.
+public struct SceneEdges: Sendable, Equatable {
+    /// The share of the pixels in a band along the four edges that are green tissue (after the
+    /// colour-cast balance, when the vegetation check needed one).
+    public let greenShare: Double
+    /// How many of the four edge bands are mostly (over half) green tissue.
+    public let greenSides: Int
+
+    /// The band along each edge, as a share of the picture's side: 12 pixels of 224.
+    static let bandShare = 12.0 / 224
+
+    public init(greenShare: Double, greenSides: Int) {
+        self.greenShare = greenShare
+        self.greenSides = greenSides
+    }
+
+    /// The edges of `image`, with its colours scaled by `gains` first.
+    public init(image: RGBImage, gains: (red: Double, green: Double, blue: Double) = (1, 1, 1)) {
+        let (width, height) = (image.width, image.height)
+        let band = max(1, Int((Double(min(width, height)) * Self.bandShare).rounded()))
+        guard width > 2 * band, height > 2 * band else {
+            self.init(greenShare: 0, greenSides: 0)
+            return
+        }
+        func scaled(_ value: UInt8, _ gain: Double) -> Int { min(255, Int((Double(value) * gain).rounded())) }
+        // Green pixels and pixels per side: top, bottom, left, right (the corners in top and bottom).
+        var green = [0, 0, 0, 0], total = [0, 0, 0, 0]
+        image.pixels.withUnsafeBufferPointer { pixels in
+            func count(x: Int, y: Int, side: Int) {
+                let offset = (y * width + x) * 3
+                let isGreen = PictureStatistics.isGreenTissue(red: scaled(pixels[offset], gains.red),
+                                                              green: scaled(pixels[offset + 1], gains.green),
+                                                              blue: scaled(pixels[offset + 2], gains.blue))
+                green[side] += isGreen ? 1 : 0
+                total[side] += 1
+            }
+            for y in 0..<height {
+                if y < band || y >= height - band {
+                    for x in 0..<width { count(x: x, y: y, side: y < band ? 0 : 1) }
+                } else {
+                    for x in 0..<band { count(x: x, y: y, side: 2) }
+                    for x in (width - band)..<width { count(x: x, y: y, side: 3) }
+                }
+            }
+        }
+        self.init(greenShare: Double(green.reduce(0, +)) / Double(total.reduce(0, +)),
+                  greenSides: (0..<4).count { 2 * green[$0] > total[$0] })
+    }
+}
