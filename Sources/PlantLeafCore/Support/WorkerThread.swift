@@ -7,10 +7,11 @@ package final class WorkerThread: Sendable {
 
     private final class Body {
         let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
+        init(_ run: sending @escaping () -> Void) { self.run = run }
     }
 
-    package init(_ run: @escaping () -> Void) throws(ThreadStartError) {
+    /// `run` is sent to the new thread: what it captures must be Sendable or no longer used here.
+    package init(_ run: sending @escaping () -> Void) throws(ThreadStartError) {
         let body = Unmanaged.passRetained(Body(run)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { context in
