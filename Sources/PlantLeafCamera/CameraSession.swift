@@ -1,5 +1,6 @@
 import PlantLeafCore
 import Glibc
+import Synchronization
 
 /// Live classification from a V4L2 camera or a motion-JPEG stream: a capture thread keeps the
 /// newest frame, the calling thread (the only one touching LiteRT) classifies it, again and
@@ -12,10 +13,8 @@ public final class CameraSession {
     private var recentResults: [UInt64] = []
     /// The last classified frame's readings: a frame repeating them is the same frame again.
     private var history = PictureHistory()
-    /// The run's stop pipe while it runs, for `stop()` from another thread.
-    private let stopLock = Lock()
-    private var activeStop: StopSignal?
-    private var stopRequested = false
+    /// Stops the run under way from another thread: the session itself stays on the thread that runs it.
+    public let stopHandle = StopHandle()
 
     /// A session that classifies with `classifier`; nothing is opened until `run`.
     public init(classifier: Classifier, options: CameraOptions) {
@@ -37,7 +36,7 @@ public final class CameraSession {
         try makeSaveFolder()
         // First, so a Ctrl-C during set-up also ends the run through the normal path.
         let stop = try makeStopSignal()
-        defer { runEnded() }
+        defer { stopHandle.runEnded() }
         var summary: CameraSummary
         if let inputPath = options.inputPath {
             let reader = try MJPEGStreamReader(path: inputPath, maxFrameBytes: options.maxStreamFrameBytes)
@@ -59,27 +58,42 @@ public final class CameraSession {
         return summary
     }
 
-    /// Ends the run under way (or the next one at its start) from another thread, as SIGTERM
-    /// would: a program that waits for signals itself (a server) stops the camera with this.
-    public func stop() {
-        stopLock.withLock {
-            stopRequested = true
-            activeStop?.trigger()
+    /// Ends a session's run under way (or the next one at its start) from another thread, as
+    /// SIGTERM would: a program that waits for signals itself (a server) stops the camera with this.
+    public final class StopHandle: Sendable {
+        private struct Run {
+            /// The run's stop pipe while it runs.
+            var active: StopSignal?
+            var requested = false
+        }
+
+        private let run = Mutex(Run())
+
+        public func stop() {
+            run.withLock { run in
+                run.requested = true
+                run.active?.trigger()
+            }
+        }
+
+        /// A run starts with `signal` as its stop pipe.
+        fileprivate func runStarted(_ signal: StopSignal) {
+            run.withLock { run in
+                run.active = signal
+                if run.requested { signal.trigger() }
+            }
+        }
+
+        fileprivate func runEnded() {
+            run.withLock { $0.active = nil }
         }
     }
 
-    /// The stop pipe for one run, with `stop()` wired to it.
+    /// The stop pipe for one run, with `stopHandle` wired to it.
     private func makeStopSignal() throws(CameraError) -> StopSignal {
         let stop = try StopSignal()
-        stopLock.withLock {
-            activeStop = stop
-            if stopRequested { stop.trigger() }
-        }
+        stopHandle.runStarted(stop)
         return stop
-    }
-
-    private func runEnded() {
-        stopLock.withLock { activeStop = nil }
     }
 
     /// `run` on a source of the caller's (the tests' scripted ones), as a stream of `format`.
@@ -87,7 +101,7 @@ public final class CameraSession {
                      onNotice: (CameraNotice) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
         try makeSaveFolder()
         let stop = try makeStopSignal()
-        defer { runEnded() }
+        defer { stopHandle.runEnded() }
         var summary = try classifyStream(from: source, format: format, stop: stop, onResult: onResult, onNotice: onNotice)
         summary.signal = stop.receivedSignal()
         return summary
@@ -100,7 +114,7 @@ public final class CameraSession {
                                 onNotice: (CameraNotice) -> Void = { _ in }) throws(CameraError) -> CameraSummary {
         try makeSaveFolder()
         let stop = try makeStopSignal()
-        defer { runEnded() }
+        defer { stopHandle.runEnded() }
         var summary = try captureAtIntervals(opening: open, stop: stop, onSetup: onSetup, onResult: onResult, onNotice: onNotice)
         summary.signal = stop.receivedSignal()
         return summary
@@ -124,8 +138,10 @@ public final class CameraSession {
         let mailbox = LatestFrame()
         let deadline = options.duration.map { MonotonicClock.nanoseconds() + UInt64($0 * 1e9) }
         let loop = CaptureLoop(source: source, mailbox: mailbox, wake: stop.readEnd, frameTimeout: options.frameTimeout, deadline: deadline)
+        // Read before the capture thread starts: from then until it is joined, the source is its.
+        let sourceName = source.name
         let thread = try WorkerThread.capture { loop.run() }
-        var summary = classify(from: mailbox, stream: format, source: source.name, onResult: onResult, onNotice: onNotice)
+        var summary = classify(from: mailbox, stream: format, source: sourceName, onResult: onResult, onNotice: onNotice)
         stop.trigger()
         thread.join()
         mailbox.takeNotices().forEach(onNotice)

@@ -4,8 +4,12 @@ import PlantLeafCore
 /// of the stream, `frameTimeout` seconds without a frame (frames, not bytes: a stream of garbage
 /// is as silent as an unplugged camera) or the end of the run's duration, and tells the mailbox
 /// which it was.
+///
+/// Sendable unchecked because a frame source is not Sendable (a device's buffers, a stream's
+/// parser: state for one thread) yet is handed to the capture thread and back: the thread alone
+/// uses the source from `run`'s start until it is joined, after which its opener stops and
+/// closes it. The compiler sees the hand-over but not the join that ends it.
 package final class CaptureLoop: @unchecked Sendable {
-    // Touched only by the capture thread while it runs.
     private let source: any FrameSource
     private let mailbox: LatestFrame
     private let wake: Int32

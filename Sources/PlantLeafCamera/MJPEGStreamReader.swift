@@ -4,7 +4,7 @@ import Glibc
 /// A motion-JPEG stream from a file, a pipe or standard input as a frame source: read on the
 /// capture thread, split into frames, each whole frame handed to the one-frame mailbox as a
 /// device's are: the newest frame wins, a slow model never builds a backlog.
-final class MJPEGStreamReader: FrameSource, @unchecked Sendable {
+final class MJPEGStreamReader: FrameSource {
     /// "-" for standard input.
     let path: String
     /// How the path is shown in messages.

@@ -8,10 +8,11 @@ nonisolated(unsafe) private var stopPipeWriteEnd: Int32 = -1
 /// Ctrl-C, SIGTERM and "enough frames" all become one byte in a pipe that the capture thread
 /// polls next to the camera, so a stop is noticed at once wherever the program is, and the
 /// stream is always shut down by the normal path (STREAMOFF, unmap) instead of by the signal.
-final class StopSignal {
+final class StopSignal: Sendable {
     let readEnd: Int32
     private let writeEnd: Int32
-    private var previous: [Int32: sighandler_t?] = [:]
+    /// The handlers to put back when the run is over.
+    private let previous: [Int32: sighandler_t?]
 
     init() throws(CameraError) {
         var ends: [Int32] = [-1, -1]
@@ -26,12 +27,14 @@ final class StopSignal {
         readEnd = ends[0]
         writeEnd = ends[1]
         stopPipeWriteEnd = writeEnd
+        var previous: [Int32: sighandler_t?] = [:]
         for number in [SIGINT, SIGTERM] {
             previous[number] = SignalHandler.install(number) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(stopPipeWriteEnd, &byte, 1)
             }
         }
+        self.previous = previous
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
+import Synchronization
 
 /// `plantleaf classify`: the top classes for every image file given or found in given folders.
 enum ClassifyCommand {
@@ -80,13 +81,12 @@ enum ClassifyCommand {
                                     deliver: { outcome in
                                         progress.clear()
                                         // After set-up, so a model error is not preceded by a header.
-                                        if format == .csv && tally.delivered == 0 { Console.out(ClassificationOutput.csvHeader) }
-                                        tally.delivered += 1
+                                        if tally.countDelivery() && format == .csv { Console.out(ClassificationOutput.csvHeader) }
                                         switch outcome {
                                         case .classified(let path, let result):
                                             Console.out(ClassificationOutput.record(result, path: path, format: format))
                                         case .failed(let path, let reason):
-                                            tally.failures += 1
+                                            tally.countFailure()
                                             Console.error("plantleaf classify: \(path.escaped): \(reason)")
                                             if let record = ClassificationOutput.failureRecord(path: path, reason: reason, format: format) {
                                                 Console.out(record)
@@ -109,17 +109,29 @@ enum ClassifyCommand {
     }
 }
 
-/// Counts outcomes across batch workers (deliveries are serialised, the counts are read after).
-private final class Tally: @unchecked Sendable {
-    var delivered = 0
-    var failures = 0
+/// Counts outcomes as the batch workers deliver them; the failures are read after the batch.
+/// Deliveries never overlap, so the counters need no ordering beyond their own.
+private final class Tally: Sendable {
+    private let delivered = Atomic<Int>(0)
+    private let failed = Atomic<Int>(0)
+
+    /// Counts one outcome delivered; true for the first.
+    func countDelivery() -> Bool {
+        delivered.wrappingAdd(1, ordering: .relaxed).oldValue == 0
+    }
+
+    func countFailure() {
+        failed.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    var failures: Int { failed.load(ordering: .relaxed) }
 }
 
 /// "[12/76] path" on a terminal's stderr, redrawn in place; silent otherwise.
-private final class Progress: @unchecked Sendable {
+private final class Progress: Sendable {
     private let total: Int
     private let enabled: Bool
-    private var done = 0
+    private let done = Atomic<Int>(0)
 
     init(total: Int, enabled: Bool) {
         self.total = total
@@ -127,7 +139,7 @@ private final class Progress: @unchecked Sendable {
     }
 
     func advance(path: String) {
-        done += 1
+        let done = done.wrappingAdd(1, ordering: .relaxed).newValue
         if enabled && done < total { Console.progress("[\(done)/\(total)] \(path)") }
     }
 

@@ -2,6 +2,7 @@ import Glibc
 import PlantLeafCamera
 import PlantLeafCore
 import PlantLeafServe
+import Synchronization
 
 /// `plantleaf serve`: the page, the JSON API and the metrics over HTTP, until SIGINT or SIGTERM.
 enum ServeCommand {
@@ -94,6 +95,8 @@ enum ServeCommand {
         Console.error("plantleaf serve: listening on \(scheme)://\(host):\(server.port)/ (\(jobs) model instance\(jobs == 1 ? "" : "s"), "
             + "uploads up to \(options.maxUploadBytes >> 20) MiB)")
         var camera: CameraThread?
+        // Taken before the monitor goes to its thread: the one part of it this thread uses after.
+        let cameraStop = monitor?.session.stopHandle
         if let monitor, let feed {
             do {
                 camera = try CameraThread(monitor: monitor, feed: feed)
@@ -107,7 +110,7 @@ enum ServeCommand {
         sigwait(&signals, &received)
         // The camera first (its reading in progress finishes), then the viewers waiting for its
         // next frame, then the server with its connections.
-        monitor?.session.stop()
+        cameraStop?.stop()
         let cameraStatus = camera?.join()
         feed?.close()
         server.stop()
@@ -133,26 +136,34 @@ enum ServeCommand {
 /// The camera monitor on a thread of its own beside the server. A run that ends well (an --input
 /// stream's end) leaves the server serving its last reading; one that fails wakes the main
 /// thread's sigwait with SIGUSR1, so serve ends with the camera's status.
-private final class CameraThread: @unchecked Sendable {
-    private var thread: WorkerThread?
-    private var status: Int32 = ExitCode.success
+private final class CameraThread {
+    private let thread: WorkerThread
+    private let status: ExitStatus
 
-    init(monitor: CameraMonitor, feed: LiveFeed) throws(ThreadStartError) {
+    /// The run's exit status, set by the camera thread as it ends.
+    private final class ExitStatus: Sendable {
+        let value = Atomic<Int32>(ExitCode.success)
+    }
+
+    /// `monitor` goes to the camera thread: only that thread uses it from here on.
+    init(monitor: sending CameraMonitor, feed: LiveFeed) throws(ThreadStartError) {
         let main = pthread_self()
-        thread = try WorkerThread { [self] in
-            let status = monitor.run(output: .none) { record, frame in
+        let status = ExitStatus()
+        thread = try WorkerThread {
+            let ended = monitor.run(output: .none) { record, frame in
                 feed.publish(record, frameJPEG: frame)
             }
             feed.streamEnded()
-            self.status = status
-            if status != ExitCode.success { pthread_kill(main, SIGUSR1) }
+            status.value.store(ended, ordering: .relaxed)
+            if ended != ExitCode.success { pthread_kill(main, SIGUSR1) }
         }
+        self.status = status
     }
 
     /// Waits for the run to end; its exit status.
     func join() -> Int32 {
-        thread?.join()
-        thread = nil
-        return status
+        thread.join()
+        // The join orders the thread's store before this load.
+        return status.value.load(ordering: .relaxed)
     }
 }

@@ -20,8 +20,14 @@ import Glibc
 /// libmosquitto would otherwise queue every QoS 1 message without limit while the broker is slow.
 ///
 /// libmosquitto calls the callbacks below on the network thread, within mosquitto_loop and
-/// mosquitto_connect, while holding its own locks; they only take `lock`, never `clientLock`,
-/// and no libmosquitto call is made with `lock` held.
+/// mosquitto_connect, while holding its own locks; they only take `link`, never `currentClient`,
+/// and no libmosquitto call is made with `link` held.
+///
+/// Sendable unchecked because of the libmosquitto clients, C pointers the compiler cannot
+/// follow: the current one is used from other threads only under `currentClient`'s lock (and
+/// libmosquitto, told so by mosquitto_threaded_set, takes its own locks inside), the first one
+/// is made here and used by the network thread alone once it starts, and `networkThread` is
+/// touched only by the owner's `start` and `stop`. All else that threads share is in `link`.
 final class MQTTConnection: @unchecked Sendable {
     /// One message to publish with QoS 1.
     struct Outgoing: Sendable, Equatable {
@@ -62,32 +68,47 @@ final class MQTTConnection: @unchecked Sendable {
     private var firstClient: OpaquePointer?
     private var networkThread: WorkerThread?
 
-    /// Held while the current client is used from outside the network thread, and by that thread
-    /// while it sets or clears the client, so a client is never destroyed in use.
-    private let clientLock = Lock()
-    /// The client of the connection being run; nil between connections. Guarded by `clientLock`.
-    private var currentClient: OpaquePointer?
+    /// The client of the connection being run; nil between connections. Held while the client
+    /// is used from outside the network thread, and by that thread while it sets or clears the
+    /// client, so a client is never destroyed in use.
+    private let currentClient = Lock<OpaquePointer?>(nil)
 
-    private let lock = Lock()
-    // Guarded by `lock`:
-    private var connected = false
-    /// Set by the connect callback: the retained set is still to be sent on this connection.
-    private var retainedSetDue = false
-    private var newestReading: [Outgoing]?
-    private var unacknowledged = 0
-    private var events: [MQTTEvent] = []
-    private var firstAnswer: FirstAnswer?
-    private var closing = false
-    /// When a closing connection stops waiting for acknowledgements.
-    private var closeDeadline: UInt64 = 0
-    /// The last failed attempt's event, so retries failing the same way are reported once.
-    private var lastFailure: MQTTEvent?
-    /// Whether a TLS failure was reported since the last connection: OpenSSL logs several lines
-    /// for one failure, the first says the most.
-    private var tlsFailureReported = false
-    /// Whether the broker sent a PUBLISH on this connection.
-    private var unsolicitedPublish = false
-    private var networkThreadRunning = false
+    /// What the network thread, the callbacks and `publish` callers share.
+    private struct Link {
+        var connected = false
+        /// Set by the connect callback: the retained set is still to be sent on this connection.
+        var retainedSetDue = false
+        var newestReading: [Outgoing]?
+        var unacknowledged = 0
+        var events: [MQTTEvent] = []
+        var firstAnswer: FirstAnswer?
+        var closing = false
+        /// When a closing connection stops waiting for acknowledgements.
+        var closeDeadline: UInt64 = 0
+        /// The last failed attempt's event, so retries failing the same way are reported once.
+        var lastFailure: MQTTEvent?
+        /// Whether a TLS failure was reported since the last connection: OpenSSL logs several lines
+        /// for one failure, the first says the most.
+        var tlsFailureReported = false
+        /// Whether the broker sent a PUBLISH on this connection.
+        var unsolicitedPublish = false
+        var networkThreadRunning = false
+
+        mutating func record(_ event: MQTTEvent) {
+            if events.count == MQTTConnection.maximumEvents { events.removeFirst() }
+            events.append(event)
+        }
+
+        /// The newest reading if it may go now, its messages counted as unacknowledged.
+        mutating func takeNewestReadingIfSendable() -> [Outgoing]? {
+            guard connected, unacknowledged < MQTTConnection.maximumUnacknowledged, let reading = newestReading else { return nil }
+            newestReading = nil
+            unacknowledged += reading.count
+            return reading
+        }
+    }
+
+    private let link = Lock(Link())
 
     /// Makes and configures the first client; nothing is sent until `start`.
     init(settings: MQTTSettings, retainedOnConnect: [HomeAssistantDiscovery.Message]) throws(MQTTError) {
@@ -159,11 +180,11 @@ final class MQTTConnection: @unchecked Sendable {
 
     /// Starts the network thread, which makes the first connection attempt.
     func start() throws(MQTTError) {
-        lock.withLock { networkThreadRunning = true }
+        link.withLock { $0.networkThreadRunning = true }
         do throws(ThreadStartError) {
             networkThread = try WorkerThread { [self] in runNetwork() }
         } catch {
-            lock.withLock { networkThreadRunning = false }
+            link.withLock { $0.networkThreadRunning = false }
             throw .setupFailed(step: "starting the network thread", reason: error.reason)
         }
     }
@@ -171,19 +192,16 @@ final class MQTTConnection: @unchecked Sendable {
     /// Waits up to `timeout` seconds for the first attempt's outcome; nil if none came by then.
     func waitForFirstAnswer(timeout: Double) -> FirstAnswer? {
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
-        return lock.withLock {
-            while firstAnswer == nil && lock.wait(until: deadline) {}
-            return firstAnswer
-        }
+        return link.withLock(waitingUntil: { $0.firstAnswer != nil }, deadline: deadline) { $0.firstAnswer }
     }
 
     /// Keeps `reading` (at most ``maximumMessagesPerReading`` messages) as the newest, in place of
     /// any older one waiting; the network thread hands it over. Never waits.
     func publish(_ reading: [Outgoing]) {
         precondition(reading.count <= MQTTConnection.maximumMessagesPerReading, "a reading of \(reading.count) messages")
-        let accepted: Bool = lock.withLock {
-            guard !closing else { return false }
-            newestReading = reading
+        let accepted: Bool = link.withLock { link in
+            guard !link.closing else { return false }
+            link.newestReading = reading
             return true
         }
         if accepted { sendNewestReadingIfSendable() }
@@ -191,18 +209,18 @@ final class MQTTConnection: @unchecked Sendable {
 
     /// Hands the newest reading to the current client if the link allows.
     private func sendNewestReadingIfSendable() {
-        clientLock.withLock {
-            guard let client = currentClient, let reading = lock.withLock({ takeNewestReadingIfSendable() }) else { return }
+        currentClient.withLock { client in
+            guard let client, let reading = link.withLock({ $0.takeNewestReadingIfSendable() }) else { return }
             for message in reading { send(message, on: client) }
         }
     }
 
-    var isConnected: Bool { lock.withLock { connected } }
+    var isConnected: Bool { link.withLock { $0.connected } }
 
     func takeEvents() -> [MQTTEvent] {
-        lock.withLock {
-            defer { events.removeAll() }
-            return events
+        link.withLock { link in
+            defer { link.events.removeAll() }
+            return link.events
         }
     }
 
@@ -212,18 +230,16 @@ final class MQTTConnection: @unchecked Sendable {
     /// stands. A thread caught in a connection attempt (a host that does not answer) is left to
     /// end on its own after `timeout` and a second more.
     func stop(timeout: Double) {
-        let running: Bool = lock.withLock {
-            guard networkThreadRunning, !closing else { return false }
-            closing = true
-            closeDeadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
-            lock.broadcast()
-            return true
+        let closeDeadline: UInt64? = link.withLock { link in
+            guard link.networkThreadRunning, !link.closing else { return nil }
+            link.closing = true
+            link.closeDeadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
+            self.link.broadcast()
+            return link.closeDeadline
         }
-        guard running else { return }
-        let ended: Bool = lock.withLock {
-            let deadline = closeDeadline + 1_000_000_000
-            while networkThreadRunning && lock.wait(until: deadline) {}
-            return !networkThreadRunning
+        guard let closeDeadline else { return }
+        let ended = link.withLock(waitingUntil: { !$0.networkThreadRunning }, deadline: closeDeadline + 1_000_000_000) { link in
+            !link.networkThreadRunning
         }
         if ended { networkThread?.join() }
         networkThread = nil
@@ -237,12 +253,12 @@ final class MQTTConnection: @unchecked Sendable {
         var client = firstClient
         firstClient = nil
         var delay = MQTTConnection.firstReconnectDelay
-        while !lock.withLock({ closing }) {
+        while !link.withLock({ $0.closing }) {
             if client == nil {
                 do throws(MQTTError) {
                     client = try makeClient()
                 } catch {
-                    lock.withLock { record(.cannotConnect(broker: settings.broker, reason: error.description)) }
+                    link.withLock { $0.record(.cannotConnect(broker: settings.broker, reason: error.description)) }
                 }
             }
             if let current = client {
@@ -253,16 +269,14 @@ final class MQTTConnection: @unchecked Sendable {
                 if outcome == .wasAccepted { delay = MQTTConnection.firstReconnectDelay }
             }
             let deadline = MonotonicClock.nanoseconds() + UInt64(delay) * 1_000_000_000
-            lock.withLock {
-                while !closing && lock.wait(until: deadline) {}
-            }
+            link.withLock(waitingUntil: { $0.closing }, deadline: deadline) { _ in }
             delay = min(delay * 2, MQTTConnection.lastReconnectDelay)
         }
         if let client { pl_mosquitto_destroy(client) }
-        lock.withLock {
-            networkThreadRunning = false
-            connected = false
-            lock.broadcast()
+        link.withLock { link in
+            link.networkThreadRunning = false
+            link.connected = false
+            self.link.broadcast()
         }
     }
 
@@ -270,9 +284,9 @@ final class MQTTConnection: @unchecked Sendable {
 
     /// One connection on `client`, from the attempt to its end.
     private func connectAndRun(_ client: OpaquePointer) -> ConnectionOutcome {
-        lock.withLock {
-            unsolicitedPublish = false
-            retainedSetDue = false
+        link.withLock { link in
+            link.unsolicitedPublish = false
+            link.retainedSetDue = false
         }
         // Publishing from other threads then wakes the loop rather than writing to the socket
         // behind its back.
@@ -281,26 +295,26 @@ final class MQTTConnection: @unchecked Sendable {
         let status = pl_mosquitto_connect(client, settings.host, Int32(settings.port), MQTTConnection.keepAlive)
         let systemError = errno
         guard status == kPLMosquittoSuccess else { return connectFailed(status, systemError: systemError) }
-        clientLock.withLock { currentClient = client }
-        defer { clientLock.withLock { currentClient = nil } }
+        currentClient.withLock { $0 = client }
+        defer { currentClient.withLock { $0 = nil } }
         var accepted = false
         while true {
             let status = pl_mosquitto_loop(client, MQTTConnection.loopIntervalMilliseconds, 1)
-            let (due, closingNow, unsolicited, isConnected): ([Outgoing], Bool, Bool, Bool) = lock.withLock {
+            let (due, closingNow, unsolicited, isConnected): ([Outgoing], Bool, Bool, Bool) = link.withLock { link in
                 var due: [Outgoing] = []
-                if retainedSetDue {
-                    retainedSetDue = false
+                if link.retainedSetDue {
+                    link.retainedSetDue = false
                     due = retainedOnConnect.map { Outgoing(topic: $0.topic, payload: Array($0.payload.utf8), retain: true) }
                 }
-                return (due, closing, unsolicitedPublish, connected)
+                return (due, link.closing, link.unsolicitedPublish, link.connected)
             }
             accepted = accepted || isConnected
             for message in due { send(message, on: client) }
             sendNewestReadingIfSendable()
             if unsolicited {
-                lock.withLock {
-                    connected = false
-                    record(.unsolicitedMessage(broker: settings.broker))
+                link.withLock { link in
+                    link.connected = false
+                    link.record(.unsolicitedMessage(broker: settings.broker))
                 }
                 _ = pl_mosquitto_disconnect(client)
                 return accepted ? .wasAccepted : .failed
@@ -311,37 +325,37 @@ final class MQTTConnection: @unchecked Sendable {
             }
             // connectionEnded has reported why.
             guard status == kPLMosquittoSuccess else {
-                return lock.withLock({ tlsFailureReported }) ? .givenUp : (accepted ? .wasAccepted : .failed)
+                return link.withLock({ $0.tlsFailureReported }) ? .givenUp : (accepted ? .wasAccepted : .failed)
             }
         }
     }
 
     /// Reports a failed attempt; whether to retry.
     private func connectFailed(_ status: Int32, systemError: Int32) -> ConnectionOutcome {
-        lock.withLock {
-            defer { lock.broadcast() }
+        link.withLock { link in
+            defer { self.link.broadcast() }
             switch status {
             // For MOSQ_ERR_EAI errno holds getaddrinfo's code; only "try again" (no DNS server
             // reachable yet, as at boot) is worth retrying on the first attempt.
-            case kPLMosquittoLookup where systemError != EAI_AGAIN && firstAnswer == nil:
-                firstAnswer = .unknownHost(reason: String(cString: gai_strerror(systemError)).lowercased())
+            case kPLMosquittoLookup where systemError != EAI_AGAIN && link.firstAnswer == nil:
+                link.firstAnswer = .unknownHost(reason: String(cString: gai_strerror(systemError)).lowercased())
                 return .givenUp
             // A failed handshake: a wrong CA file or host name does not fix itself. loggedError
             // has reported OpenSSL's reason.
             case kPLMosquittoTLS:
-                tlsFailed(reason: MQTTConnection.reason(status))
+                tlsFailed(reason: MQTTConnection.reason(status), in: &link)
                 return .givenUp
             case kPLMosquittoErrno where settings.usesTLS && systemError == EPROTO:
-                tlsFailed(reason: MQTTConnection.reason(status, systemError: systemError))
+                tlsFailed(reason: MQTTConnection.reason(status, systemError: systemError), in: &link)
                 return .givenUp
             default:
                 let reason = status == kPLMosquittoLookup
                     ? String(cString: gai_strerror(systemError)).lowercased() : MQTTConnection.reason(status, systemError: systemError)
                 let event = MQTTEvent.cannotConnect(broker: settings.broker, reason: reason)
                 // After "lost ... retrying", a broker still away is no news.
-                if event != lastFailure, !MQTTConnection.isLoss(lastFailure) { record(event) }
-                lastFailure = event
-                if firstAnswer == nil { firstAnswer = .unreachable }
+                if event != link.lastFailure, !MQTTConnection.isLoss(link.lastFailure) { link.record(event) }
+                link.lastFailure = event
+                if link.firstAnswer == nil { link.firstAnswer = .unreachable }
                 return .failed
             }
         }
@@ -351,71 +365,71 @@ final class MQTTConnection: @unchecked Sendable {
     /// close deadline, and disconnects.
     private func close(_ client: OpaquePointer, wasConnected: Bool) {
         guard wasConnected else { return }
-        while lock.withLock({ connected && newestReading != nil && MonotonicClock.nanoseconds() < closeDeadline }) {
+        while link.withLock({ $0.connected && $0.newestReading != nil && MonotonicClock.nanoseconds() < $0.closeDeadline }) {
             sendNewestReadingIfSendable()
             guard pl_mosquitto_loop(client, MQTTConnection.loopIntervalMilliseconds, 1) == kPLMosquittoSuccess else { break }
         }
-        lock.withLock { unacknowledged += 1 }
+        link.withLock { $0.unacknowledged += 1 }
         send(Outgoing(topic: settings.availabilityTopic, payload: Array(MQTTPublisher.offlinePayload.utf8), retain: true), on: client)
-        while lock.withLock({ connected && unacknowledged > 0 && MonotonicClock.nanoseconds() < closeDeadline }) {
+        while link.withLock({ $0.connected && $0.unacknowledged > 0 && MonotonicClock.nanoseconds() < $0.closeDeadline }) {
             guard pl_mosquitto_loop(client, MQTTConnection.loopIntervalMilliseconds, 1) == kPLMosquittoSuccess else { break }
         }
         _ = pl_mosquitto_disconnect(client)
-        lock.withLock { connected = false }
+        link.withLock { $0.connected = false }
     }
 
     private func connectionAnswered(_ code: Int32) {
         guard code == kPLConnackAccepted else {
             let reason = MQTTConnection.connackReason(code)
-            lock.withLock {
-                if firstAnswer == nil { firstAnswer = .refused(reason: reason) }
+            link.withLock { link in
+                if link.firstAnswer == nil { link.firstAnswer = .refused(reason: reason) }
                 let event = MQTTEvent.refused(broker: settings.broker, reason: reason)
-                if event != lastFailure { record(event) }
-                lastFailure = event
-                lock.broadcast()
+                if event != link.lastFailure { link.record(event) }
+                link.lastFailure = event
+                self.link.broadcast()
             }
             return
         }
-        lock.withLock {
-            connected = true
-            lastFailure = nil
-            tlsFailureReported = false
-            if firstAnswer == nil { firstAnswer = .accepted }
-            record(.connected(broker: settings.broker))
+        link.withLock { link in
+            link.connected = true
+            link.lastFailure = nil
+            link.tlsFailureReported = false
+            if link.firstAnswer == nil { link.firstAnswer = .accepted }
+            link.record(.connected(broker: settings.broker))
             // Each connection has a fresh client, so nothing of an earlier one is in flight:
             // only the retained set the loop sends next.
-            unacknowledged = retainedOnConnect.count
-            retainedSetDue = true
-            lock.broadcast()
+            link.unacknowledged = retainedOnConnect.count
+            link.retainedSetDue = true
+            self.link.broadcast()
         }
     }
 
     private func connectionEnded(_ code: Int32, systemError: Int32) {
-        lock.withLock {
-            let wasConnected = connected
-            connected = false
-            lock.broadcast()
+        link.withLock { link in
+            let wasConnected = link.connected
+            link.connected = false
+            self.link.broadcast()
             // 0: our own mosquitto_disconnect; a refusal: connectionAnswered reported it.
             guard code != kPLMosquittoSuccess, code != kPLMosquittoConnectionRefused else { return }
             let reason = MQTTConnection.reason(code, systemError: systemError)
             if settings.usesTLS && (code == kPLMosquittoTLS || (code == kPLMosquittoErrno && systemError == EPROTO)) {
-                tlsFailed(reason: reason)
+                tlsFailed(reason: reason, in: &link)
             } else if wasConnected {
                 let event = MQTTEvent.lost(broker: settings.broker, reason: reason)
-                record(event)
-                lastFailure = event
+                link.record(event)
+                link.lastFailure = event
             } else {
                 let event = MQTTEvent.cannotConnect(broker: settings.broker, reason: reason)
-                if event != lastFailure { record(event) }
-                lastFailure = event
+                if event != link.lastFailure { link.record(event) }
+                link.lastFailure = event
             }
         }
     }
 
     private func messageAcknowledged() {
-        lock.withLock {
-            unacknowledged = max(unacknowledged - 1, 0)
-            lock.broadcast()
+        link.withLock { link in
+            link.unacknowledged = max(link.unacknowledged - 1, 0)
+            self.link.broadcast()
         }
     }
 
@@ -423,62 +437,48 @@ final class MQTTConnection: @unchecked Sendable {
     /// broker releases it); PlantLeaf subscribes to nothing, so any is one too many.
     private func loggedDebug(_ line: UnsafePointer<CChar>) {
         guard strstr(line, " received PUBLISH ") != nil else { return }
-        lock.withLock { unsolicitedPublish = true }
+        link.withLock { $0.unsolicitedPublish = true }
     }
 
     /// OpenSSL's reasons reach the log only, so the log is where a TLS failure's reason comes from.
     private func loggedError(_ line: String) {
         guard settings.usesTLS, line.hasPrefix("OpenSSL Error") else { return }
-        lock.withLock { tlsFailed(reason: MQTTConnection.openSSLReason(line)) }
+        link.withLock { tlsFailed(reason: MQTTConnection.openSSLReason(line), in: &$0) }
     }
 
-    /// With the lock held. A failed handshake (MOSQ_ERR_TLS, or errno EPROTO) is not retried.
-    private func tlsFailed(reason: String) {
-        guard !tlsFailureReported else { return }
-        tlsFailureReported = true
-        if firstAnswer == nil { firstAnswer = .tlsFailed(reason: reason) }
-        record(.tlsFailed(broker: settings.broker, reason: reason))
-        lock.broadcast()
+    /// Within `link.withLock`. A failed handshake (MOSQ_ERR_TLS, or errno EPROTO) is not retried.
+    private func tlsFailed(reason: String, in link: inout Link) {
+        guard !link.tlsFailureReported else { return }
+        link.tlsFailureReported = true
+        if link.firstAnswer == nil { link.firstAnswer = .tlsFailed(reason: reason) }
+        link.record(.tlsFailed(broker: settings.broker, reason: reason))
+        self.link.broadcast()
     }
 
     // MARK: Helpers
-
-    /// With the lock held: the newest reading if it may go now, its messages counted as unacknowledged.
-    private func takeNewestReadingIfSendable() -> [Outgoing]? {
-        guard connected, unacknowledged < MQTTConnection.maximumUnacknowledged, let reading = newestReading else { return nil }
-        newestReading = nil
-        unacknowledged += reading.count
-        return reading
-    }
 
     /// Publishes with QoS 1, on the network thread; the caller has already counted the message
     /// as unacknowledged.
     private func send(_ message: Outgoing, on client: OpaquePointer) {
         guard let length = Int32(exactly: message.payload.count) else {
-            lock.withLock {
-                unacknowledged = max(unacknowledged - 1, 0)
-                record(.notPublished(topic: message.topic, reason: "\(message.payload.count) bytes is too large for MQTT"))
+            link.withLock { link in
+                link.unacknowledged = max(link.unacknowledged - 1, 0)
+                link.record(.notPublished(topic: message.topic, reason: "\(message.payload.count) bytes is too large for MQTT"))
             }
             return
         }
         let status = message.payload.withUnsafeBytes { pl_mosquitto_publish(client, nil, message.topic, length, $0.baseAddress, 1, message.retain) }
         guard status != kPLMosquittoSuccess else { return }
         let systemError = errno
-        lock.withLock {
-            unacknowledged = max(unacknowledged - 1, 0)
-            record(.notPublished(topic: message.topic, reason: MQTTConnection.reason(status, systemError: systemError)))
+        link.withLock { link in
+            link.unacknowledged = max(link.unacknowledged - 1, 0)
+            link.record(.notPublished(topic: message.topic, reason: MQTTConnection.reason(status, systemError: systemError)))
         }
     }
 
     private static func isLoss(_ event: MQTTEvent?) -> Bool {
         if case .lost? = event { return true }
         return false
-    }
-
-    /// With the lock held.
-    private func record(_ event: MQTTEvent) {
-        if events.count == MQTTConnection.maximumEvents { events.removeFirst() }
-        events.append(event)
     }
 
     private func check(_ status: Int32, step: String) throws(MQTTError) {

@@ -6,7 +6,7 @@ import PlantLeafCore
 /// seconds is never idle, and would hold its connection (and a place under the connection limit)
 /// for as long as it likes. This watch shuts such a socket down from its own thread: the
 /// connection's thread then sees the socket end and closes it through the library's normal path.
-final class ConnectionWatch: @unchecked Sendable {
+final class ConnectionWatch: Sendable {
     private struct Watched {
         var socket: Int32
         /// When the request under way (or the next one's head) must be in; nil once answered.
@@ -15,11 +15,16 @@ final class ConnectionWatch: @unchecked Sendable {
         var request: String?
     }
 
-    private let lock = Lock()
-    private var watched: [UnsafeMutableRawPointer: Watched] = [:]
+    private struct Watch {
+        /// By the library's connection handle, kept as a number: the watch never follows it.
+        var watched: [UInt: Watched] = [:]
+        var stopping = false
+        /// The watch's thread, until `stop` joins it.
+        var thread: WorkerThread?
+    }
+
+    private let watch = Lock(Watch())
     private let limit: UInt64
-    private var stopping = false
-    private var thread: WorkerThread?
     /// Called (on the watch's thread, under its lock) just before it shuts a socket down: keep it short.
     private let willShutDown: @Sendable () -> Void
     /// Called (on the watch's thread) for each connection it ended: the request, if its head came.
@@ -34,63 +39,68 @@ final class ConnectionWatch: @unchecked Sendable {
         self.willShutDown = willShutDown
         self.onDropped = onDropped
         do {
-            thread = try WorkerThread { [unowned self] in self.run() }
+            let thread = try WorkerThread { [unowned self] in self.run() }
+            watch.withLock { $0.thread = thread }
         } catch {
             throw .cannotStart(reason: "cannot start the thread that drops slow clients: \(error.reason)")
         }
     }
 
     func opened(_ connection: OpaquePointer, socket: Int32) {
-        lock.withLock { watched[UnsafeMutableRawPointer(connection)] = Watched(socket: socket, deadline: MonotonicClock.nanoseconds() + limit) }
+        watch.withLock { $0.watched[key(connection)] = Watched(socket: socket, deadline: MonotonicClock.nanoseconds() + limit) }
     }
 
     /// A request's head is in: its body must follow within the limit, counted from the connection
     /// opening or the previous request's end.
     func requestStarted(_ connection: OpaquePointer, _ request: String) {
-        lock.withLock { watched[UnsafeMutableRawPointer(connection)]?.request = request }
+        watch.withLock { $0.watched[key(connection)]?.request = request }
     }
 
     /// The response is queued: what remains is the client reading it, at its own pace.
     func answered(_ connection: OpaquePointer) {
-        lock.withLock { watched[UnsafeMutableRawPointer(connection)]?.deadline = nil }
+        watch.withLock { $0.watched[key(connection)]?.deadline = nil }
     }
 
     /// The response went out: the next request on this connection starts its own clock.
     func requestEnded(_ connection: OpaquePointer) {
-        lock.withLock {
-            watched[UnsafeMutableRawPointer(connection)]?.deadline = MonotonicClock.nanoseconds() + limit
-            watched[UnsafeMutableRawPointer(connection)]?.request = nil
+        watch.withLock { watch in
+            watch.watched[key(connection)]?.deadline = MonotonicClock.nanoseconds() + limit
+            watch.watched[key(connection)]?.request = nil
         }
     }
 
     /// Called by the library before it closes the socket, so the watch never touches a
     /// descriptor that may already belong to another connection.
     func closed(_ connection: OpaquePointer) {
-        lock.withLock { _ = watched.removeValue(forKey: UnsafeMutableRawPointer(connection)) }
+        watch.withLock { _ = $0.watched.removeValue(forKey: key(connection)) }
     }
 
     func stop() {
-        lock.withLock {
-            stopping = true
-            lock.signal()
+        let thread: WorkerThread? = watch.withLock { watch in
+            watch.stopping = true
+            self.watch.signal()
+            defer { watch.thread = nil }
+            return watch.thread
         }
         thread?.join()
-        thread = nil
+    }
+
+    private func key(_ connection: OpaquePointer) -> UInt {
+        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
     }
 
     private func run() {
         while true {
             var dropped: [String?] = []
-            let done: Bool = lock.withLock {
-                _ = lock.wait(until: MonotonicClock.nanoseconds() + ConnectionWatch.tick)
-                if stopping { return true }
+            let done: Bool = watch.withLock(waitingUntil: { $0.stopping }, deadline: MonotonicClock.nanoseconds() + ConnectionWatch.tick) { watch in
+                if watch.stopping { return true }
                 let now = MonotonicClock.nanoseconds()
-                for (key, entry) in watched {
+                for (key, entry) in watch.watched {
                     guard let deadline = entry.deadline, now >= deadline else { continue }
                     // Under the lock, so the library cannot close and reuse the descriptor meanwhile.
                     willShutDown()
                     shutdown(entry.socket, Int32(SHUT_RDWR))
-                    watched[key]?.deadline = nil
+                    watch.watched[key]?.deadline = nil
                     dropped.append(entry.request)
                 }
                 return false

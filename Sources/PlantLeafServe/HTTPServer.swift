@@ -2,6 +2,7 @@ import CLibraryLoader
 import CMicroHTTPD
 import Glibc
 import PlantLeafCore
+import Synchronization
 
 /// What a server's owner decides about each request: `admit` sees the head before any body is
 /// read and may answer at once (a refusal, or a request without a body); `respond` gets the
@@ -17,7 +18,7 @@ public protocol HTTPService: AnyObject, Sendable {
 
 /// An HTTP server on libmicrohttpd: a thread per connection (so a slow client only ever holds
 /// its own), bounded in connections, idle time, request time, header memory and body size.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     /// The bounds on what clients may take.
     public struct Limits: Sendable {
         /// Connections open at once, and from one address: room for a greenhouse's phones and
@@ -42,8 +43,16 @@ public final class HTTPServer: @unchecked Sendable {
     public let limits: Limits
     /// The port it listens on (the system's choice when asked for port 0).
     public let port: UInt16
-    private var daemon: OpaquePointer?
-    private let logSink: UnsafeMutablePointer<PLHTTPLogSink>
+
+    /// What a running server holds, until `stop`.
+    private struct Running {
+        var daemon: OpaquePointer
+        var logSink: UnsafeMutablePointer<PLHTTPLogSink>
+        /// The callbacks' context, kept until the daemon has stopped.
+        var context: ServerContext
+    }
+
+    private let running: Mutex<Running?>
 
     /// Loads libmicrohttpd.
     ///
@@ -66,7 +75,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// - Throws: `ServeError` when the library is missing, HTTPS is asked of a build without
     ///   it, or the address cannot be listened on.
     public init(address: ListenAddress, limits: Limits, tls: (key: String, certificate: String)?, service: any HTTPService,
-                log: @escaping (String) -> Void) throws(ServeError) {
+                log: @escaping @Sendable (String) -> Void) throws(ServeError) {
         try HTTPServer.loadLibrary()
         if tls != nil && pl_http_supports_tls() == 0 {
             throw .tlsUnsupported
@@ -75,19 +84,11 @@ public final class HTTPServer: @unchecked Sendable {
         let sink = UnsafeMutablePointer<PLHTTPLogSink>.allocate(capacity: 1)
         var started: OpaquePointer?
         var port: UInt16 = 0
-        // The callbacks' context, kept by `self` until the daemon has stopped.
-        let box = ServerContext()
-        box.watch = try ConnectionWatch(limitSeconds: limits.requestSeconds, willShutDown: { [weak box] in
-            box?.expectDropClosing()
-        }, onDropped: { [weak box] request in
-            box?.dropped(request)
-        })
+        let box = try ServerContext(service: service, limits: limits)
         sink.initialize(to: PLHTTPLogSink(log: { context, line in
             guard let context, let line else { return }
-            Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().libraryLog(String(cString: line))
+            Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().libraryLog.add(String(cString: line))
         }, context: Unmanaged.passUnretained(box).toOpaque()))
-        box.service = service
-        box.limits = limits
         let handlerContext = Unmanaged.passUnretained(box).toOpaque()
         address.withSocketAddress { socketAddress in
             var settings = PLHTTPSettings(address: socketAddress, connection_limit: UInt32(limits.connections),
@@ -113,35 +114,32 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let started else {
             sink.deallocate()
-            box.watch?.stop()
+            box.watch.stop()
             // The library's errno after a failed start is not reliably the bind's (1.0 closes
             // the socket first), so the address is tried again here to say why: in use, a port
             // below 1024 without root, an address not this machine's. If it binds, the failure
             // was the library's own (a TLS key that does not fit its certificate).
             let code = address.bindError()
             if code == EADDRINUSE { throw .addressInUse(address: address.description) }
-            let reason = code != 0 ? SystemError(code).reason : box.startupLines.last ?? "the HTTP library refused to start"
+            let reason = code != 0 ? SystemError(code).reason : box.libraryLog.startupLines.last ?? "the HTTP library refused to start"
             throw .cannotListen(address: address.description, reason: reason)
         }
-        box.started(log: log)
-        daemon = started
+        box.libraryLog.started(log: log)
         self.port = port
-        logSink = sink
-        context = box
+        running = Mutex(Running(daemon: started, logSink: sink, context: box))
     }
-
-    private var context: ServerContext?
 
     deinit { stop() }
 
     /// Stops listening, ends every connection and waits for their threads.
     public func stop() {
-        guard let daemon else { return }
-        pl_MHD_stop_daemon(daemon)
-        self.daemon = nil
-        context?.watch?.stop()
-        logSink.deallocate()
-        context = nil
+        running.withLock { running in
+            guard let stopping = running else { return }
+            pl_MHD_stop_daemon(stopping.daemon)
+            stopping.context.watch.stop()
+            stopping.logSink.deallocate()
+            running = nil
+        }
     }
 
     // MARK: the library's callbacks
@@ -152,8 +150,8 @@ public final class HTTPServer: @unchecked Sendable {
         if requestContext.pointee == nil {
             let exchange = Exchange(request: server.head(connection: connection, method: String(cString: method), path: String(cString: url)))
             requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
-            server.watch?.requestStarted(connection, exchange.request.line)
-            if let response = server.service?.admit(exchange.request) {
+            server.watch.requestStarted(connection, exchange.request.line)
+            if let response = server.service.admit(exchange.request) {
                 exchange.answered = true
                 return server.queue(response, on: connection)
             }
@@ -211,22 +209,21 @@ public final class HTTPServer: @unchecked Sendable {
                 return server.refuse(exchange, 400, reason: "the form ends before its closing boundary", on: connection)
             }
         }
-        guard let service = server.service else { return kPLHTTPNo }
-        return server.queue(service.respond(to: exchange.request), on: connection)
+        return server.queue(server.service.respond(to: exchange.request), on: connection)
     }
 
     private static let connectionChanged: PLHTTPConnectionNotify = { context, connection, _, code in
         guard let context, let connection else { return }
         let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
         if code == kPLHTTPConnectionStarted {
-            server.watch?.opened(connection, socket: pl_http_connection_socket(connection))
+            server.watch.opened(connection, socket: pl_http_connection_socket(connection))
         } else {
-            server.watch?.closed(connection)
+            server.watch.closed(connection)
         }
     }
 
     private static let completed: PLHTTPCompletedHandler = { context, connection, requestContext, termination in
-        if let context, let connection { Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().watch?.requestEnded(connection) }
+        if let context, let connection { Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().watch.requestEnded(connection) }
         guard let requestContext, let pointer = requestContext.pointee else { return }
         let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
         requestContext.pointee = nil
@@ -235,7 +232,7 @@ public final class HTTPServer: @unchecked Sendable {
         let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
         server.release(exchange.received)
         if termination == kPLHTTPTimedOut, !exchange.answered {
-            server.service?.refused(exchange.request.line, status: 408, reason: "the client sent nothing for \(server.limits.idleSeconds) s")
+            server.service.refused(exchange.request.line, status: 408, reason: "the client sent nothing for \(server.limits.idleSeconds) s")
         }
     }
 
@@ -268,68 +265,39 @@ private final class StreamBox {
 }
 
 /// What the library's callbacks reach through their context pointer.
-private final class ServerContext: @unchecked Sendable {
-    var service: (any HTTPService)?
-    var limits = HTTPServer.Limits()
-    var watch: ConnectionWatch?
-    /// Until the daemon has started, the library's lines are kept: a failure to start is then
-    /// said once, as the error; afterwards they go to the log.
-    private(set) var startupLines: [String] = []
-    private var log: ((String) -> Void)?
-    private let logLock = Lock()
-    /// Connections refused mid-body whose closing the library is still to report: it takes no
-    /// response once a body is under way, so it closes the connection and says that the
-    /// application failed, which for these is not news (the refusal has its own line).
-    private var refusalsClosing = 0
-    private static let closingLine = "Application reported internal error, closing connection."
-    /// Until when the library's report of each connection the watch shut down is expected: the
-    /// drop has its own line, and the library's says only that the socket ended. A connection
-    /// that never sent a byte ends without a report, so each expectation lapses after a while
-    /// rather than hiding the report of some later client that really went away.
-    private var dropsClosing: [UInt64] = []
-    private static let dropClosingLine = "Connection socket is closed when reading request"
-    private static let dropClosingWait: UInt64 = 5_000_000_000
+private final class ServerContext: Sendable {
+    let service: any HTTPService
+    let limits: HTTPServer.Limits
+    let watch: ConnectionWatch
+    let libraryLog = LibraryLog()
+    /// Body bytes held by requests under way, all together.
+    private let bodyBytesHeld = Mutex(0)
 
-    func libraryLog(_ line: String) {
-        logLock.withLock {
-            if refusalsClosing > 0, line.hasPrefix(Self.closingLine) {
-                refusalsClosing -= 1
-                return
-            }
-            let now = MonotonicClock.nanoseconds()
-            dropsClosing.removeAll { $0 < now }
-            if !dropsClosing.isEmpty, line.hasPrefix(Self.dropClosingLine) {
-                dropsClosing.removeFirst()
-                return
-            }
-            if let log { log(line) } else { startupLines.append(line) }
-        }
+    init(service: any HTTPService, limits: HTTPServer.Limits) throws(ServeError) {
+        self.service = service
+        self.limits = limits
+        let libraryLog = libraryLog
+        watch = try ConnectionWatch(limitSeconds: limits.requestSeconds, willShutDown: {
+            libraryLog.expectDropClosing()
+        }, onDropped: { request in
+            // The watch shut a connection down: a request was under way (its head in), or only its head was.
+            service.refused(request, status: 408, reason: "dropped: the request was not in within \(JSONObject.number(limits.requestSeconds, decimals: 1)) s")
+        })
     }
-
-    func started(log: @escaping (String) -> Void) {
-        logLock.withLock {
-            startupLines.forEach(log)
-            startupLines = []
-            self.log = log
-        }
-    }
-
-    private let bodyLock = Lock()
-    private var bodyBytesHeld = 0
 
     /// Counts `count` more body bytes as held; false (and nothing counted) when that would pass
     /// the limit on bodies held at once.
     func reserve(_ count: Int) -> Bool {
-        bodyLock.withLock {
-            guard bodyBytesHeld + count <= limits.bodyBytesInFlight else { return false }
-            bodyBytesHeld += count
+        bodyBytesHeld.withLock { held in
+            guard held + count <= limits.bodyBytesInFlight else { return false }
+            held += count
             return true
         }
     }
 
     /// Whether `count` more body bytes would fit beside those held now (nothing is counted).
     func wouldFit(_ count: Int) -> Bool {
-        bodyLock.withLock { count <= limits.bodyBytesInFlight - bodyBytesHeld }
+        bodyBytesHeld.withLock { count <= limits.bodyBytesInFlight - $0 }
     }
 
     var bodiesHeldReason: String {
@@ -338,17 +306,7 @@ private final class ServerContext: @unchecked Sendable {
 
     /// A request's body is gone.
     func release(_ count: Int) {
-        bodyLock.withLock { bodyBytesHeld -= count }
-    }
-
-    /// The watch is about to shut a connection down.
-    func expectDropClosing() {
-        logLock.withLock { dropsClosing.append(MonotonicClock.nanoseconds() + Self.dropClosingWait) }
-    }
-
-    /// The watch shut a connection down: a request was under way (its head in), or only its head was.
-    func dropped(_ request: String?) {
-        service?.refused(request, status: 408, reason: "dropped: the request was not in within \(JSONObject.number(limits.requestSeconds, decimals: 1)) s")
+        bodyBytesHeld.withLock { $0 -= count }
     }
 
     func head(connection: OpaquePointer, method: String, path: String) -> HTTPRequest {
@@ -360,13 +318,13 @@ private final class ServerContext: @unchecked Sendable {
     }
 
     func refuse(_ exchange: Exchange, _ status: Int, reason: String, on connection: OpaquePointer) -> Int32 {
-        service?.refused(exchange.request.line, status: status, reason: reason)
+        service.refused(exchange.request.line, status: status, reason: reason)
         var response = HTTPResponse.error(status, reason)
         // A refusal from the head leaves the body unread, so the connection cannot be reused: say
         // so. (Mid-body the library takes no response at all and closes the connection.)
         response.headers.append(("Connection", "close"))
         let queued = queue(response, on: connection)
-        if queued != kPLHTTPYes { logLock.withLock { refusalsClosing += 1 } }
+        if queued != kPLHTTPYes { libraryLog.expectRefusalClosing() }
         return queued
     }
 
@@ -396,8 +354,70 @@ private final class ServerContext: @unchecked Sendable {
         guard let made else { return kPLHTTPNo }
         for header in response.headers { _ = pl_MHD_add_response_header(made, header.name, header.value) }
         let queued = pl_MHD_queue_response(connection, UInt32(response.status), made)
-        watch?.answered(connection)
+        watch.answered(connection)
         pl_MHD_destroy_response(made)
         return queued
+    }
+}
+
+/// The library's own lines: kept until the daemon has started, then passed to the server's log,
+/// less those that only repeat what a refusal's or a drop's line has said.
+private final class LibraryLog: Sendable {
+    private struct Lines {
+        /// Until the daemon has started, the library's lines are kept: a failure to start is then
+        /// said once, as the error; afterwards they go to the log.
+        var startupLines: [String] = []
+        var log: (@Sendable (String) -> Void)?
+        /// Connections refused mid-body whose closing the library is still to report: it takes no
+        /// response once a body is under way, so it closes the connection and says that the
+        /// application failed, which for these is not news (the refusal has its own line).
+        var refusalsClosing = 0
+        /// Until when the library's report of each connection the watch shut down is expected: the
+        /// drop has its own line, and the library's says only that the socket ended. A connection
+        /// that never sent a byte ends without a report, so each expectation lapses after a while
+        /// rather than hiding the report of some later client that really went away.
+        var dropsClosing: [UInt64] = []
+    }
+
+    private static let closingLine = "Application reported internal error, closing connection."
+    private static let dropClosingLine = "Connection socket is closed when reading request"
+    private static let dropClosingWait: UInt64 = 5_000_000_000
+
+    private let lines = Mutex(Lines())
+
+    var startupLines: [String] { lines.withLock { $0.startupLines } }
+
+    func add(_ line: String) {
+        lines.withLock { lines in
+            if lines.refusalsClosing > 0, line.hasPrefix(Self.closingLine) {
+                lines.refusalsClosing -= 1
+                return
+            }
+            let now = MonotonicClock.nanoseconds()
+            lines.dropsClosing.removeAll { $0 < now }
+            if !lines.dropsClosing.isEmpty, line.hasPrefix(Self.dropClosingLine) {
+                lines.dropsClosing.removeFirst()
+                return
+            }
+            if let log = lines.log { log(line) } else { lines.startupLines.append(line) }
+        }
+    }
+
+    func started(log: @escaping @Sendable (String) -> Void) {
+        lines.withLock { lines in
+            lines.startupLines.forEach(log)
+            lines.startupLines = []
+            lines.log = log
+        }
+    }
+
+    /// A connection refused mid-body is closing.
+    func expectRefusalClosing() {
+        lines.withLock { $0.refusalsClosing += 1 }
+    }
+
+    /// The watch is about to shut a connection down.
+    func expectDropClosing() {
+        lines.withLock { $0.dropsClosing.append(MonotonicClock.nanoseconds() + Self.dropClosingWait) }
     }
 }

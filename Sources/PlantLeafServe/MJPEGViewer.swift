@@ -1,4 +1,5 @@
 import PlantLeafCore
+import Synchronization
 
 /// A body the server sends as it is made, for as long as the client reads: `read` fills the
 /// buffer and returns the byte count, or nil at the end. It runs on the connection's own thread
@@ -11,17 +12,24 @@ public protocol HTTPBodyStream: AnyObject, Sendable {
 /// multipart/x-mixed-replace body, the way motion and ustreamer serve a camera. A viewer slower
 /// than the camera is sent the newest frame when it is ready for one, never a queue of old ones;
 /// with no new frame for a while the last one is sent again, so a viewer that has gone is noticed
-/// by the failed write and its connection ends. Only its connection's thread touches it.
-final class MJPEGViewer: HTTPBodyStream, @unchecked Sendable {
+/// by the failed write and its connection ends.
+final class MJPEGViewer: HTTPBodyStream {
     static let boundary = "plantleaf-frame"
     static let contentType = "multipart/x-mixed-replace; boundary=\(boundary)"
     /// Seconds without a new frame before the last one is sent again.
     static let repeatAfter = 5.0
 
+    private struct Position {
+        /// The number of the reading whose part is being sent.
+        var sent: UInt64 = 0
+        var part: [UInt8] = []
+        var offset = 0
+    }
+
     private let feed: LiveFeed
-    private var sent: UInt64 = 0
-    private var part: [UInt8] = []
-    private var offset = 0
+    /// A body stream is Sendable (a response may be made on one thread and sent from another);
+    /// the library reads each on its connection's thread alone, so this lock is never contended.
+    private let position = Mutex(Position())
 
     init(feed: LiveFeed) { self.feed = feed }
 
@@ -31,19 +39,21 @@ final class MJPEGViewer: HTTPBodyStream, @unchecked Sendable {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        while offset == part.count {
-            guard let reading = feed.reading(after: sent, waitingUpTo: MJPEGViewer.repeatAfter) else { return nil }
-            sent = reading.number
-            // The feed's own bytes, shared: nothing is copied per viewer but into the socket.
-            guard let streamPart = reading.streamPart else { continue }
-            part = streamPart
-            offset = 0
+        position.withLock { position in
+            while position.offset == position.part.count {
+                guard let reading = feed.reading(after: position.sent, waitingUpTo: MJPEGViewer.repeatAfter) else { return nil }
+                position.sent = reading.number
+                // The feed's own bytes, shared: nothing is copied per viewer but into the socket.
+                guard let streamPart = reading.streamPart else { continue }
+                position.part = streamPart
+                position.offset = 0
+            }
+            let count = min(buffer.count, position.part.count - position.offset)
+            position.part.withUnsafeBytes { bytes in
+                buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position.offset, byteCount: count)
+            }
+            position.offset += count
+            return count
         }
-        let count = min(buffer.count, part.count - offset)
-        part.withUnsafeBytes { bytes in
-            buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
-        }
-        offset += count
-        return count
     }
 }

@@ -8,7 +8,7 @@ import PlantLeafCore
 /// over, and any other line that is not a camera record (cut short by a power cut, damaged) is
 /// counted as unreadable, never guessed at. Only the file's last `tailBytes` are read, so a log
 /// of months costs no more than a week's worth; the summary says from when it covers.
-public final class ReadingHistory: @unchecked Sendable {
+public final class ReadingHistory: Sendable {
     /// One window: its buckets and its totals.
     struct Window {
         let name: String
@@ -36,8 +36,8 @@ public final class ReadingHistory: @unchecked Sendable {
     /// A summary is made again at most this often, however many viewers ask.
     private static let reuseSeconds = 10.0
 
-    private let lock = Lock()
-    private var cached: (made: UInt64, summary: Summary)?
+    /// The summary made last, and when (monotonic nanoseconds).
+    private let cached = Lock<(made: UInt64, summary: Summary)?>(nil)
 
     public init(logPath: String) { path = logPath }
 
@@ -45,7 +45,7 @@ public final class ReadingHistory: @unchecked Sendable {
     ///
     /// - Throws: `FileReadError` when the log cannot be read.
     func summary() throws(FileReadError) -> Summary {
-        let outcome: Result<Summary, FileReadError> = lock.withLock {
+        let outcome: Result<Summary, FileReadError> = cached.withLock { cached in
             if let cached, MonotonicClock.milliseconds(since: cached.made) < ReadingHistory.reuseSeconds * 1000 { return .success(cached.summary) }
             let tail: (bytes: [UInt8], truncated: Bool)
             do throws(FileReadError) {

@@ -5,7 +5,7 @@ import PlantLeafCore
 /// as a motion-JPEG stream). Every response carries headers that keep the page to its own assets; with a
 /// token, every route but `/api/health` needs it (as `Authorization: Bearer TOKEN`, or the
 /// cookie the page's sign-in sets), compared in constant time.
-public final class WebService: HTTPService, @unchecked Sendable {
+public final class WebService: HTTPService {
     private let pool: ClassifierPool
     private let topK: Int
     private let token: AccessToken?

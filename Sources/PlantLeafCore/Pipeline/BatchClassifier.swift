@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// What happened to one input of a batch.
 public enum BatchOutcome: Sendable {
@@ -53,18 +54,19 @@ public enum BatchClassifier {
             }
         }
         let state = BatchState(count: entries.count, deliver: deliver)
+        // Each worker borrows one instance for its whole run: there are as many as workers.
+        let pool = ClassifierPool(classifiers)
         var threads: [WorkerThread] = []
         // The calling thread is the last worker; the others get threads of their own.
-        for classifier in classifiers.dropLast() {
-            let box = UncheckedBox(classifier)
+        for _ in 1..<classifiers.count {
             do {
-                threads.append(try WorkerThread({ work(entries, topK: topK, classifier: box.value, state: state) }))
+                threads.append(try WorkerThread { pool.withClassifier { work(entries, topK: topK, classifier: $0, state: state) } })
             } catch {
                 shortOfWorkers(ShortOfWorkers(asked: wanted, running: threads.count + 1, reason: error.description))
                 break
             }
         }
-        work(entries, topK: topK, classifier: classifiers[classifiers.count - 1], state: state)
+        pool.withClassifier { work(entries, topK: topK, classifier: $0, state: state) }
         for thread in threads { thread.join() }
     }
 
@@ -98,19 +100,16 @@ public enum BatchClassifier {
     }
 }
 
-/// Hands a non-Sendable value to exactly one other thread.
-private final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
+/// The shared queue position and the in-order delivery of outcomes.
+private final class BatchState: Sendable {
+    private struct Queue {
+        var nextToClaim = 0
+        var nextToDeliver = 0
+        var finished: [Int: BatchOutcome] = [:]
+        var stopped = false
+    }
 
-/// The shared queue position and the in-order delivery of outcomes, behind one lock.
-private final class BatchState: @unchecked Sendable {
-    private let lock = Lock()
-    private var nextToClaim = 0
-    private var nextToDeliver = 0
-    private var finished: [Int: BatchOutcome] = [:]
-    private var stopped = false
+    private let queue = Mutex(Queue())
     private let count: Int
     private let deliver: @Sendable (BatchOutcome) -> Bool
 
@@ -120,22 +119,22 @@ private final class BatchState: @unchecked Sendable {
     }
 
     func claimNext() -> Int? {
-        lock.withLock {
-            guard nextToClaim < count, !stopped else { return nil }
-            nextToClaim += 1
-            return nextToClaim - 1
+        queue.withLock { queue in
+            guard queue.nextToClaim < count, !queue.stopped else { return nil }
+            queue.nextToClaim += 1
+            return queue.nextToClaim - 1
         }
     }
 
     /// Records an outcome and delivers every outcome that is now next in line.
     func complete(_ index: Int, _ outcome: BatchOutcome) {
-        lock.withLock {
-            guard !stopped else { return }
-            finished[index] = outcome
-            while let ready = finished.removeValue(forKey: nextToDeliver) {
-                nextToDeliver += 1
+        queue.withLock { queue in
+            guard !queue.stopped else { return }
+            queue.finished[index] = outcome
+            while let ready = queue.finished.removeValue(forKey: queue.nextToDeliver) {
+                queue.nextToDeliver += 1
                 guard deliver(ready) else {
-                    stopped = true
+                    queue.stopped = true
                     return
                 }
             }

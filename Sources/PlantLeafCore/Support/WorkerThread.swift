@@ -2,16 +2,18 @@ import Glibc
 
 /// A POSIX thread running one closure; `join` waits for it. Own threads rather than Dispatch's
 /// pool, so a thread that cannot be started is an error the caller sees.
-package final class WorkerThread {
-    private var thread = pthread_t()
+package final class WorkerThread: Sendable {
+    private let thread: pthread_t
 
     private final class Body {
         let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
+        init(_ run: sending @escaping () -> Void) { self.run = run }
     }
 
-    package init(_ run: @escaping () -> Void) throws(ThreadStartError) {
+    /// `run` is sent to the new thread: what it captures must be Sendable or no longer used here.
+    package init(_ run: sending @escaping () -> Void) throws(ThreadStartError) {
         let body = Unmanaged.passRetained(Body(run)).toOpaque()
+        var thread = pthread_t()
         let status = pthread_create(&thread, nil, { context in
             let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
             body.run()
@@ -21,6 +23,7 @@ package final class WorkerThread {
             Unmanaged<Body>.fromOpaque(body).release()
             throw ThreadStartError(code: status)
         }
+        self.thread = thread
     }
 
     package func join() { pthread_join(thread, nil) }
@@ -31,38 +34,22 @@ extension WorkerThread {
     /// one started, then lets them end. For thread pools (XNNPACK's) that do not report a
     /// thread they failed to start and break later instead.
     package static func checkStartable(_ count: Int) throws(ThreadStartError) {
-        let gate = Gate()
+        let gate = Lock(false)
         var threads: [WorkerThread] = []
         var failure: ThreadStartError?
         for _ in 0..<count {
             do {
-                threads.append(try WorkerThread { gate.pass() })
+                threads.append(try WorkerThread { gate.withLock(waitingUntil: { isOpen in isOpen }) { _ in } })
             } catch {
                 failure = error
                 break
             }
         }
-        gate.open()
+        gate.withLock { isOpen in
+            isOpen = true
+            gate.broadcast()
+        }
         for thread in threads { thread.join() }
         if let failure { throw failure }
-    }
-
-    /// Closed until `open`: `pass` waits until then.
-    private final class Gate {
-        private let lock = Lock()
-        private var isOpen = false
-
-        func pass() {
-            lock.withLock {
-                while !isOpen { lock.wait() }
-            }
-        }
-
-        func open() {
-            lock.withLock {
-                isOpen = true
-                lock.broadcast()
-            }
-        }
     }
 }
