@@ -15,9 +15,10 @@ setup:
 deps runtime data reference:
 	@scripts/setup.sh $@
 
-## build: release build of the plantleaf CLI
+## build: release build of the plantleaf CLI, and the generalist check's leaf reference made with it from the sample leaves
 build: setup
 	$(SWIFT) build -c release --product plantleaf
+	@scripts/setup.sh leaf-reference $(RELEASE_BIN)
 
 ## demo: classify every sample leaf with the default model
 demo: build
@@ -28,6 +29,7 @@ test: setup
 	@scripts/setup.sh reference
 	@scripts/setup.sh browser
 	$(SWIFT) build --build-tests
+	@scripts/setup.sh leaf-reference $(DEBUG_BIN)
 	$(SWIFT) test --skip-build
 	@scripts/example/check.sh
 
@@ -46,6 +48,7 @@ uninstall:
 ## release: dist/plantleaf-VERSION-linux-{x86_64,aarch64}.tar.gz, static Swift standard library (aarch64 under qemu-user, its archive tried in a root without Swift)
 release: setup
 	$(SWIFT) build --scratch-path .build-static $(RELEASE_FLAGS)
+	@scripts/setup.sh leaf-reference .build-static/release/plantleaf
 	scripts/release/package.sh $$(uname -m) .build-static/release/plantleaf
 	scripts/aarch64/run.sh release
 
@@ -63,7 +66,7 @@ bench: build reference
 	@missed=; for part in scripts/bench/*.sh; do bash "$$part" || missed="$$missed $$(basename $$part)"; done; \
 	if [ -n "$$missed" ]; then echo "bench: floors missed in:$$missed"; exit 1; fi
 
-## verdicts: the built binary's verdicts on sample leaves, photos without plants and empty frames, against floors
+## verdicts: the built binary's verdicts on lab leaves, everyday photos, field photos of plants, colour casts, green patterns and empty frames, tuning and holdout halves, against floors
 verdicts: build reference
 	@bash scripts/bench/40-verdicts.sh
 

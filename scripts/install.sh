@@ -5,6 +5,8 @@
 #   PREFIX/bin/plantleaf
 #   PREFIX/lib/plantleaf/libLiteRt.so
 #   PREFIX/share/plantleaf/plantvillage_int8.tflite, labels.txt (always installed as a pair)
+#   PREFIX/share/plantleaf/mobilenet_v2_1.0_224_quant.tflite, leaf-reference.txt (the generalist
+#     check's model and the leaf reference make setup made from the sample leaves)
 #   PREFIX/lib/systemd/system/plantleaf-monitor.service (the greenhouse monitor, see docs/camera.md)
 #   and plantleaf-serve.service (the web page and API, see docs/serve.md),
 #   PREFIX/share/plantleaf/plantleaf-monitor.default, plantleaf-monitor.logrotate, plantleaf-serve.default
@@ -56,6 +58,8 @@ if [ -f "$here/bin/plantleaf" ]; then  # an unpacked release archive
     : "${binary:=$here/bin/plantleaf}"
     model=$here/share/plantleaf/plantvillage_int8.tflite
     labels=$here/share/plantleaf/labels.txt
+    generalist=$here/share/plantleaf/mobilenet_v2_1.0_224_quant.tflite
+    reference=$here/share/plantleaf/leaf-reference.txt
     extras=("$here/share/plantleaf/MODEL.md")
     packaging=$here/share/plantleaf
     documents=$here/share/doc/plantleaf
@@ -65,19 +69,21 @@ else                                   # a project checkout
     : "${binary:=$project/.build/release/plantleaf}"
     model=$project/Models/plantvillage_int8.tflite
     labels=$project/labels.txt
+    generalist=$project/Models/mobilenet_v2_1.0_224_quant.tflite
+    reference=$project/Models/leaf-reference.txt
     extras=("$project/scripts/release/MODEL.md")
     packaging=$project/packaging
     documents=$project
     fetch=$project/scripts/fetch-litert.sh
     [ -n "$litert" ] || litert=$project/.runtime/lib/libLiteRt.so
 fi
-for file in "$binary" "$model" "$labels" "$documents/README.md" "$documents/docs/camera.md" "$documents/docs/serve.md"; do
+for file in "$binary" "$model" "$labels" "$generalist" "$reference" "$documents/README.md" "$documents/docs/camera.md" "$documents/docs/serve.md"; do
     [ -f "$file" ] || die "$file is missing (in a checkout, run 'make build' first)"
 done
 
 mkdir -p "$(dirname "$bin_file")" "$lib_dir" "$data_dir" "$doc_dir/docs"
 install -m 755 "$binary" "$bin_file"
-install -m 644 "$model" "$labels" "${extras[@]}" "$data_dir/"
+install -m 644 "$model" "$labels" "$generalist" "$reference" "${extras[@]}" "$data_dir/"
 install -m 644 "$packaging/plantleaf-monitor.default" "$packaging/plantleaf-monitor.logrotate" "$packaging/plantleaf-serve.default" \
     "$data_dir/"
 # The README and docs/ keep their layout, so the links between them hold.
@@ -94,4 +100,4 @@ if [ -n "$litert" ]; then
 else
     "$fetch" "$lib_dir/libLiteRt.so"
 fi
-say "installed $bin_file (model and labels in $data_dir, libLiteRt.so in $lib_dir)"
+say "installed $bin_file (models, labels and leaf reference in $data_dir, libLiteRt.so in $lib_dir)"

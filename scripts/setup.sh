@@ -8,7 +8,11 @@
 #   scripts/setup.sh all       all three (several steps may be named: setup.sh data runtime)
 #   scripts/setup.sh reference djpeg, and .venv with the reference pipeline's Python packages (make test's parity
 #                              tests and make bench)
-#   scripts/setup.sh photos    reference, and scikit-image in .venv for its sample photos (make verdicts only)
+#   scripts/setup.sh photos    reference, scikit-image in .venv, and the photo sets of scripts/verdicts/photos.tsv
+#                              (make verdicts only)
+#   scripts/setup.sh leaf-reference BINARY
+#                              Models/leaf-reference.txt, the generalist check's reference, made by BINARY
+#                              (plantleaf calibrate) from the sample leaves; again when they or the model change
 #   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
 #   scripts/setup.sh browser   chromium, headless, for the tests of bench compare --html's page and
 #                              serve's page (make test), with chromium-driver and python3-selenium
@@ -145,15 +149,37 @@ reference() {
 
 # make verdicts needs photos without plants: scikit-image ships 26 in skimage/data, and the
 # verdict thresholds were measured on those of this version (docs/verdicts.md).
+leaf_reference() {
+    local binary=$1 target=$root/Models/leaf-reference.txt
+    [ -x "$binary" ] || die "no $binary to make the leaf reference with: build plantleaf first"
+    # Derived from third-party photos, so made here and never committed.
+    if [ -f "$target" ] && [ "$target" -nt "$root/Models/mobilenet_v2_1.0_224_quant.tflite" ] \
+        && [ -z "$(find -L "$root/samples/plantvillage" -newer "$target" -print -quit)" ]; then
+        say "leaf reference present in Models/"
+        return
+    fi
+    "$binary" calibrate --output "$target" "$root/samples/plantvillage" >/dev/null \
+        || die "could not make $target from samples/plantvillage (see the line above)"
+    say "made Models/leaf-reference.txt from the sample leaves"
+}
+
 photos() {
     reference
     if "$root/.venv/bin/python" -c "import skimage" 2>/dev/null; then
         say "scikit-image present in .venv"
-        return
+    else
+        say "installing scikit-image==0.26.0 into .venv"
+        "$root/.venv/bin/python" -m pip install --quiet scikit-image==0.26.0
     fi
-    say "installing scikit-image==0.26.0 into .venv"
-    "$root/.venv/bin/python" -m pip install --quiet scikit-image==0.26.0
+    bash "$root/scripts/verdicts/fetch-photos.sh"
 }
+
+# `leaf-reference BINARY` takes the binary to make it with.
+if [ "${1:-}" = leaf-reference ]; then
+    [ $# -eq 2 ] || die "usage: setup.sh leaf-reference BINARY"
+    leaf_reference "$2"
+    exit 0
+fi
 
 # Each step named, in order (`setup.sh data runtime`); every name is checked before any step runs.
 for step in "${@:-all}"; do

@@ -261,7 +261,7 @@ public struct BenchRunner {
         let floor = MonotonicClock.milliseconds(since: floorStart)
         let timings: [BenchStage: Double] = [.prepare: result.timings.prepare,
                                              .invoke: result.timings.invoke, .postprocess: result.timings.postprocess,
-                                             .endToEnd: total, .decoderAlone: floor]
+                                             .generalist: result.timings.generalist, .endToEnd: total, .decoderAlone: floor]
         return (timings, result.top.first, result.verdict, prepared)
     }
 

@@ -4,6 +4,8 @@ public enum BenchStage: String, CaseIterable, Sendable {
     case prepare
     case invoke
     case postprocess
+    /// The generalist check's model on the same picture (0 when the check is skipped).
+    case generalist
     case endToEnd = "end_to_end"
     /// The decoder alone on the same bytes at the same DCT scale, its rows thrown away: the
     /// floor `prepare` is measured against. Timed after, and not part of, end to end.
@@ -12,7 +14,7 @@ public enum BenchStage: String, CaseIterable, Sendable {
     /// The name used in the text report.
     public var title: String {
         switch self {
-        case .prepare, .invoke, .postprocess: return rawValue
+        case .prepare, .invoke, .postprocess, .generalist: return rawValue
         case .endToEnd: return "end to end"
         case .decoderAlone: return "decoder alone"
         }

@@ -38,11 +38,24 @@ public struct MQTTReading: Sendable, Equatable {
         return !best.label.lowercased().hasSuffix("healthy")
     }
 
-    /// The state sensor's attributes: the verdict, the time the frame was taken (for the "last
-    /// seen" sensor) and the top classes by readable name and label, with scores from 0 to 1.
+    /// The state sensor's attributes: the verdict, why it is not a diagnosis and what to do, the
+    /// generalist check's leaf-likeness (null when it was skipped), the time the frame was taken
+    /// (for the "last seen" sensor) and the top classes by readable name and label, with scores
+    /// from 0 to 1.
     public var attributes: String {
         var object = JSONObject()
         object.add("verdict", verdict.rawValue)
+        if let reason = record.reason {
+            object.add("reason", reason.rawValue)
+            object.add("advice", reason.advice)
+        }
+        switch record.secondOpinion {
+        case .notRun: break
+        case .leafLikeness(let likeness): object.add("leaf_likeness", likeness, decimals: 4)
+        case .skipped(let why):
+            object.addNull("leaf_likeness")
+            object.add("leaf_likeness_skipped", why)
+        }
         if let time = record.time { object.add("time", time) }
         object.add("top", objects: top.prefix(MQTTReading.attributeClassCount).map { scored in
             var entry = JSONObject()

@@ -115,7 +115,11 @@ enum WebAssets {
           const verdict = answer.verdict;
           document.getElementById("verdict").textContent = verdict === "diagnosis" ? displayName(answer.top[0].label) : verdict;
           document.getElementById("verdict").className = verdict;
-          document.getElementById("meaning").textContent = meanings[verdict] || "";
+          // A result that is not a diagnosis carries its reason's advice: what to do next.
+          document.getElementById("meaning").textContent = answer.advice || meanings[verdict] || "";
+          const likeness = answer.leaf_likeness === undefined ? ""
+            : answer.leaf_likeness === null ? "Generalist check skipped: " + answer.leaf_likeness_skipped + ". "
+            : "Leaf-likeness " + Math.round(answer.leaf_likeness * 100) + " % (the generalist check). ";
           const list = document.getElementById("top");
           list.replaceChildren(...answer.top.slice(0, 3).map(entry => {
             const item = document.createElement("li");
@@ -126,7 +130,7 @@ enum WebAssets {
             item.append(bar, text);
             return item;
           }));
-          document.getElementById("timing").textContent = timing;
+          document.getElementById("timing").textContent = likeness + timing;
           result.hidden = false;
         }
 

@@ -11,7 +11,8 @@
 /// - camera: "frame" (the driver's sequence number) and "time" (capture time, ISO 8601 local
 ///   time with its offset);
 /// - "verdict" (`Verdict`'s names); "reason" when it is not a diagnosis (`VerdictReason`'s
-///   names: the reading that decided); "top" (best first: "index", "label", "score");
+///   names: the reading that decided) and "advice", what to do, in words (read back from
+///   "reason", not from the line); "top" (best first: "index", "label", "score");
 /// - "leaf_likeness" when the generalist check runs: how like leaf photos the generalist model
 ///   finds the picture, 0...1; null, with "leaf_likeness_skipped" saying why, when its model or
 ///   leaf reference could not be used;
@@ -113,7 +114,10 @@ public struct ReadingRecord: Sendable, Equatable {
         if let frame { object.add("frame", frame) }
         if let time { object.add("time", time) }
         object.add("verdict", verdict.rawValue)
-        if let reason { object.add("reason", reason.rawValue) }
+        if let reason {
+            object.add("reason", reason.rawValue)
+            object.add("advice", reason.advice)
+        }
         object.add("top", objects: top.map(\.json))
         switch secondOpinion {
         case .notRun: break

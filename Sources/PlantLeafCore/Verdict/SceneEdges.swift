@@ -5,15 +5,16 @@ public struct SceneEdges: Sendable, Equatable {
     /// The share of the pixels in a band along the four edges that are green tissue (after the
     /// colour-cast balance, when the vegetation check needed one).
     public let greenShare: Double
-    /// How many of the four edge bands are mostly (over half) green tissue.
-    public let greenSides: Int
+    /// The green share of the least green of the four edge bands: high only when green runs off
+    /// every side.
+    public let leastGreenSide: Double
 
     /// The band along each edge, as a share of the picture's side: 12 pixels of 224.
     static let bandShare = 12.0 / 224
 
-    public init(greenShare: Double, greenSides: Int) {
+    public init(greenShare: Double, leastGreenSide: Double) {
         self.greenShare = greenShare
-        self.greenSides = greenSides
+        self.leastGreenSide = leastGreenSide
     }
 
     /// The edges of `image`, with its colours scaled by `gains` first.
@@ -21,7 +22,7 @@ public struct SceneEdges: Sendable, Equatable {
         let (width, height) = (image.width, image.height)
         let band = max(1, Int((Double(min(width, height)) * Self.bandShare).rounded()))
         guard width > 2 * band, height > 2 * band else {
-            self.init(greenShare: 0, greenSides: 0)
+            self.init(greenShare: 0, leastGreenSide: 0)
             return
         }
         func scaled(_ value: UInt8, _ gain: Double) -> Int { min(255, Int((Double(value) * gain).rounded())) }
@@ -46,6 +47,6 @@ public struct SceneEdges: Sendable, Equatable {
             }
         }
         self.init(greenShare: Double(green.reduce(0, +)) / Double(total.reduce(0, +)),
-                  greenSides: (0..<4).count { 2 * green[$0] > total[$0] })
+                  leastGreenSide: (0..<4).map { Double(green[$0]) / Double(total[$0]) }.min()!)
     }
 }
