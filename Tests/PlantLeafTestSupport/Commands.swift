@@ -269,10 +269,17 @@ private func spawnInOwnProcessGroup(_ executable: String, _ arguments: [String],
     let variables = environment.map { ProcessInfo.processInfo.environment.merging($0) { $1 }.map { strdup("\($0)=\($1)") } + [nil] }
     defer { variables?.forEach { free($0) } }
     var pid: pid_t = 0
-    let status = variables.map { posix_spawn(&pid, command[0], &actions, &attributes, argv, $0) }
-        ?? posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
-    guard status == 0 else { throw CommandError.cannotStart(executable: executable, reason: SystemError(status).reason) }
-    return pid
+    // A binary a test has just copied can be "busy" for a moment: a child that another test
+    // started meanwhile was forked with the copy's write descriptor open, and holds it until it
+    // execs. Each retry gives that child time to get there.
+    for _ in 0..<50 {
+        let status = variables.map { posix_spawn(&pid, command[0], &actions, &attributes, argv, $0) }
+            ?? posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
+        if status == 0 { return pid }
+        guard status == ETXTBSY else { throw CommandError.cannotStart(executable: executable, reason: SystemError(status).reason) }
+        usleep(20_000)
+    }
+    throw CommandError.cannotStart(executable: executable, reason: SystemError(ETXTBSY).reason)
 }
 
 /// Reaps `pid` if it has ended, without waiting: its exit status as a shell gives it (128 + the
