@@ -22,10 +22,12 @@ public enum CameraOutput {
         }
     }
 
-    /// The status block's lines for one result: `header`, the verdict, the preview's rows when
-    /// there is one, the frame's numbers, then a bar per class.
+    /// The status block's lines for one result: `header`, the verdict, its advice (an empty line for
+    /// a diagnosis), the preview's rows when there is one, the frame's numbers, then a bar per class.
     public static func statusLines(_ result: CameraResult, header: String, preview: TerminalPreview?) -> [String] {
         var lines = [header, ClassificationOutput.verdictLine(result.verdict)]
+        // Always a line, empty for a diagnosis: the block keeps its height, so a redraw covers the last.
+        lines.append(result.reason?.advice ?? "")
         if let preview, let image = result.modelInput { lines += preview.render(image) }
         let counts = result.counts
         lines.append("\(result.time)   frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "

@@ -35,7 +35,8 @@ import Testing
     @Test func statusLinesLeadWithTheVerdictThenShowTheFrameAndABarPerClass() {
         #expect(CameraOutput.statusLines(Self.result(), header: "/dev/video0 (vivid)", preview: nil) == [
             "/dev/video0 (vivid)",
-            "uncertain: not a diagnosis, the model is not sure of any class",
+            "uncertain: not a diagnosis, maybe a leaf but not one to trust the model on",
+            "",
             "2026-12-02T05:01:02.345+01:00   frame 17   age 41 ms   capture 30 fps   inference 15 fps   dropped 2",
             "  87.5% ██████████████████·· Apple — Cedar apple rust",
         ])

@@ -33,9 +33,16 @@ import Testing
 
     @Test func csvRowsMatchTheHeaderAndQuoteWhatNeedsIt() {
         let rows = ClassificationOutput.record(Self.result, path: PathName("a,\"b\".jpg"), format: .csv).split(separator: "\n")
-        #expect(ClassificationOutput.csvHeader == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms")
-        #expect(rows == [#""a,""b"".jpg",diagnosis,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004"#,
-                         #""a,""b"".jpg",diagnosis,2,3,Apple___healthy,0.0039,0.041,0.812,4.2,0.004"#])
+        #expect(ClassificationOutput.csvHeader
+            == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms")
+        #expect(rows == [#""a,""b"".jpg",diagnosis,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,,,"#,
+                         #""a,""b"".jpg",diagnosis,2,3,Apple___healthy,0.0039,0.041,0.812,4.2,0.004,,,"#])
+        // A result the generalist checked and refused: its reason, likeness and time fill the last columns.
+        var refused = Self.result
+        (refused.verdict, refused.reason, refused.secondOpinion) = (.noLeaf, .unlikeLeaves, .leafLikeness(0.01234))
+        refused.timings.generalist = 6.8
+        #expect(ClassificationOutput.record(refused, path: PathName("dog.jpg"), format: .csv).split(separator: "\n").first
+            == "dog.jpg,no-leaf,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,unlike-leaves,0.0123,6.8")
     }
 
     @Test func failuresHaveARecordOnlyInJSON() {

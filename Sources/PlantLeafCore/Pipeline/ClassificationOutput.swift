@@ -25,7 +25,7 @@ public enum ClassificationOutput {
     public static func verdictLine(_ verdict: Verdict) -> String {
         switch verdict {
         case .diagnosis: return "diagnosis: the top class is the answer"
-        case .uncertain: return "uncertain: not a diagnosis"
+        case .uncertain: return "uncertain: not a diagnosis, maybe a leaf but not one to trust the model on"
         case .noLeaf: return "no-leaf: not a diagnosis, this is not a leaf photo"
         case .noPicture: return "no-picture: not a diagnosis, the picture shows nothing to read"
         }
