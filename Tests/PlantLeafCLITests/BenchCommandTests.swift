@@ -9,7 +9,7 @@ import Testing
 /// `plantleaf bench` end to end: a real short run of the built binary, its JSON and CSV, compare
 /// on reports the test writes, and the usage errors.
 @Suite struct BenchCommandTests {
-    static let stages = ["prepare", "invoke", "postprocess", "end_to_end", "decoder_alone"]
+    static let stages = ["prepare", "invoke", "postprocess", "generalist", "end_to_end", "decoder_alone"]
 
     @Test func shortRunWritesTheDocumentedSchema() throws {
         let folder = TestPaths.temporaryDirectory()

@@ -30,7 +30,9 @@ import Testing
         let scores = top.compactMap { $0["score"] as? Double }
         #expect(scores.count == 5 && scores == scores.sorted(by: >) && scores.allSatisfy { $0 >= 0 && $0 <= 1 })
         let timing = try #require(object["timing_ms"] as? [String: Double])
-        #expect(Set(timing.keys) == ["read", "prepare", "invoke", "postprocess"])
+        #expect(Set(timing.keys) == ["read", "prepare", "invoke", "postprocess", "generalist"])
+        let likeness = try #require(object["leaf_likeness"] as? Double)
+        #expect(likeness > 0.3 && likeness <= 1 && object["reason"] == nil)
         #expect(timing.values.allSatisfy { $0 >= 0 } && timing["invoke"]! > 0)
     }
 
@@ -39,11 +41,13 @@ import Testing
         #expect(result.status == 0)
         let rows = result.stdoutLines
         #expect(rows.count == 3)
-        #expect(rows[0] == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms")
+        #expect(rows[0] == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms")
         // The path holds spaces but no comma, so it stays unquoted.
         #expect(rows[1].hasPrefix(Self.leaf + ",diagnosis,1,29,Tomato___Early_blight,"))
         #expect(rows[2].hasPrefix(Self.leaf + ",diagnosis,2,"))
-        #expect(rows[1].split(separator: ",").count == 10)
+        // A diagnosis has no reason: that column is empty, the likeness and its time are not.
+        #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false).count == 13)
+        #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false)[10] == "")
     }
 
     @Test func parallelJobsGiveTheSameResultsInInputOrder() throws {

@@ -75,7 +75,7 @@ import Testing
         #expect(empty.status == 2 && after == before)
     }
 
-    /// No reference: one line, and every result says the check was skipped (JSON, CSV, text).
+    /// No reference: one line on stderr, and every JSON and CSV result says the check was skipped.
     @Test func missingReferenceIsSkippedInEveryResultNeverPassed() throws {
         let missing = "/nonexistent/leaf-reference.txt"
         let json = try runPlantLeaf(["classify", "--format", "json", "--reference", missing, TestPaths.appleScabLeaf, TestPaths.healthyTomatoLeaf])
@@ -91,7 +91,7 @@ import Testing
         let csv = try runPlantLeaf(["classify", "--format", "csv", "--top-k", "1", "--reference", missing, TestPaths.appleScabLeaf])
         #expect(csv.stdout.split(separator: "\n").last?.hasSuffix(",,,") == true, "\(csv.stdout)")
         let text = try runPlantLeaf(["classify", "--reference", missing, TestPaths.appleScabLeaf])
-        #expect(text.stdout.contains("  generalist check skipped\n"))
+        #expect(text.stderrLines.count == 1 && text.stderr.contains("generalist check skipped in every result"))
         // Without the check nothing is said and nothing is written about it.
         let off = try runPlantLeaf(["classify", "--format", "json", "--checks", "picture,vegetation,score", "--reference", missing, TestPaths.appleScabLeaf])
         #expect(off.stderr.isEmpty && !off.stdout.contains("leaf_likeness"))

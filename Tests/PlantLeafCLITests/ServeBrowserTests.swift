@@ -102,7 +102,8 @@ import Testing
         // As shown: the browser collapses the page's two spaces after the percentage to one.
         #expect(first.range(of: #"^\d{1,3}\.\d % "#, options: .regularExpression) != nil, "\(first)")
         #expect(first.hasSuffix("Apple — Apple scab"), "\(first)")
-        #expect(page.timing.hasPrefix("Read on the server in "), "\(page.timing)")
+        #expect(page.timing.range(of: #"^Leaf-likeness \d{1,3} % \(the generalist check\)\. Read on the server in "#,
+                                  options: .regularExpression) != nil, "\(page.timing)")
         #expect(page.console == [], "the page logged, threw or was refused something")
         #expect(page.screenshotSaved)
         #expect(Self.isPNG(screenshot), "no PNG at \(screenshot)")
@@ -169,7 +170,7 @@ import Testing
         #expect(Set(page.verdicts) == names, "\(page.verdicts)")
         #expect(Set(page.frameColours).count >= 2, "\(page.frameColours)")
         #expect(page.top.count == 3, "\(page.top)")
-        let timing = #"^Frame \d+ captured \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d, read in \d+\.\d ms\.$"#
+        let timing = #"^Leaf-likeness \d{1,3} % \(the generalist check\)\. Frame \d+ captured \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d, read in \d+\.\d ms\.$"#
         #expect(page.timing.range(of: timing, options: .regularExpression) != nil, "\(page.timing)")
         #expect(page.status == "")
         #expect(page.console == [], "the page logged, threw or was refused something")

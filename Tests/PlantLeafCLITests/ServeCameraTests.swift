@@ -44,7 +44,8 @@ import Testing
         #expect(jsonObject(latest.text)?["verdict"] as? String == "diagnosis")
         // The camera's record, in the one shape every record has.
         #expect(jsonObject(latest.text)?["schema"] as? Int == 2)
-        #expect((jsonObject(latest.text)?["timing_ms"] as? [String: Double]).map { Set($0.keys) } == ["prepare", "invoke"])
+        #expect((jsonObject(latest.text)?["timing_ms"] as? [String: Double]).map { Set($0.keys) } == ["prepare", "invoke", "generalist"])
+        #expect(jsonObject(latest.text)?["leaf_likeness"] is Double)
 
         let snapshot = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/snapshot.jpg"))
         #expect(snapshot.status == 200 && snapshot.headers["content-type"] == "image/jpeg")

@@ -1,7 +1,8 @@
 /// The three forms `plantleaf classify` writes a result in, and their schema:
 /// - text: the path, then the verdict line (`verdictLine`), the reason's advice when it is not a
-///   diagnosis, the generalist check's leaf-likeness when it runs, then one line per class: the
-///   score as a percentage with one decimal, and the label's display name;
+///   diagnosis, then one line per class: the score as a percentage with one decimal, and the
+///   label's display name (the leaf-likeness is in JSON and CSV; a skipped check is said once on
+///   stderr);
 /// - json: one `ReadingRecord` per line, the record every front end writes: "schema", "path"
 ///   (and "path_hex" when the name is not UTF-8), "verdict" (`Verdict`'s names: diagnosis,
 ///   uncertain, no-leaf, no-picture), "reason", "top" (rank order: "index", "label", "score"),
@@ -37,11 +38,6 @@ public enum ClassificationOutput {
         case .text:
             var lines = [path.escaped, "  " + verdictLine(result.verdict)]
             if let reason = result.reason { lines.append("  " + reason.advice) }
-            switch result.secondOpinion {
-            case .notRun: break
-            case .leafLikeness(let likeness): lines.append("  leaf-likeness \(DecimalText.fixed(likeness * 100, decimals: 0))% (generalist check)")
-            case .skipped: lines.append("  generalist check skipped")
-            }
             for entry in result.top {
                 let percent = DecimalText.fixed(entry.score * 100, decimals: 1)
                 lines.append("  " + String(repeating: " ", count: max(0, 5 - percent.count)) + percent + "%  " + Labels.displayName(entry.label))
