@@ -55,6 +55,9 @@ import Testing
         let attributes = try #require(jsonObject(attributesText))
         #expect(attributes["verdict"] as? String == verdict)
         #expect((attributes["top"] as? [[String: Any]])?.count == 3)
+        // The generalist check's reading, in the payload and among the attributes alike.
+        let likeness = try #require(jsonObject(lastLine)?["leaf_likeness"] as? Double)
+        #expect(attributes["leaf_likeness"] as? Double == likeness && likeness > 0.3)
         later.stop()
         reader.stop()
         // The frame the reading was made from: the model's 224×224 input as JPEG.

@@ -117,6 +117,9 @@ import Testing
         // from the fifth running with the same picture on, a stuck camera's no-picture.
         let verdicts = yuyv.frames.map { $0["verdict"] as? String ?? "none" }
         #expect(verdicts.prefix(4).allSatisfy { $0 == "diagnosis" } && verdicts.dropFirst(4).allSatisfy { $0 == "no-picture" }, "\(verdicts)")
+        #expect(yuyv.frames.dropFirst(4).allSatisfy { $0["reason"] as? String == "repeated-frame" })
+        // The generalist check runs on the camera's frames too, its reading in every record.
+        #expect(yuyv.frames.allSatisfy { ($0["leaf_likeness"] as? Double).map { (0...1).contains($0) } == true }, "\(yuyv.frames.prefix(1))")
         #expect(yuyv.summary?["classified"] as? Int == 30)
         #expect(yuyv.summary?["corrupt"] as? Int == 0)
         let sequences = yuyv.frames.compactMap { $0["frame"] as? Int }
@@ -289,14 +292,15 @@ import Testing
 
         #expect(boot.status("truecolor") == 0, "\(boot.text("truecolor.err"))")
         let pane = boot.text("truecolor.pane").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        // Header (cut at the pane's edge, not wrapped), the verdict, 24 preview lines, the frame line.
+        // Header (cut at the pane's edge, not wrapped), the verdict, its advice line, 24 preview
+        // lines, the frame line.
         #expect(pane.count(where: { $0.contains("/dev/video0 (vivid, vivid)") }) == 1, "the block was redrawn in place")
         let previewRows = pane.indices.filter { pane[$0].contains("▀") }
         #expect(pane.count > 1 && Verdict.allCases.contains { pane[1].hasPrefix($0.rawValue + ": ") }, "\(pane.prefix(2))")
-        #expect(previewRows == Array(2...25), "\(boot.text("truecolor.pane"))")
+        #expect(previewRows == Array(3...26), "\(boot.text("truecolor.pane"))")
         // The frame line starts with the capture time: 2026-12-02T10:15:30.123+01:00   frame 42 …
         let frameLine = try Regex(#"^\d{4}-\d\d-\d\dT[\d:.]+[+-]\d\d:\d\d   frame "#)
-        #expect(pane.count > 26 && String(cells(pane[26]).map(\.character)).prefixMatch(of: frameLine) != nil, "\(pane.dropFirst(26).prefix(1))")
+        #expect(pane.count > 27 && String(cells(pane[27]).map(\.character)).prefixMatch(of: frameLine) != nil, "\(pane.dropFirst(27).prefix(1))")
         let grid = previewRows.map { cells(pane[$0]) }
         #expect(grid.allSatisfy { $0.count == 48 && $0.allSatisfy { $0.character == "▀" } })
         if grid.count == 24 && grid.allSatisfy({ $0.count == 48 }) {
@@ -315,10 +319,10 @@ import Testing
         let grey = boot.text("grey.pane")
         #expect(!grey.contains("\u{1B}") && !grey.contains("▀"))
         let greyLines = grey.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(greyLines.count > 26 && greyLines[26].prefixMatch(of: frameLine) != nil, "\(grey)")
+        #expect(greyLines.count > 27 && greyLines[27].prefixMatch(of: frameLine) != nil, "\(grey)")
         // capture-pane drops trailing blanks, so a line can be shorter than 48 where the edge is dark.
         let shades = Set(TerminalPreview.shades)
-        #expect(greyLines.dropFirst(2).prefix(24).allSatisfy { $0.count <= 48 && $0.allSatisfy(shades.contains) })
+        #expect(greyLines.dropFirst(3).prefix(24).allSatisfy { $0.count <= 48 && $0.allSatisfy(shades.contains) })
         #expect(greyLines.count > 13 && greyLines[13].count == 48 && !greyLines[13].contains(" "), "the leaf across the middle")
     }
 
