@@ -61,7 +61,7 @@ import Testing
                       policy: VerdictPolicy = classify) -> Judgement {
         let picture = PictureStatistics(image: image)
         var readings = VerdictReadings(picture: picture, top: confident, leafLikeness: likeness, readSide: readSide, readShare: readShare)
-        var gains = (red: 1.0, green: 1.0, blue: 1.0)
+        var gains = ChannelGains.identity
         if picture.greenShare < policy.minimumGreenShare {
             gains = WhiteBalance.gains(of: image)
             readings.balancedGreenShare = WhiteBalance.greenShare(of: image, gains: gains)

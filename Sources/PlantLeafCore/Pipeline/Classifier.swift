@@ -315,7 +315,7 @@ public final class Classifier {
                                        readSide: readSide, readShare: readShare)
         guard policy.checks.contains(.vegetation), let inputImage else { return readings }
         // Balanced only when raw colour finds too little green: a leaf under a grow light.
-        var gains = (red: 1.0, green: 1.0, blue: 1.0)
+        var gains = ChannelGains.identity
         if inputPicture.greenShare < policy.minimumGreenShare {
             gains = WhiteBalance.gains(of: inputImage)
             readings.balancedGreenShare = WhiteBalance.greenShare(of: inputImage, gains: gains)

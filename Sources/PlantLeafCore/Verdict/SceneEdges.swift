@@ -18,31 +18,28 @@ public struct SceneEdges: Sendable, Equatable {
     }
 
     /// The edges of `image`, with its colours scaled by `gains` first.
-    public init(image: RGBImage, gains: (red: Double, green: Double, blue: Double) = (1, 1, 1)) {
+    public init(image: RGBImage, gains: ChannelGains = .identity) {
         let (width, height) = (image.width, image.height)
         let band = max(1, Int((Double(min(width, height)) * Self.bandShare).rounded()))
         guard width > 2 * band, height > 2 * band else {
             self.init(greenShare: 0, leastGreenSide: 0)
             return
         }
-        func scaled(_ value: UInt8, _ gain: Double) -> Int { min(255, Int((Double(value) * gain).rounded())) }
         // Green pixels and pixels per side: top, bottom, left, right (the corners in top and bottom).
         var green = [0, 0, 0, 0], total = [0, 0, 0, 0]
         image.pixels.withUnsafeBufferPointer { pixels in
-            func count(x: Int, y: Int, side: Int) {
-                let offset = (y * width + x) * 3
-                let isGreen = PictureStatistics.isGreenTissue(red: scaled(pixels[offset], gains.red),
-                                                              green: scaled(pixels[offset + 1], gains.green),
-                                                              blue: scaled(pixels[offset + 2], gains.blue))
-                green[side] += isGreen ? 1 : 0
-                total[side] += 1
+            func count(_ xs: Range<Int>, y: Int, side: Int) {
+                var found = 0
+                for x in xs { found += gains.isGreenTissue(pixels, at: (y * width + x) * 3) ? 1 : 0 }
+                green[side] += found
+                total[side] += xs.count
             }
             for y in 0..<height {
                 if y < band || y >= height - band {
-                    for x in 0..<width { count(x: x, y: y, side: y < band ? 0 : 1) }
+                    count(0..<width, y: y, side: y < band ? 0 : 1)
                 } else {
-                    for x in 0..<band { count(x: x, y: y, side: 2) }
-                    for x in (width - band)..<width { count(x: x, y: y, side: 3) }
+                    count(0..<band, y: y, side: 2)
+                    count((width - band)..<width, y: y, side: 3)
                 }
             }
         }

@@ -18,10 +18,10 @@ public enum WhiteBalance {
     static let gainRange = 0.25...4.0
 
     /// The gains that make the mean of `image`'s brightest pixels neutral, each relative to
-    /// their mean level: (1, 1, 1) for a picture without a cast.
-    public static func gains(of image: RGBImage) -> (red: Double, green: Double, blue: Double) {
+    /// their mean level: the identity for a picture without a cast.
+    public static func gains(of image: RGBImage) -> ChannelGains {
         let pixelCount = image.width * image.height
-        guard pixelCount > 0 else { return (1, 1, 1) }
+        guard pixelCount > 0 else { return .identity }
         // R + G + B of each pixel, 0...765: the brightest 5 % from a histogram of it.
         var histogram = [Int](repeating: 0, count: 766)
         image.pixels.withUnsafeBufferPointer { pixels in
@@ -45,26 +45,19 @@ public enum WhiteBalance {
             }
         }
         let level = Double(sums.red + sums.green + sums.blue) / 3
-        guard count > 0, level > 0 else { return (1, 1, 1) }
+        guard count > 0, level > 0 else { return .identity }
         func gain(_ sum: Int) -> Double { min(max(level / max(Double(sum), 1), gainRange.lowerBound), gainRange.upperBound) }
-        return (gain(sums.red), gain(sums.green), gain(sums.blue))
+        return ChannelGains(red: gain(sums.red), green: gain(sums.green), blue: gain(sums.blue))
     }
 
     /// The share of `image`'s pixels that are green tissue (`PictureStatistics.isGreenTissue`)
     /// with its channels scaled by `gains` (`gains(of:)`: its colour cast balanced out).
-    public static func greenShare(of image: RGBImage, gains: (red: Double, green: Double, blue: Double)) -> Double {
+    public static func greenShare(of image: RGBImage, gains: ChannelGains) -> Double {
         let pixelCount = image.width * image.height
         guard pixelCount > 0 else { return 0 }
-        // Per byte value, so each pixel costs three lookups.
-        func table(_ gain: Double) -> [Int] { (0..<256).map { min(255, Int((Double($0) * gain).rounded())) } }
-        let (red, green, blue) = (table(gains.red), table(gains.green), table(gains.blue))
         var greenCount = 0
         image.pixels.withUnsafeBufferPointer { pixels in
-            for index in stride(from: 0, to: pixelCount * 3, by: 3) {
-                let isGreen = PictureStatistics.isGreenTissue(red: red[Int(pixels[index])], green: green[Int(pixels[index + 1])],
-                                                              blue: blue[Int(pixels[index + 2])])
-                greenCount += isGreen ? 1 : 0
-            }
+            for offset in stride(from: 0, to: pixelCount * 3, by: 3) { greenCount += gains.isGreenTissue(pixels, at: offset) ? 1 : 0 }
         }
         return Double(greenCount) / Double(pixelCount)
     }
