@@ -29,9 +29,7 @@ public struct SceneEdges: Sendable, Equatable {
         var green = [0, 0, 0, 0], total = [0, 0, 0, 0]
         image.pixels.withUnsafeBufferPointer { pixels in
             func count(_ xs: Range<Int>, y: Int, side: Int) {
-                var found = 0
-                for x in xs { found += gains.isGreenTissue(pixels, at: (y * width + x) * 3) ? 1 : 0 }
-                green[side] += found
+                green[side] += gains.greenCount(pixels, first: y * width + xs.lowerBound, count: xs.count)
                 total[side] += xs.count
             }
             for y in 0..<height {

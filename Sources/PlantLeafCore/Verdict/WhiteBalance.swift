@@ -55,10 +55,7 @@ public enum WhiteBalance {
     public static func greenShare(of image: RGBImage, gains: ChannelGains) -> Double {
         let pixelCount = image.width * image.height
         guard pixelCount > 0 else { return 0 }
-        var greenCount = 0
-        image.pixels.withUnsafeBufferPointer { pixels in
-            for offset in stride(from: 0, to: pixelCount * 3, by: 3) { greenCount += gains.isGreenTissue(pixels, at: offset) ? 1 : 0 }
-        }
+        let greenCount = image.pixels.withUnsafeBufferPointer { gains.greenCount($0, first: 0, count: pixelCount) }
         return Double(greenCount) / Double(pixelCount)
     }
 }
