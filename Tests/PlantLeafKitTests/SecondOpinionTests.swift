@@ -99,6 +99,16 @@ import Testing
         #expect(Self.judge(VerdictTestPictures.greyTexture) == Judgement(verdict: .noLeaf, reason: .noGreen))
     }
 
+    /// The balanced count with no cast is the statistics' own green count, pixel for pixel.
+    @Test func identityGainsCountAsThePictureStatisticsDo() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let pixels = (0..<(64 * 48 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let image = RGBImage(width: 64, height: 48, pixels: pixels)
+            #expect(WhiteBalance.greenShare(of: image, gains: .identity) == PictureStatistics(image: image).greenShare)
+        }
+    }
+
     /// Green to every edge is a field scene; a leaf on its background is not.
     @Test func greenToEveryEdgeIsAFieldScene() {
         let canopy = VerdictTestPictures.image { x, y, grain in (x * 7 + y * 3) % 40 < 10 ? (30 + grain, 90 + grain, 20) : (90 + grain, 190 + grain, 70) }
