@@ -1,4 +1,5 @@
 import Foundation
+import PlantLeafCore
 import PlantLeafTestSupport
 import Testing
 
@@ -23,6 +24,64 @@ import Testing
         #expect(right.count >= 70, "diagnosis with the right class on \(right.count)/76")
         let noLeafOrPicture = results.filter { $0.verdict == "no-leaf" || $0.verdict == "no-picture" }
         #expect(noLeafOrPicture.isEmpty, "\(noLeafOrPicture.map(\.path))")
+    }
+
+    /// Leaves under a magenta grow light (red and blue × 1.15, green × 0.8), made from 25 sample
+    /// leaves: the colour balance keeps them leaves (at most 2 of 25 no-leaf).
+    @Test func leavesUnderAMagentaCastStayLeaves() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        for (index, path) in TestPaths.plantVillageImages().enumerated() where index % 3 == 0 && index / 3 < 25 {
+            let image = try ImageDecoder().decode(try FileReader.readAll(path: path))
+            var pixels = image.pixels
+            for offset in stride(from: 0, to: pixels.count, by: 3) {
+                pixels[offset] = UInt8(min(255, (Double(pixels[offset]) * 1.15).rounded()))
+                pixels[offset + 1] = UInt8((Double(pixels[offset + 1]) * 0.8).rounded())
+                pixels[offset + 2] = UInt8(min(255, (Double(pixels[offset + 2]) * 1.15).rounded()))
+            }
+            TestImages.write(TestImages.png(pixels, width: image.width, height: image.height, colorType: 2, bitDepth: 8),
+                             to: "\(folder)/cast-\(index).png")
+        }
+        let results = try Self.verdicts([folder])
+        #expect(results.count == 25)
+        #expect(results.count { $0.verdict == "no-leaf" } <= 2, "\(results.map { "\($0.path): \($0.verdict)" })")
+        #expect(!results.contains { $0.verdict == "no-picture" })
+    }
+
+    /// Leafless green patterns that the leaf model scores high (checks with a little noise,
+    /// blurred green noise): none is a diagnosis, under classify's and the camera's checks.
+    @Test func leaflessGreenPatternsAreNoDiagnosis() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        var generator = SystemRandomNumberGenerator()
+        let side = 224
+        func noise(_ spread: Int) -> Int { Int.random(in: -spread...spread, using: &generator) }
+        for (square, dark, light) in [(16, (30, 90, 30), (120, 200, 90)), (28, (60, 140, 50), (200, 220, 180)), (8, (20, 110, 40), (90, 170, 60))] {
+            var pixels: [UInt8] = []
+            for y in 0..<side {
+                for x in 0..<side {
+                    let colour = (x / square + y / square) % 2 == 1 ? light : dark
+                    for level in [colour.0, colour.1, colour.2] { pixels.append(UInt8(clamping: level + noise(6))) }
+                }
+            }
+            TestImages.write(TestImages.png(pixels, width: side, height: side, colorType: 2, bitDepth: 8), to: "\(folder)/checks-\(square).png")
+        }
+        // Green noise averaged over blocks of 4 × 4 pixels and spread again: blotches, no shape.
+        let blocks = side / 4
+        let blotches = (0..<(blocks * blocks)).map { _ in (70 + noise(40), 150 + noise(40), 60 + noise(40)) }
+        var blurred: [UInt8] = []
+        for y in 0..<side {
+            for x in 0..<side {
+                let blotch = blotches[(y / 4) * blocks + x / 4]
+                for level in [blotch.0, blotch.1, blotch.2] { blurred.append(UInt8(clamping: level + noise(4))) }
+            }
+        }
+        TestImages.write(TestImages.png(blurred, width: side, height: side, colorType: 2, bitDepth: 8), to: "\(folder)/blurred-green-noise.png")
+        for checks in [[], ["--checks", "all"]] {
+            let results = try Self.verdicts(checks + [folder])
+            #expect(results.count == 4)
+            #expect(!results.contains { $0.verdict == "diagnosis" }, "\(checks): \(results.map { "\($0.path): \($0.verdict)" })")
+        }
     }
 
     /// Black, white, flat grey and dim noise, as PNG and JPEG: nothing to classify.

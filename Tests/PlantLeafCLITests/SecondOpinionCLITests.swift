@@ -1,4 +1,5 @@
 import Foundation
+import PlantLeafCore
 import PlantLeafTestSupport
 import Testing
 
@@ -113,6 +114,32 @@ import Testing
                 && result.stderr.contains(prefix + "/share/plantleaf/mobilenet_v2_1.0_224_quant.tflite") && result.stderr.contains("make setup"),
                 "\(result.stderr)")
         #expect(try Self.records(result.stdout).first?["leaf_likeness"] is NSNull)
+    }
+
+    /// The reason given is the true one: a long panorama with its leaf at one end was read only in
+    /// its empty middle, an 8 × 8 picture is too small, random noise is noise (not "uncertain",
+    /// which says there may be a leaf).
+    @Test func reasonsAreTheTrueOnes() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let leaf = try ImageDecoder().decode(try FileReader.readAll(path: TestPaths.appleScabLeaf))
+        let (width, height) = (4000, leaf.height)
+        var panorama = [UInt8](repeating: 250, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<leaf.width {
+                for channel in 0..<3 { panorama[(y * width + x) * 3 + channel] = leaf.pixels[(y * leaf.width + x) * 3 + channel] }
+            }
+        }
+        TestImages.write(TestImages.png(panorama, width: width, height: height, colorType: 2, bitDepth: 8), to: folder + "/panorama.png")
+        let small = Array(leaf.pixels.prefix(8 * 3)) + [UInt8](repeating: 90, count: 8 * 7 * 3)
+        TestImages.write(TestImages.png(small, width: 8, height: 8, colorType: 2, bitDepth: 8), to: folder + "/small.png")
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<(320 * 240 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        TestImages.write(TestImages.png(noise, width: 320, height: 240, colorType: 2, bitDepth: 8), to: folder + "/noise.png")
+        let result = try runPlantLeaf(["classify", "--format", "json", folder + "/panorama.png", folder + "/small.png", folder + "/noise.png"])
+        let records = try Self.records(result.stdout)
+        #expect(records.map { "\($0["verdict"] ?? "")/\($0["reason"] ?? "")" }
+                == ["uncertain/off-centre", "uncertain/too-small", "no-picture/noise"], "\(result.stdout)")
     }
 
     /// The verdicts' reasons reach every output: a hot dog is unlike leaves, with advice.

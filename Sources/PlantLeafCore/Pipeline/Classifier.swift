@@ -282,9 +282,17 @@ public final class Classifier {
         let opinion = try secondOpinionReading()
         let generalist = policy.checks.contains(.generalist) ? MonotonicClock.milliseconds(since: generalistStart) : 0
         let readingsStart = MonotonicClock.nanoseconds()
-        let judgement = top.first.map { best in
-            policy.judge(pictureReadings(top: best, mirrored: mirrored, history: history, leafLikeness: opinion.leafLikeness))
-        } ?? Judgement(verdict: .uncertain, reason: .lowScore)
+        var judgement = Judgement(verdict: .uncertain, reason: .lowScore)
+        if let best = top.first {
+            var readings = pictureReadings(top: best, mirrored: mirrored, history: history, leafLikeness: opinion.leafLikeness)
+            judgement = policy.judge(readings)
+            // Noise is looked for only where the answer is already no: it costs a pass over the
+            // picture, and the other checks let no noise through as a diagnosis in the measurements.
+            if judgement.verdict != .diagnosis, policy.checks.contains(.picture), let inputImage {
+                readings.neighbourContrast = NeighbourContrast.ratio(of: inputImage, spread: inputPicture.luminanceSpread)
+                judgement = policy.judge(readings)
+            }
+        }
         postprocess += MonotonicClock.milliseconds(since: readingsStart)
         var timings = timings
         timings.invoke = invoke

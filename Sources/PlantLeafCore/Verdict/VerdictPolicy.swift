@@ -54,6 +54,9 @@ public struct VerdictPolicy: Sendable, Equatable {
     /// photographed edge to edge, reaches it (1.0); the next is 0.76. Field scenes and
     /// meadows in the tuning half: 0.95 to 1.0.
     public var fieldSceneEdgeShare: Double
+    /// Above this `NeighbourContrast` ratio the picture is noise: `no-picture`. Photos reach 0.42,
+    /// random pictures 0.95 and more.
+    public var noisiestNeighbourContrast: Double
     /// Below this shorter side, in source pixels, a picture holds too little to read: `uncertain`.
     /// A quarter of the model's 224-pixel input.
     public var smallestReadSide: Int
@@ -65,7 +68,8 @@ public struct VerdictPolicy: Sendable, Equatable {
     public init(checks: VerdictChecks, darkestMeanLuminance: Double = 30, brightestMeanLuminance: Double = 235,
                 flattestLuminanceSpread: Double = 8, largestFlatShare: Double = 0.5, minimumGreenShare: Double = 0.10, minimumScore: Double = 0.6,
                 unchangedReadings: Int = 5, unlikeLeavesBelow: Double = 0.02, clearlyLeafFrom: Double = 0.3,
-                fieldSceneEdgeShare: Double = 0.9, smallestReadSide: Int = 56, smallestReadShare: Double = 0.5) {
+                fieldSceneEdgeShare: Double = 0.9, noisiestNeighbourContrast: Double = 0.7, smallestReadSide: Int = 56,
+                smallestReadShare: Double = 0.5) {
         self.checks = checks
         self.darkestMeanLuminance = darkestMeanLuminance
         self.brightestMeanLuminance = brightestMeanLuminance
@@ -77,6 +81,7 @@ public struct VerdictPolicy: Sendable, Equatable {
         self.unlikeLeavesBelow = unlikeLeavesBelow
         self.clearlyLeafFrom = clearlyLeafFrom
         self.fieldSceneEdgeShare = fieldSceneEdgeShare
+        self.noisiestNeighbourContrast = noisiestNeighbourContrast
         self.smallestReadSide = smallestReadSide
         self.smallestReadShare = smallestReadShare
     }
@@ -103,6 +108,7 @@ public struct VerdictPolicy: Sendable, Equatable {
                 else if picture.luminanceSpread < flattestLuminanceSpread { .flat }
                 else if picture.flatShare > largestFlatShare { .drawn }
                 else if (readings.history?.readingsRunning(with: picture) ?? 1) >= unchangedReadings { .repeatedFrame }
+                else if let contrast = readings.neighbourContrast, contrast > noisiestNeighbourContrast { .noise }
                 else { nil }
             if let reason { return Judgement(verdict: .noPicture, reason: reason) }
         }

@@ -18,6 +18,8 @@ public struct VerdictReadings: Sendable {
     public var leafLikeness: Double?
     /// The green along the picture's edges.
     public var edges: SceneEdges?
+    /// How much neighbouring pixels differ (`NeighbourContrast`): high for noise.
+    public var neighbourContrast: Double?
     /// The shorter side, in source pixels, of the part of the picture the model saw (its crop);
     /// nil for a camera frame, whose size the camera sets.
     public var readSide: Int?

@@ -4,6 +4,8 @@
 public enum VerdictReason: String, Sendable, CaseIterable {
     // no-picture
     case dark, blownOut = "blown-out", flat, drawn, repeatedFrame = "repeated-frame"
+    /// Neighbouring pixels as unlike as random ones: noise, not a scene.
+    case noise
     // no-leaf
     /// Too little of the picture is green tissue, even after balancing a colour cast.
     case noGreen = "no-green"
@@ -31,6 +33,7 @@ public enum VerdictReason: String, Sendable, CaseIterable {
         case .flat: return "The picture shows almost nothing (fog, a lens cap, a blank wall). Point the camera at one leaf."
         case .drawn: return "This looks like a drawing or a test pattern, not a photo. Take a photo of a real leaf."
         case .repeatedFrame: return "The camera keeps sending the same frame. Check the camera and its cable."
+        case .noise: return "The picture is only noise. Check the camera, or send a real photo of one leaf."
         case .noGreen: return "No leaf found in the picture. Photograph one leaf so that it fills most of the picture."
         case .unlikeLeaves: return "This does not look like a leaf photo. Photograph one leaf on a plain background."
         case .tooSmall: return "The picture is too small to read. Send the photo at full size, or move closer to the leaf."
