@@ -133,6 +133,9 @@ import Testing
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("image    synthetic (JPEG, "))
         #expect(result.stdout.contains(" bytes, decoded at 256x256)"))
+        // No class describes the synthetic leaf: the one picked for it is not shown as a result.
+        #expect(result.stdout.contains("  result: none: the picture is synthetic, so the class the model picks for it means nothing"))
+        #expect(!result.stdoutLines.contains { $0.hasPrefix("  result: ") && $0.contains("%") })
     }
 
     /// --cpus pins the measurement: the report records the CPUs, and more threads than CPUs is
