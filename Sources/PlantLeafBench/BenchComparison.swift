@@ -9,6 +9,8 @@ public struct StoredBenchReport: Decodable, Sendable {
         public var cpuModel: String
         public var board: String
         public var cores: Int?
+        /// The machine's host name; absent from reports written before it was recorded.
+        public var host: String?
     }
 
     /// The model measured: its path and sha256, so reports of different models are told apart.
@@ -134,7 +136,7 @@ public struct StoredBenchReport: Decodable, Sendable {
 
     /// What a bench run cannot have recorded: a core count outside 1 to `mostCores`, no results,
     /// a thread count below 1 or measured twice, a throughput that is not above zero, a median or
-    /// p99 of zero or less or of more than a day. The first found, as a reason.
+    /// p99 below `shortestTime` or above a day. The first found, as a reason.
     func implausibleValue() -> String? {
         if let cores = machine.cores, !(1...StoredBenchReport.mostCores).contains(cores) {
             return "field machine.cores is \(cores), not a core count from 1 to \(StoredBenchReport.mostCores)"
@@ -153,8 +155,9 @@ public struct StoredBenchReport: Decodable, Sendable {
             }
             for (name, stage) in result.stages.sorted(by: { $0.key < $1.key }) {
                 for (field, value) in [("median_ms", stage?.medianMs), ("p99_ms", stage?.p99Ms)] {
-                    guard let value, !(value > 0 && value <= StoredBenchReport.longestTime) else { continue }
-                    return "field results[\(index)].stages.\(name).\(field) is \(value), not a time above 0 and at most a day (86400000 ms)"
+                    guard let value, !(value >= StoredBenchReport.shortestTime && value <= StoredBenchReport.longestTime) else { continue }
+                    return "field results[\(index)].stages.\(name).\(field) is \(value), not a time from 0.0001 ms "
+                        + "(100 ns, the least a timed stage takes) to a day (86400000 ms)"
                 }
             }
         }
@@ -163,6 +166,11 @@ public struct StoredBenchReport: Decodable, Sendable {
 
     /// A day in milliseconds: no stage of one image takes longer.
     static let longestTime = 86_400_000.0
+
+    /// 100 ns in milliseconds: two clock readings alone take about that long, so a stage timed
+    /// shorter was not measured. The floor also keeps every ratio of two times finite (at most
+    /// `longestTime / shortestTime`), so the charts' axes stay finite.
+    static let shortestTime = 0.0001
 
     /// One line on what the decoder found wrong, naming the field by its JSON path, as the
     /// file spells it (snake_case, not the Swift property). `isJSON`: the text itself parses,
@@ -245,14 +253,12 @@ public enum BenchComparison {
         for (letter, entry) in zip(letters, reports) {
             for warning in entry.report.warnings ?? [] { lines.append("warning: \(letter) measured under: \(warning)") }
         }
-        var threadCounts: [Int] = []
-        for entry in reports {
-            for result in entry.report.results where !threadCounts.contains(result.threads) { threadCounts.append(result.threads) }
-        }
-        for threads in threadCounts {
-            let results = reports.map { entry in entry.report.results.first { $0.threads == threads } }
+        let scope = ComparisonScope(reports.map(\.report))
+        lines += scope.cuts
+        for threads in scope.threadCounts {
+            let results = reports.indices.map { scope.result($0, threads: threads) }
             lines.append("")
-            lines += stageTable(threads: threads, results: results, letters: letters)
+            lines += stageTable(threads: threads, results: results, stageNames: scope.stageNames, letters: letters)
             lines += profileTables(threads: threads, results: results, letters: letters)
         }
         // The lines outside the tables quote the reports too (board, CPU, paths, warnings); the
@@ -290,7 +296,7 @@ public enum BenchComparison {
         return notes
     }
 
-    private static func stageTable(threads: Int, results: [StoredBenchReport.Result?], letters: [String]) -> [String] {
+    private static func stageTable(threads: Int, results: [StoredBenchReport.Result?], stageNames: [String], letters: [String]) -> [String] {
         let lines = ["Threads \(threads): median, interquartile range (IQR) and p99 in ms; ratio = median / A's median, "
             + "~ where the two IQRs overlap (within the runs' noise)"]
         var header = ["stage"]
@@ -298,14 +304,15 @@ public enum BenchComparison {
             header += ["\(letter) median", "\(letter) IQR", "\(letter) p99"] + (index > 0 ? ["\(letter)/A"] : [])
         }
         var rows = [header]
-        for name in stageOrder(results.compactMap { $0 }) {
+        let measured = results.compactMap { $0 }
+        for name in stageNames where measured.contains(where: { $0.stages[name] != nil }) {
             let title = BenchStage(rawValue: name)?.title ?? name
             var row = [title]
             let base = results[0]?.stages[name] ?? nil
             for (index, result) in results.enumerated() {
                 let stage = result?.stages[name] ?? nil
-                row += [stage?.medianMs.map(BenchText.milliseconds) ?? "-", stage.flatMap(interquartileRange) ?? "-",
-                        stage?.p99Ms.map(BenchText.milliseconds) ?? "-"]
+                row += [stage?.medianMs.map(BenchText.reportedMilliseconds) ?? "-", stage.flatMap(interquartileRange) ?? "-",
+                        stage?.p99Ms.map(BenchText.reportedMilliseconds) ?? "-"]
                 if index > 0 { row.append(ratio(stage, over: base)) }
             }
             rows.append(row)
@@ -321,7 +328,7 @@ public enum BenchComparison {
     /// "0.120-0.150" (p25 to p75), or nil when the report has no quartiles.
     private static func interquartileRange(_ stage: StoredBenchReport.Stage) -> String? {
         guard let low = stage.p25Ms, let high = stage.p75Ms else { return nil }
-        return BenchText.milliseconds(low) + "-" + BenchText.milliseconds(high)
+        return BenchText.reportedMilliseconds(low) + "-" + BenchText.reportedMilliseconds(high)
     }
 
     /// "1.25x", "1.02x~" when the interquartile ranges overlap, "-" when either median is missing.
@@ -351,15 +358,17 @@ public enum BenchComparison {
             lines.append("")
             lines.append("Threads \(threads), op types: ms per invoke, \(letter) against A")
             var rows = [["op type", "A count", "A ms", "\(letter) count", "\(letter) ms", "\(letter)/A", "\(letter)-A ms"]]
-            var names = baseProfile.opTypes.map(\.name)
-            for type in profile.opTypes where !names.contains(type.name) { names.append(type.name) }
+            let (names, total) = ComparisonScope.opTypeNames([baseProfile, profile])
+            let baseTypes = Dictionary(baseProfile.opTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let types = Dictionary(profile.opTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             for name in names {
-                let a = baseProfile.opTypes.first { $0.name == name }, b = profile.opTypes.first { $0.name == name }
+                let a = baseTypes[name], b = types[name]
                 rows.append([name, a.map { String($0.count) } ?? "-", a.map { opTime($0.medianMs) } ?? "-",
                              b.map { String($0.count) } ?? "-", b.map { opTime($0.medianMs) } ?? "-",
                              opRatio(b?.medianMs, a?.medianMs), opDifference(b?.medianMs, a?.medianMs)])
             }
             lines += BenchText.table(rows)
+            if let cut = ComparisonScope.opTypeCut(shown: names.count, total: total) { lines.append("  " + cut) }
 
             struct Key: Hashable { var node: Int, xnnpack: Bool, name: String }
             let baseOps = Dictionary(baseProfile.ops.map { (Key(node: $0.node, xnnpack: $0.xnnpack, name: $0.name), $0.medianMs) },
@@ -392,10 +401,4 @@ public enum BenchComparison {
         return (value >= base ? "+" : "") + opTime(value - base)
     }
 
-    /// The pipeline's stages in pipeline order, then any others the files hold, alphabetically.
-    private static func stageOrder(_ results: [StoredBenchReport.Result]) -> [String] {
-        let present = Set(results.flatMap(\.stages.keys))
-        let known = BenchStage.allCases.map(\.rawValue).filter(present.contains)
-        return known + present.subtracting(known).sorted()
-    }
 }

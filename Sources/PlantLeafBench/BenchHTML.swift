@@ -28,13 +28,13 @@ public enum BenchHTML {
         html.append("</head>")
         html.append("<body>")
         html.append("<h1>PlantLeaf benchmark comparison</h1>")
+        let scope = ComparisonScope(reports.map(\.report))
         html += reportTable(reports, letters: letters)
-        html += notes(reports, letters: letters)
-        let threadCounts = allThreadCounts(reports.map(\.report))
-        html += summary(reports, letters: letters, threadCounts: threadCounts)
-        html += stageCharts(reports, letters: letters, threadCounts: threadCounts)
-        html += speedup(reports, letters: letters, threadCounts: threadCounts)
-        html += profiles(reports, letters: letters, threadCounts: threadCounts)
+        html += notes(reports, letters: letters, cuts: scope.cuts)
+        html += summary(reports, letters: letters, scope: scope)
+        html += stageCharts(reports, letters: letters, scope: scope)
+        html += speedup(reports, letters: letters, scope: scope)
+        html += profiles(reports, letters: letters, scope: scope)
         html.append("<script>" + script + "</script>")
         html.append("</body>")
         html.append("</html>")
@@ -74,16 +74,28 @@ public enum BenchHTML {
 
     static func colour(_ index: Int) -> String { colours[index % colours.count] }
 
+    /// How the charts name a report: its board; where the board is unknown, its host name, or
+    /// else its file's name, so that reports of unnamed boards are still told apart.
+    static func displayName(_ entry: (path: String, report: StoredBenchReport)) -> String {
+        func known(_ text: String?) -> String? {
+            guard let text, !text.isEmpty, text != MachineInfo.unknown else { return nil }
+            return text
+        }
+        let machine = entry.report.machine
+        let file = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
+        return known(machine.board) ?? known(machine.host) ?? file
+    }
+
     private static func swatch(_ index: Int) -> String {
         "<span class=\"swatch\" style=\"background:\(colour(index))\"></span>"
     }
 
     private static func reportTable(_ reports: [(path: String, report: StoredBenchReport)], letters: [String]) -> [String] {
         var html = ["<h2>Reports</h2>", "<table class=\"reports\">",
-                    "<tr><th></th><th>file</th><th>board</th><th>CPU</th><th>cores</th><th>architecture</th><th>plantleaf</th></tr>"]
+                    "<tr><th></th><th>file</th><th>board</th><th>host</th><th>CPU</th><th>cores</th><th>architecture</th><th>plantleaf</th></tr>"]
         for (index, entry) in reports.enumerated() {
             let machine = entry.report.machine
-            let cells = [escape(entry.path), escape(machine.board), escape(machine.cpuModel),
+            let cells = [escape(entry.path), escape(machine.board), escape(machine.host ?? MachineInfo.unknown), escape(machine.cpuModel),
                          machine.cores.map(String.init) ?? "unknown", escape(machine.architecture), escape(entry.report.plantleafVersion)]
             html.append("<tr><th>" + swatch(index) + letters[index] + "</th><td>" + cells.joined(separator: "</td><td>") + "</td></tr>")
         }
@@ -91,10 +103,10 @@ public enum BenchHTML {
         return html
     }
 
-    /// The text comparison's notes (what differs from A) and each report's warnings.
-    private static func notes(_ reports: [(path: String, report: StoredBenchReport)], letters: [String]) -> [String] {
+    /// The text comparison's notes (what differs from A), each report's warnings, and what the page leaves out.
+    private static func notes(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], cuts: [String]) -> [String] {
         guard let first = reports.first else { return [] }
-        var items: [String] = []
+        var items = cuts.map { "<li class=\"cut\">" + escape($0) + "</li>" }
         for (letter, entry) in zip(letters, reports).dropFirst() {
             items += BenchComparison.differences(entry.report, letter: letter, from: first.report).map { "<li class=\"note\">" + escape($0) + "</li>" }
         }
@@ -108,20 +120,20 @@ public enum BenchHTML {
     }
 
     /// Per thread count: the reports by end-to-end median, fastest first, each as a multiple of the fastest.
-    private static func summary(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], threadCounts: [Int]) -> [String] {
+    private static func summary(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> [String] {
         var html = ["<h2>At a glance: end to end, median</h2>", "<ul class=\"summary\">"]
-        for threads in threadCounts {
+        for threads in scope.threadCounts {
             var ranked: [(index: Int, median: Double)] = []
-            for (index, entry) in reports.enumerated() {
-                guard let median = stage(entry.report, threads: threads, name: BenchStage.endToEnd.rawValue)?.median else { continue }
+            for index in reports.indices {
+                guard let median = spread(scope.result(index, threads: threads), name: BenchStage.endToEnd.rawValue)?.median else { continue }
                 ranked.append((index, median))
             }
             ranked.sort { $0.median < $1.median }
             guard let fastest = ranked.first else { continue }
             var parts: [String] = []
             for entry in ranked {
-                let name = letters[entry.index] + " (" + escape(reports[entry.index].report.machine.board) + ")"
-                let times = BenchText.milliseconds(entry.median) + " ms"
+                let name = letters[entry.index] + " (" + escape(displayName(reports[entry.index])) + ")"
+                let times = BenchText.reportedMilliseconds(entry.median) + " ms"
                 let ratio = entry.index == fastest.index ? "fastest" : BenchText.ratio(entry.median / fastest.median) + " the fastest's time"
                 parts.append(swatch(entry.index) + "<b>" + name + "</b> " + times + ", " + ratio)
             }
@@ -150,29 +162,12 @@ public enum BenchHTML {
         return value
     }
 
-    static func stage(_ report: StoredBenchReport, threads: Int, name: String) -> Spread? {
-        guard let result = report.results.first(where: { $0.threads == threads }), let entry = result.stages[name], let entry else { return nil }
+    /// Stage `name` of `result`, or nil when the result or its median is missing.
+    static func spread(_ result: StoredBenchReport.Result?, name: String) -> Spread? {
+        guard let result, let entry = result.stages[name], let entry else { return nil }
         let spread = Spread(min: time(entry.minMs), p25: time(entry.p25Ms), median: time(entry.medianMs), p75: time(entry.p75Ms),
                             p99: time(entry.p99Ms), max: time(entry.maxMs))
         return spread.median == nil ? nil : spread
-    }
-
-    static func allThreadCounts(_ reports: [StoredBenchReport]) -> [Int] {
-        var counts: [Int] = []
-        for report in reports {
-            for result in report.results where !counts.contains(result.threads) { counts.append(result.threads) }
-        }
-        return counts.sorted()
-    }
-
-    /// The stages of every report: the pipeline's in pipeline order, then any others alphabetically.
-    static func stageNames(_ reports: [StoredBenchReport]) -> [String] {
-        var present: Set<String> = []
-        for report in reports {
-            for result in report.results { present.formUnion(result.stages.keys) }
-        }
-        let known = BenchStage.allCases.map(\.rawValue).filter(present.contains)
-        return known + present.subtracting(known).sorted()
     }
 
     /// A step of 1, 2 or 5 times a power of ten that divides `span` into about five.
@@ -182,7 +177,26 @@ public enum BenchHTML {
         let magnitude = pow(10, floor(log10(raw)))
         let residual = raw / magnitude
         let nice: Double = residual <= 1 ? 1 : (residual <= 2 ? 2 : (residual <= 5 ? 5 : 10))
-        return nice * magnitude
+        let step = nice * magnitude
+        // Near the ends of Double's range the power of ten is 0 or infinite: one step spans it all.
+        return step > 0 && step.isFinite ? step : span
+    }
+
+    /// The most ticks an axis has: `tickStep` gives about six, and the bound holds for any input.
+    static let mostTicks = 12
+
+    /// An axis from 0 to at least `highest`: its step, its top (a whole number of steps) and the
+    /// tick values, at most `mostTicks` of them. A span that is not a finite number above 0 gets
+    /// the axis of 1. Counted in whole steps, never by adding a step that may be too small to
+    /// change a large sum.
+    static func axis(highest: Double) -> (step: Double, top: Double, ticks: [Double]) {
+        guard highest > 0, highest.isFinite else { return (1, 1, [0, 1]) }
+        let step = tickStep(highest)
+        let steps = Swift.min(Swift.max((highest / step).rounded(.up), 1), Double(mostTicks - 1))
+        let top = Swift.max(steps * step, highest)
+        // Within a step of Double's largest value the top rounds to infinity: the axis is one step.
+        guard top.isFinite else { return (highest, highest, [0, highest]) }
+        return (step, top, (0...Int(steps)).map { Double($0) * step })
     }
 
     static func number(_ value: Double) -> String { DecimalText.fixed(value, decimals: 1) }
@@ -192,13 +206,13 @@ public enum BenchHTML {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    private static func stageCharts(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], threadCounts: [Int]) -> [String] {
+    private static func stageCharts(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> [String] {
         var html = ["<h2>Latency per stage</h2>",
                     "<p class=\"legend\">One bar per report and thread count: the box spans the middle half of the runs "
                         + "(p25 to p75), the thick line is the median, the whisker runs from the fastest run to the 99th percentile; "
                         + "a short box means steady times. The scale starts at 0 ms in every chart.</p>"]
-        for name in stageNames(reports.map(\.report)) {
-            html += stageChart(name: name, reports: reports, letters: letters, threadCounts: threadCounts)
+        for name in scope.stageNames {
+            html += stageChart(name: name, reports: reports, letters: letters, scope: scope)
         }
         return html
     }
@@ -210,11 +224,12 @@ public enum BenchHTML {
     private static let axisHeight = 30.0
 
     private static func stageChart(name: String, reports: [(path: String, report: StoredBenchReport)], letters: [String],
-                                   threadCounts: [Int]) -> [String] {
+                                   scope: ComparisonScope) -> [String] {
         var rows: [(index: Int, threads: Int, spread: Spread?)] = []
-        for threads in threadCounts {
-            for index in reports.indices where reports[index].report.results.contains(where: { $0.threads == threads }) {
-                rows.append((index, threads, stage(reports[index].report, threads: threads, name: name)))
+        for threads in scope.threadCounts {
+            for index in reports.indices {
+                guard let result = scope.result(index, threads: threads) else { continue }
+                rows.append((index, threads, spread(result, name: name)))
             }
         }
         var highest = 0.0
@@ -222,8 +237,7 @@ public enum BenchHTML {
             guard let spread = row.spread else { continue }
             for value in [spread.p99, spread.p75, spread.median] { if let value { highest = Swift.max(highest, value) } }
         }
-        let step = tickStep(highest)
-        let top = highest > 0 ? (highest / step).rounded(.up) * step : step
+        let (step, top, ticks) = axis(highest: highest)
         func x(_ value: Double) -> Double { labelWidth + plotWidth * Swift.min(value, top) / top }
 
         let height = Double(rows.count) * rowHeight + axisHeight + 6
@@ -236,20 +250,18 @@ public enum BenchHTML {
         svg.append("<title>" + escape(title) + ": latency per report and thread count</title>")
         // Grid and axis.
         let axisY = Double(rows.count) * rowHeight + 4
-        var tick = 0.0
-        while tick <= top + step / 2 {
+        for tick in ticks {
             let position = number(x(tick))
             svg.append("<line class=\"grid\" x1=\"\(position)\" y1=\"0\" x2=\"\(position)\" y2=\"\(number(axisY))\"/>")
             svg.append("<text class=\"tick\" x=\"\(position)\" y=\"\(number(axisY + 16))\" text-anchor=\"middle\">" + tickLabel(tick, step: step) + "</text>")
-            tick += step
         }
         for (position, row) in rows.enumerated() {
             let middle = Double(position) * rowHeight + rowHeight / 2
             let colour = colour(row.index)
-            let board = reports[row.index].report.machine.board
-            let label = letters[row.index] + " · " + shortened(board, 26) + " · " + threadsText(row.threads)
+            let reportName = displayName(reports[row.index])
+            let label = letters[row.index] + " · " + shortened(reportName, 26) + " · " + threadsText(row.threads)
             svg.append("<g class=\"row\" data-report=\"" + letters[row.index] + "\" data-threads=\"\(row.threads)\">")
-            svg.append("<title>" + escape(letters[row.index] + " = " + reports[row.index].path + ": " + board) + ", " + threadsText(row.threads) + "</title>")
+            svg.append("<title>" + escape(letters[row.index] + " = " + reports[row.index].path + ": " + reportName) + ", " + threadsText(row.threads) + "</title>")
             svg.append("<text class=\"label\" x=\"\(number(labelWidth - 10))\" y=\"\(number(middle + 4))\" text-anchor=\"end\">" + escape(label) + "</text>")
             guard let spread = row.spread, let median = spread.median else {
                 svg.append("<text class=\"value\" x=\"\(number(labelWidth + 4))\" y=\"\(number(middle + 4))\">not measured</text>")
@@ -276,18 +288,22 @@ public enum BenchHTML {
         return svg
     }
 
+    /// A tick's value with the decimals its step needs, at most four: no report's time is under
+    /// `StoredBenchReport.shortestTime` (0.0001 ms), so finer steps do not occur.
     private static func tickLabel(_ value: Double, step: Double) -> String {
-        let decimals = step >= 1 ? 0 : Int((-log10(step)).rounded(.up))
+        let decimals = step >= 1 ? 0 : Swift.min(Int((-log10(step)).rounded(.up)), 4)
         return DecimalText.fixed(value, decimals: decimals)
     }
 
     /// "median 8.000 · p25–p75 7.500–8.500 · p99 9.500 (1.19x median) · max 12.000"
     private static func valueText(_ spread: Spread, median: Double) -> String {
-        var parts = ["median " + BenchText.milliseconds(median)]
-        if let p25 = spread.p25, let p75 = spread.p75 { parts.append("IQR " + BenchText.milliseconds(p25) + "–" + BenchText.milliseconds(p75)) }
+        var parts = ["median " + BenchText.reportedMilliseconds(median)]
+        if let p25 = spread.p25, let p75 = spread.p75 {
+            parts.append("IQR " + BenchText.reportedMilliseconds(p25) + "–" + BenchText.reportedMilliseconds(p75))
+        }
         if let p99 = spread.p99 {
             let ratio = median > 0 ? " (" + BenchText.ratio(p99 / median) + ")" : ""
-            parts.append("p99 " + BenchText.milliseconds(p99) + ratio)
+            parts.append("p99 " + BenchText.reportedMilliseconds(p99) + ratio)
         }
         return parts.joined(separator: " · ")
     }
@@ -295,63 +311,103 @@ public enum BenchHTML {
     // MARK: - Speed-up
 
     /// Each report's invoke and end-to-end speed-up over its thread counts (its median with one
-    /// thread, or its first thread count, over each count's median), and images per second.
-    private static func speedup(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], threadCounts: [Int]) -> [String] {
+    /// thread, or its fewest threads, over each count's median), and images per second.
+    private static func speedup(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> [String] {
         var html = ["<h2>Speed-up over threads</h2>"]
-        let drawn = reports.contains { Set($0.report.results.map(\.threads)).count > 1 }
+        let drawn = reports.indices.contains { index in scope.threadCounts.filter { scope.result(index, threads: $0) != nil }.count > 1 }
         if drawn {
-            html.append("<p class=\"legend\">Each report's median against its own median with 1 thread (or its first thread count): "
-                + "2.0 = twice as fast. The dashed line is perfect scaling.</p>")
+            html.append("<p class=\"legend\">Each report's median against its own median with 1 thread (or its fewest threads): "
+                + "2.0 = twice as fast. The dashed line is perfect scaling: N times as fast with N times the threads. "
+                + "A report is drawn only at the thread counts it measured; dots that would hide each other are set side by side.</p>")
             for name in [BenchStage.invoke.rawValue, BenchStage.endToEnd.rawValue] {
-                html += speedupChart(name: name, reports: reports, letters: letters, threadCounts: threadCounts)
+                html += speedupChart(name: name, reports: reports, letters: letters, scope: scope)
             }
         } else {
             html.append("<p class=\"legend\">Every report measured a single thread count: there is no speed-up to draw "
                 + "(measure with <code>plantleaf bench --threads 1,2,4</code>).</p>")
         }
-        let threadHeaders: String = threadCounts.map { "<th>" + threadsText($0) + "</th>" }.joined()
+        let threadHeaders: String = scope.threadCounts.map { "<th>" + threadsText($0) + "</th>" }.joined()
         html.append("<table class=\"throughput\"><tr><th>images/s</th>" + threadHeaders + "</tr>")
         for (index, entry) in reports.enumerated() {
             var cells: [String] = []
-            for threads in threadCounts {
-                let rate = entry.report.results.first { $0.threads == threads }?.imagesPerSecond
+            for threads in scope.threadCounts {
+                let rate = scope.result(index, threads: threads)?.imagesPerSecond
                 let shown: String = rate.map { DecimalText.fixed($0, decimals: 1) } ?? "-"
                 cells.append("<td>" + shown + "</td>")
             }
-            html.append("<tr><th>" + swatch(index) + letters[index] + " · " + escape(shortened(entry.report.machine.board, 40)) + "</th>" + cells.joined() + "</tr>")
+            html.append("<tr><th>" + swatch(index) + letters[index] + " · " + escape(shortened(displayName(entry), 40)) + "</th>" + cells.joined() + "</tr>")
         }
         html.append("</table>")
         return html
     }
 
-    /// The speed-ups of `name` per report: (threads, speed-up) in thread order.
-    static func speedups(_ report: StoredBenchReport, name: String) -> [(threads: Int, speedup: Double)] {
-        let results = report.results.sorted { $0.threads < $1.threads }
-        guard let baseline = report.results.first(where: { $0.threads == 1 }) ?? report.results.first,
-              let base = time(baseline.stages[name]??.medianMs), base > 0 else { return [] }
+    /// One report's speed-ups of a stage: the thread count they are measured against, and
+    /// (threads, speed-up) at each thread count it measured, fewest threads first.
+    struct SpeedupLine {
+        var baselineThreads: Int
+        var points: [(threads: Int, speedup: Double)]
+    }
+
+    /// The speed-ups of `name` in report `index` at the thread counts `scope` shows: against its
+    /// 1-thread median, or its fewest threads' where it has none; nil when that median is missing.
+    static func speedups(_ scope: ComparisonScope, report index: Int, name: String) -> SpeedupLine? {
+        let measured = scope.threadCounts.filter { scope.result(index, threads: $0) != nil }
+        guard let baselineThreads = measured.first,
+              let base = spread(scope.result(index, threads: baselineThreads), name: name)?.median, base > 0 else { return nil }
         var points: [(threads: Int, speedup: Double)] = []
-        for result in results {
-            guard let median = time(result.stages[name]??.medianMs), median > 0 else { continue }
-            points.append((result.threads, base / median))
+        for threads in measured {
+            guard let median = spread(scope.result(index, threads: threads), name: name)?.median, median > 0 else { continue }
+            points.append((threads, base / median))
         }
-        return points
+        return SpeedupLine(baselineThreads: baselineThreads, points: points)
+    }
+
+    /// Dot radius in the speed-up charts; dots closer than its diameter and a pixel are moved apart.
+    private static let dotRadius = 4.0
+
+    /// Horizontal offsets that keep dots at one thread count apart: `heights` are the dots' y
+    /// positions; dots less than a diameter apart form a group, set side by side around the
+    /// thread count's x. One offset per dot, in the order given.
+    static func sideBySideOffsets(_ heights: [Double]) -> [Double] {
+        let spacing = 2 * dotRadius + 1
+        let order = heights.indices.sorted { heights[$0] < heights[$1] }
+        var offsets = [Double](repeating: 0, count: heights.count)
+        var group: [Int] = []
+        func place() {
+            for (position, dot) in group.enumerated() { offsets[dot] = (Double(position) - Double(group.count - 1) / 2) * spacing }
+            group = []
+        }
+        for dot in order {
+            if let last = group.last, heights[dot] - heights[last] >= spacing { place() }
+            group.append(dot)
+        }
+        place()
+        return offsets
     }
 
     private static func speedupChart(name: String, reports: [(path: String, report: StoredBenchReport)], letters: [String],
-                                     threadCounts: [Int]) -> [String] {
-        let width = 640.0, height = 320.0, left = 50.0, right = 170.0, topMargin = 14.0, bottom = 40.0
-        let lines = reports.map { speedups($0.report, name: name) }
-        var highest = 1.0
-        for line in lines {
-            for point in line { highest = Swift.max(highest, point.speedup) }
+                                     scope: ComparisonScope) -> [String] {
+        let width = 720.0, height = 320.0, left = 50.0, right = 250.0, topMargin = 14.0, bottom = 40.0
+        let threadCounts = scope.threadCounts
+        let lines = reports.indices.map { speedups(scope, report: $0, name: name) }
+        // Perfect scaling from each baseline some report measured against: N/b at N threads.
+        let baselines = Set(lines.compactMap { $0?.baselineThreads }).sorted()
+        let ideals = baselines.map { baseline in
+            (baseline, threadCounts.filter { $0 >= baseline }.map { (threads: $0, speedup: Double($0) / Double(baseline)) })
         }
-        let ideal = threadCounts.map { Double($0) / Double(threadCounts.first ?? 1) }
-        for value in ideal { highest = Swift.max(highest, Swift.min(value, highest * 1.5)) }
-        let step = tickStep(highest)
-        let top = (highest / step).rounded(.up) * step
+        var highest = 1.0
+        for line in lines.compactMap({ $0 }) {
+            for point in line.points { highest = Swift.max(highest, point.speedup) }
+        }
+        for (_, points) in ideals {
+            for point in points { highest = Swift.max(highest, point.speedup) }
+        }
+        let (step, top, ticks) = axis(highest: highest)
         let plotWidth = width - left - right, plotHeight = height - topMargin - bottom
+        var positions: [Int: Int] = [:]
+        for (position, threads) in threadCounts.enumerated() { positions[threads] = position }
         func x(_ threads: Int) -> Double {
-            guard threadCounts.count > 1, let position = threadCounts.firstIndex(of: threads) else { return left + plotWidth / 2 }
+            guard threadCounts.count > 1, let position = positions[threads] else { return left + plotWidth / 2 }
             return left + plotWidth * Double(position) / Double(threadCounts.count - 1)
         }
         func y(_ value: Double) -> Double { topMargin + plotHeight * (1 - Swift.min(value, top) / top) }
@@ -361,23 +417,34 @@ public enum BenchHTML {
                    "<svg class=\"\(speedupChartClass)\" data-stage=\"" + escape(name) + "\" role=\"img\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" "
                     + "width=\"\(Int(width))\" height=\"\(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">",
                    "<title>" + escape(title) + ": speed-up over threads</title>"]
-        var tick = 0.0
-        while tick <= top + step / 2 {
-            svg.append("<line class=\"grid\" x1=\"\(number(left))\" y1=\"\(number(y(tick)))\" x2=\"\(number(left + plotWidth))\" y2=\"\(number(y(tick)))\"/>")
+        for tick in ticks {
+            svg.append("<line class=\"grid\" data-value=\"" + tickLabel(tick, step: step) + "\" x1=\"\(number(left))\" y1=\"\(number(y(tick)))\" "
+                + "x2=\"\(number(left + plotWidth))\" y2=\"\(number(y(tick)))\"/>")
             svg.append("<text class=\"tick\" x=\"\(number(left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">" + tickLabel(tick, step: step) + "x</text>")
-            tick += step
         }
         for threads in threadCounts {
             svg.append("<text class=\"tick\" x=\"\(number(x(threads)))\" y=\"\(number(height - bottom + 18))\" text-anchor=\"middle\">\(threads)</text>")
         }
         svg.append("<text class=\"tick\" x=\"\(number(left + plotWidth / 2))\" y=\"\(number(height - 6))\" text-anchor=\"middle\">threads</text>")
-        let idealPoints = zip(threadCounts, ideal).map { number(x($0.0)) + "," + number(y($0.1)) }
-        if idealPoints.count > 1 { svg.append("<polyline class=\"ideal\" points=\"" + idealPoints.joined(separator: " ") + "\"/>") }
-        // The end labels top to bottom, each at least a line below the one above it.
+        for (baseline, points) in ideals where points.count > 1 {
+            let text = points.map { number(x($0.threads)) + "," + number(y($0.speedup)) }.joined(separator: " ")
+            svg.append("<polyline class=\"ideal\" data-baseline=\"\(baseline)\" points=\"" + text + "\"/>")
+        }
+        // Each dot's place: at its thread count, moved aside where it would cover another.
+        var dots: [[(x: Double, y: Double)]] = lines.map { line in (line?.points ?? []).map { (x($0.threads), y($0.speedup)) } }
+        var dotsByThreads: [Int: [(line: Int, point: Int)]] = [:]
+        for (index, line) in lines.enumerated() {
+            for (point, entry) in (line?.points ?? []).enumerated() { dotsByThreads[entry.threads, default: []].append((index, point)) }
+        }
+        for members in dotsByThreads.values where members.count > 1 {
+            let offsets = sideBySideOffsets(members.map { dots[$0.line][$0.point].y })
+            for (member, offset) in zip(members, offsets) { dots[member.line][member.point].x += offset }
+        }
+        // The end labels of reports with a line, top to bottom, each at least a line below the one above it.
         var labelPositions: [Int: Double] = [:]
         var ends: [(index: Int, y: Double)] = []
         for (index, line) in lines.enumerated() {
-            if let last = line.last { ends.append((index, y(last.speedup))) }
+            if let line, line.points.count > 1, let last = dots[index].last { ends.append((index, last.y)) }
         }
         ends.sort { $0.y < $1.y }
         var previous = -Double.infinity
@@ -386,18 +453,22 @@ public enum BenchHTML {
             labelPositions[end.index] = position
             previous = position
         }
-        for (index, line) in lines.enumerated() where !line.isEmpty {
+        for (index, line) in lines.enumerated() {
+            guard let line, !line.points.isEmpty else { continue }
             let colour = colour(index)
-            let points = line.map { number(x($0.threads)) + "," + number(y($0.speedup)) }
             svg.append("<g class=\"series\" data-report=\"" + letters[index] + "\">")
-            if points.count > 1 { svg.append("<polyline points=\"" + points.joined(separator: " ") + "\" stroke=\"\(colour)\" fill=\"none\" stroke-width=\"2.5\"/>") }
-            for point in line {
-                svg.append("<circle cx=\"\(number(x(point.threads)))\" cy=\"\(number(y(point.speedup)))\" r=\"4\" fill=\"\(colour)\">"
+            if line.points.count > 1 {
+                let text = dots[index].map { number($0.x) + "," + number($0.y) }.joined(separator: " ")
+                svg.append("<polyline points=\"" + text + "\" stroke=\"\(colour)\" fill=\"none\" stroke-width=\"2.5\"/>")
+            }
+            for (point, dot) in zip(line.points, dots[index]) {
+                svg.append("<circle data-threads=\"\(point.threads)\" cx=\"\(number(dot.x))\" cy=\"\(number(dot.y))\" r=\"\(number(dotRadius))\" fill=\"\(colour)\">"
                     + "<title>" + letters[index] + ", " + threadsText(point.threads) + ": " + BenchText.ratio(point.speedup) + "</title></circle>")
             }
-            if let last = line.last {
-                let label = letters[index] + " · " + shortened(reports[index].report.machine.board, 18) + " " + BenchText.ratio(last.speedup)
-                let labelY = labelPositions[index] ?? y(last.speedup)
+            // A report measured at one thread count has no speed-up to state: its dot is its own baseline.
+            if line.points.count > 1, let last = line.points.last, let labelY = labelPositions[index] {
+                let label = letters[index] + " · " + shortened(displayName(reports[index]), 16) + " " + BenchText.ratio(last.speedup)
+                    + " at " + threadsText(last.threads)
                 svg.append("<text class=\"label\" x=\"\(number(left + plotWidth + 8))\" y=\"\(number(labelY + 4))\" fill=\"\(colour)\">" + escape(label) + "</text>")
             }
             svg.append("</g>")
@@ -414,21 +485,21 @@ public enum BenchHTML {
 
     /// Per thread count where any report has a profile (`--profile`): the op types side by side
     /// with bars on one scale, and each report's slowest ops.
-    private static func profiles(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], threadCounts: [Int]) -> [String] {
+    private static func profiles(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> [String] {
         var html: [String] = []
-        for threads in threadCounts {
+        for threads in scope.threadCounts {
             var profiled: [(index: Int, profile: StoredBenchReport.Profile)] = []
-            for (index, entry) in reports.enumerated() {
-                if let profile = entry.report.results.first(where: { $0.threads == threads })?.profile { profiled.append((index, profile)) }
+            for index in reports.indices {
+                if let profile = scope.result(index, threads: threads)?.profile { profiled.append((index, profile)) }
             }
             guard !profiled.isEmpty else { continue }
             html.append("<h2>Op profile, " + threadsText(threads) + "</h2>")
             html.append("<p class=\"legend\">Median ms per invoke of each op type (summed over its ops), one bar per report on one scale.</p>")
-            var names: [String] = []
+            let (names, total) = ComparisonScope.opTypeNames(profiled.map(\.profile))
+            let types = profiled.map { entry in Dictionary(entry.profile.opTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
             var widest = 0.0
             for entry in profiled {
                 for type in entry.profile.opTypes {
-                    if !names.contains(type.name) { names.append(type.name) }
                     if let value = time(type.medianMs) { widest = Swift.max(widest, value) }
                 }
             }
@@ -442,8 +513,8 @@ public enum BenchHTML {
             for name in names {
                 var cells = "<td>" + escape(name) + "</td>"
                 var bars = ""
-                for entry in profiled {
-                    let type = entry.profile.opTypes.first { $0.name == name }
+                for (entry, byName) in zip(profiled, types) {
+                    let type = byName[name]
                     let value = time(type?.medianMs)
                     let count: String = type.map { String($0.count) } ?? "-"
                     let shown: String = value.map { DecimalText.fixed($0, decimals: 4) } ?? "-"
@@ -455,6 +526,7 @@ public enum BenchHTML {
             }
             table.append("</table>")
             html += table
+            if let cut = ComparisonScope.opTypeCut(shown: names.count, total: total) { html.append("<p class=\"cut\">" + escape(cut) + "</p>") }
             for entry in profiled {
                 html.append("<h3>" + swatch(entry.index) + letters[entry.index] + ": the \(slowestOpsShown) slowest ops, " + threadsText(threads) + "</h3>")
                 let ops = entry.profile.ops.enumerated().sorted { ($0.element.medianMs, -$0.offset) > ($1.element.medianMs, -$1.offset) }

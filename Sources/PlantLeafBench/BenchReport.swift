@@ -94,6 +94,7 @@ public enum BenchReport {
         object.add("cpu_model", machine.cpuModel)
         object.add("cpu_hardware", machine.cpuHardware)
         object.add("board", machine.board)
+        object.add("host", machine.host)
         if let cores = machine.cores { object.add("cores", cores) } else { object.addNull("cores") }
         object.add("kernel", machine.kernel)
         addNumber(&object, "load_average_before", conditions.loadAverageBefore, decimals: 2)
@@ -265,7 +266,7 @@ public enum BenchReport {
         ], leftAligned: 2)
         for run in result.runs {
             lines.append("")
-            lines += runLines(run)
+            lines += runLines(run, synthetic: result.settings.imagePath == nil)
         }
         if result.runs.count > 1, let baseline = speedupBaseline(result.runs) {
             lines.append("")
@@ -319,12 +320,16 @@ public enum BenchReport {
         return "\(DecimalText.fixed(hottest.celsius, decimals: 1)) °C (\(hottest.type))"
     }
 
-    private static func runLines(_ run: ThreadRunResult) -> [String] {
+    /// One thread count's block. `synthetic`: the image is the built-in synthetic leaf, which no
+    /// class describes, so the class the model picked for it is not shown as a result.
+    private static func runLines(_ run: ThreadRunResult, synthetic: Bool) -> [String] {
         let peakMiB = DecimalText.fixed(Double(run.peakResidentKiB) / 1024, decimals: 1)
         var lines = ["Threads \(run.threads): load + compile \(BenchText.milliseconds(run.loadCompileMilliseconds)) ms, "
             + "first inference \(BenchText.milliseconds(run.firstInferenceMilliseconds)) ms, "
             + "\(DecimalText.fixed(run.imagesPerSecond, decimals: 1)) images/s, peak RSS \(peakMiB) MiB"]
-        if let top = run.topClass {
+        if synthetic {
+            lines.append("  result: none: the picture is synthetic, so the class the model picks for it means nothing")
+        } else if let top = run.topClass {
             let verdict = run.verdict.map { ", verdict \($0.rawValue)" } ?? ""
             lines.append("  result: \(Labels.displayName(top.label)) \(DecimalText.fixed(top.score * 100, decimals: 1))%\(verdict)")
         }

@@ -4,6 +4,12 @@ enum BenchText {
     /// Milliseconds with microsecond resolution.
     static func milliseconds(_ value: Double) -> String { DecimalText.fixed(value, decimals: 3) }
 
+    /// A time from a saved report as `milliseconds` does, but "<0.001" for one under a
+    /// microsecond: "0.000" would read as no time at all.
+    static func reportedMilliseconds(_ value: Double) -> String {
+        value > 0 && value < 0.0005 ? "<0.001" : milliseconds(value)
+    }
+
     /// Lines of columns padded to a common width: the first `leftAligned` columns aligned left
     /// (names, text), the rest right (numbers). Cells can hold text from a report file (a
     /// board, a stage or op name): control and bidi characters are written as escapes

@@ -10,6 +10,8 @@ public struct MachineInfo: Sendable, Equatable {
     public var cpuHardware: String
     /// The device-tree `model` ("Raspberry Pi 5 Model B Rev 1.0"), cpuinfo's `Model`, or the DMI product.
     public var board: String
+    /// The host name (uname's nodename): tells apart reports of boards that do not name themselves.
+    public var host: String
     public var cores: Int?
     public var frequencies: [CoreFrequency]
 }

@@ -24,6 +24,7 @@ public struct MachineInfoReader: Sendable {
                            cpuModel: cpuinfo.modelName ?? cpuinfo.armCoreSummary ?? MachineInfo.unknown,
                            cpuHardware: cpuinfo.first("Hardware") ?? MachineInfo.unknown,
                            board: boardName(cpuinfo: cpuinfo),
+                           host: stringFromCField(system.nodename),
                            cores: cores,
                            frequencies: frequencies())
     }

@@ -133,6 +133,9 @@ import Testing
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("image    synthetic (JPEG, "))
         #expect(result.stdout.contains(" bytes, decoded at 256x256)"))
+        // No class describes the synthetic leaf: the one picked for it is not shown as a result.
+        #expect(result.stdout.contains("  result: none: the picture is synthetic, so the class the model picks for it means nothing"))
+        #expect(!result.stdoutLines.contains { $0.hasPrefix("  result: ") && $0.contains("%") })
     }
 
     /// --cpus pins the measurement: the report records the CPUs, and more threads than CPUs is
@@ -364,6 +367,56 @@ import Testing
         let refused = try runPlantLeaf(["bench", "compare", bad, b])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains(#"field results[0].stages.x\x1b]0;title\x07.median_ms is 0.0"#), "\(refused.stderr)")
+    }
+
+    /// A median of 1e-305 ms passed "above 0" and made an infinite speed-up, whose chart axis
+    /// never ended: a time under 100 ns is refused, with --html as without, in time.
+    @Test func compareRefusesTimesNoStageTakes() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let good = folder + "/good.json", tiny = folder + "/tiny.json", page = folder + "/page.html"
+        TestImages.write(Array(Self.report(board: "x", invokeMedian: 1, invokeP99: 1).utf8), to: good)
+        let text = Self.report(board: "x", invokeMedian: 86_400_000, invokeP99: 86_400_000)
+            .replacing(#""results": ["#, with: #""results": [{"threads": 2, "stages": {"invoke": {"median_ms": 1e-305, "p99_ms": 1}}}, "#)
+        TestImages.write(Array(text.utf8), to: tiny)
+        for arguments in [[good, tiny], ["--html", page, good, tiny]] {
+            let result = try runPlantLeaf(["bench", "compare"] + arguments, timeLimit: 30)
+            #expect(result.status == 2)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr == "plantleaf bench compare: \(tiny) is not a plantleaf bench JSON report: field results[0].stages.invoke.median_ms "
+                + "is 1e-305, not a time from 0.0001 ms (100 ns, the least a timed stage takes) to a day (86400000 ms) "
+                + "(write one with plantleaf bench --json FILE)\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: page))
+    }
+
+    /// 40,000 thread counts and 200,000 op types took minutes and wrote a 50 MB page: compare
+    /// shows the 16 fewest thread counts and the 40 slowest op types, says what it cut, and ends
+    /// in time with a small page.
+    @Test func compareBoundsTheRowsItShows() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let threads = folder + "/threads.json", opTypes = folder + "/op-types.json", page = folder + "/page.html"
+        let stages = #"{"invoke": {"median_ms": 2, "p99_ms": 3}, "end_to_end": {"median_ms": 3, "p99_ms": 4}}"#
+        let results = (1...40_000).map { #"{"threads": \#($0), "stages": \#(stages)}"# }.joined(separator: ",")
+        let header = #"{"schema_version": 3, "plantleaf_version": "0.1.0", "machine": {"architecture": "x86_64", "cpu_model": "cpu", "#
+            + #""board": "b", "cores": 2}, "model": {"path": "m.tflite", "sha256": "ab"}, "results": ["#
+        TestImages.write(Array((header + results + "]}").utf8), to: threads)
+        let types = (0..<200_000).map { #"{"name": "T\#($0)", "count": 1, "median_ms": \#(Double($0 % 1000) / 1000)}"# }.joined(separator: ",")
+        let profile = #""profile": {"ops": [{"node": 1, "xnnpack": true, "name": "T1", "median_ms": 0.1}], "op_types": [\#(types)]}"#
+        TestImages.write(Array((header + #"{"threads": 1, "stages": \#(stages), \#(profile)}]}"#).utf8), to: opTypes)
+
+        let result = try runPlantLeaf(["bench", "compare", "--html", page, opTypes, opTypes, threads], timeLimit: 90)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdoutLines
+        #expect(lines.contains("cut: shown are the 16 fewest of 40000 thread counts (up to 16 threads); the other 39984 are left out"))
+        #expect(lines.count { $0.hasPrefix("Threads ") && $0.contains(": median,") } == 16)
+        #expect(lines.contains("  cut: shown are the 40 slowest of 200000 op types; the other 199960 are left out"))
+        #expect(lines.count < 400)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("cut: shown are the 16 fewest of 40000 thread counts"))
+        #expect(html.contains("cut: shown are the 40 slowest of 200000 op types"))
+        #expect(html.utf8.count < 1_000_000, "the page has \(html.utf8.count) bytes")
     }
 
     /// Standard input can be read once: `compare - -` is a usage error before anything is read.

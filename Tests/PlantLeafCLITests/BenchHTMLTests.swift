@@ -130,6 +130,126 @@ import Testing
         #expect(Self.count("class=\"stage-chart\"", in: html) == BenchCommandTests.stages.count)
     }
 
+    /// A report with an invoke and end-to-end median per thread count (other stages 1 ms), and a host name if given.
+    static func report(board: String, host: String?, medians: [(threads: Int, milliseconds: Double)]) -> String {
+        let results = medians.map { entry in
+            let stages = BenchCommandTests.stages.map { name in
+                let median = name == "invoke" || name == "end_to_end" ? entry.milliseconds : 1.0
+                return "\"\(name)\": {\"median_ms\": \(median), \"p99_ms\": \(median)}"
+            }.joined(separator: ", ")
+            return "{\"threads\": \(entry.threads), \"images_per_second\": \(1000 / entry.milliseconds), \"stages\": {\(stages)}}"
+        }.joined(separator: ", ")
+        let hostField = host.map { ", \"host\": \"\($0)\"" } ?? ""
+        return """
+            {"schema_version": 3, "plantleaf_version": "0.1.0",
+             "machine": {"architecture": "x86_64", "cpu_model": "cpu", "board": "\(board)", "cores": 2\(hostField)},
+             "model": {"path": "m.tflite", "sha256": "ab"},
+             "results": [\(results)]}
+            """
+    }
+
+    /// The first `<svg class="speedup-chart" ...>` of `html`, to its `</svg>`.
+    static func speedupChart(_ html: String) throws -> Substring {
+        let start = try #require(html.range(of: "<svg class=\"speedup-chart\""))
+        let end = try #require(html[start.lowerBound...].range(of: "</svg>"))
+        return html[start.lowerBound..<end.upperBound]
+    }
+
+    /// The number in attribute `name` of the element `tag`.
+    static func attribute(_ name: String, of tag: Substring) -> Double? {
+        guard let start = tag.range(of: " \(name)=\"") else { return nil }
+        return Double(tag[start.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// Every element of `svg` that starts with `prefix` (such as `<circle`), up to its `>`.
+    static func elements(_ prefix: String, in svg: Substring) -> [Substring] {
+        svg.ranges(of: prefix).map { range in svg[range.lowerBound...].prefix { $0 != ">" } }
+    }
+
+    /// The speed-up chart read back from its SVG numbers: the ideal line ends at 2x for 2 threads
+    /// (as the grid's own 2x line places it), a report measured at 1 thread only has one dot and
+    /// no end label, the three 1-thread dots sit side by side, and reports of an unknown board
+    /// are named by their host or file.
+    @Test func speedupChartReadsBackRight() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let a = folder + "/a.json", b = folder + "/b.json", c = folder + "/c.json", page = folder + "/page.html"
+        TestImages.write(Array(Self.report(board: "unknown", host: "greenhouse-pi", medians: [(1, 8), (2, 6)]).utf8), to: a)
+        TestImages.write(Array(Self.report(board: "unknown", host: nil, medians: [(1, 8)]).utf8), to: b)
+        TestImages.write(Array(Self.report(board: "unknown", host: nil, medians: [(1, 9)]).utf8), to: c)
+        let result = try runPlantLeaf(["bench", "compare", "--html", page, a, b, c], timeLimit: 60)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let svg = try Self.speedupChart(html)
+
+        // The grid lines carry their value: y of a value, from the lines of 0x and of the top.
+        let grid = Self.elements("<line class=\"grid\"", in: svg).compactMap { line -> (value: Double, y: Double)? in
+            guard let value = Self.attribute("data-value", of: line), let y = Self.attribute("y1", of: line) else { return nil }
+            return (value, y)
+        }
+        let bottom = try #require(grid.first { $0.value == 0 }), top = try #require(grid.max { $0.value < $1.value })
+        func value(atY y: Double) -> Double { bottom.value + (y - bottom.y) / (top.y - bottom.y) * (top.value - bottom.value) }
+
+        let ideal = try #require(Self.elements("<polyline class=\"ideal\"", in: svg).first)
+        let pointsText = try #require(ideal.range(of: "points=\"")).upperBound
+        let points = ideal[pointsText...].prefix { $0 != "\"" }.split(separator: " ").map { $0.split(separator: ",").compactMap { Double($0) } }
+        #expect(points.count == 2)
+        #expect(abs(value(atY: points[0][1]) - 1) < 0.01, "the ideal line starts at 1x: \(ideal)")
+        #expect(abs(value(atY: points[1][1]) - 2) < 0.01, "the ideal line ends at 2x for 2 threads: \(ideal)")
+
+        // One dot per thread count measured: A at 1 and 2 threads, B and C at 1 only.
+        let series = svg.components(separatedBy: "<g class=\"series\" data-report=\"").dropFirst()
+        #expect(series.count == 3)
+        var oneThreadDots: [(x: Double, y: Double)] = []
+        for (letter, group) in zip(["A", "B", "C"], series) {
+            #expect(group.hasPrefix(letter + "\""))
+            let circles = Self.elements("<circle", in: Substring(group))
+            let threads = circles.compactMap { Self.attribute("data-threads", of: $0) }
+            #expect(threads == (letter == "A" ? [1, 2] : [1]), "\(letter) has dots at \(threads) threads")
+            for circle in circles where Self.attribute("data-threads", of: circle) == 1 {
+                oneThreadDots.append((try #require(Self.attribute("cx", of: circle)), try #require(Self.attribute("cy", of: circle))))
+            }
+            // Only a report with a line has an end label, and it names where it ends.
+            let labels = Self.elements("<text class=\"label\"", in: Substring(group))
+            #expect(labels.count == (letter == "A" ? 1 : 0), "\(letter): \(group)")
+        }
+        #expect(svg.contains(">A · greenhouse-pi 1.33x at 2 threads</text>"))
+        // All three 1-thread dots are at 1.00x; no two cover each other.
+        #expect(oneThreadDots.count == 3)
+        for dot in oneThreadDots { #expect(abs(value(atY: dot.y) - 1) < 0.01) }
+        for (first, second) in [(0, 1), (0, 2), (1, 2)] {
+            let apart = abs(oneThreadDots[first].x - oneThreadDots[second].x)
+            #expect(apart >= 8, "dots \(first) and \(second) are \(apart) px apart")
+        }
+
+        // Named by host, or by file where the report has none; never "unknown".
+        #expect(html.contains(">A · greenhouse-pi · 1 thread</text>"))
+        #expect(html.contains(">B · b.json · 1 thread</text>"))
+        #expect(html.contains(">C · c.json · 1 thread</text>"))
+        #expect(!html.contains("· unknown"))
+    }
+
+    /// Medians at the ends of what compare accepts (a day at 1 thread, 0.0001 ms at 2: a speed-up
+    /// of 864 billion) give finite axes with a few ticks; the page is written, in time.
+    @Test func extremeMediansGiveBoundedCharts() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let a = folder + "/a.json", b = folder + "/b.json", page = folder + "/page.html"
+        TestImages.write(Array(Self.report(board: "x", host: nil, medians: [(1, 86_400_000), (2, 0.0001)]).utf8), to: a)
+        TestImages.write(Array(Self.report(board: "y", host: nil, medians: [(1, 8)]).utf8), to: b)
+        let result = try runPlantLeaf(["bench", "compare", "--html", page, a, b], timeLimit: 60)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.utf8.count < 200_000)
+        let svg = try Self.speedupChart(html)
+        let ticks = Self.elements("<line class=\"grid\"", in: svg)
+        #expect(ticks.count >= 2 && ticks.count <= 12)
+        #expect(!html.contains("inf") && !html.contains("nan"))
+        // The text says the 2-thread time is under a microsecond, not that it is none.
+        let invoke = try #require(result.stdoutLines.last { $0.hasPrefix("  invoke") })
+        #expect(invoke.split(separator: " ")[1] == "<0.001", "\(invoke)")
+    }
+
     @Test func escapeCoversTheFiveCharacters() {
         let escaped: String = BenchHTML.escape("a&b<c>d\"e'f\u{1}")
         #expect(escaped == "a&amp;b&lt;c&gt;d&quot;e&#39;f\u{FFFD}")

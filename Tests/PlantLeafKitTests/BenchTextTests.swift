@@ -14,6 +14,29 @@ import Testing
         #expect(BenchText.ratio(1.0 / 3) == "0.33x")
     }
 
+    /// Every axis is finite with a bounded number of ticks, whatever the highest value.
+    @Test(arguments: [0, -1, Double.leastNonzeroMagnitude, 1e-300, 0.0001, 1, 2, 8.64e11, 1e300, Double.greatestFiniteMagnitude, .infinity, .nan])
+    func axisIsBoundedForAnyValue(highest: Double) {
+        let axis = BenchHTML.axis(highest: highest)
+        #expect(axis.ticks.count >= 2 && axis.ticks.count <= BenchHTML.mostTicks)
+        #expect(axis.step > 0 && axis.step.isFinite && axis.top.isFinite)
+        #expect(axis.ticks.allSatisfy { $0.isFinite })
+        if highest > 0, highest.isFinite { #expect(axis.top >= highest) }
+    }
+
+    /// Dots at one height are set side by side; dots already apart stay where they are.
+    @Test func overlappingDotsAreSetSideBySide() {
+        #expect(BenchHTML.sideBySideOffsets([147, 147, 147]) == [-9, 0, 9])
+        #expect(BenchHTML.sideBySideOffsets([10, 100]) == [0, 0])
+        #expect(BenchHTML.sideBySideOffsets([100, 10, 103]) == [-4.5, 0, 4.5])
+    }
+
+    @Test func reportedTimesUnderAMicrosecondSaySo() {
+        #expect(BenchText.reportedMilliseconds(0.0001) == "<0.001")
+        #expect(BenchText.reportedMilliseconds(0.002) == "0.002")
+        #expect(BenchText.reportedMilliseconds(8) == "8.000")
+    }
+
     @Test func histogramPutsOutliersInTheirOwnRow() {
         let samples: [Double] = [1, 1, 1, 2, 2, 3, 100]
         let rows = BenchReport.histogram(samples)
