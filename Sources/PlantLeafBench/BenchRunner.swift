@@ -259,9 +259,11 @@ public struct BenchRunner {
             throw .imageUndecodable(path: imageName, error)
         }
         let floor = MonotonicClock.milliseconds(since: floorStart)
-        let timings: [BenchStage: Double] = [.prepare: result.timings.prepare,
-                                             .invoke: result.timings.invoke, .postprocess: result.timings.postprocess,
-                                             .generalist: result.timings.generalist, .endToEnd: total, .decoderAlone: floor]
+        var timings: [BenchStage: Double] = [.prepare: result.timings.prepare, .invoke: result.timings.invoke,
+                                             .postprocess: result.timings.postprocess, .endToEnd: total, .decoderAlone: floor]
+        // Only a generalist that ran has a time: a skipped check's stage is absent (null in the
+        // report), not a 0 no stage takes.
+        if result.secondOpinion.leafLikeness != nil { timings[.generalist] = result.timings.generalist }
         return (timings, result.top.first, result.verdict, prepared)
     }
 

@@ -4,7 +4,7 @@ public enum BenchStage: String, CaseIterable, Sendable {
     case prepare
     case invoke
     case postprocess
-    /// The generalist check's model on the same picture (0 when the check is skipped).
+    /// The generalist check's model on the same picture; absent when the check is skipped.
     case generalist
     case endToEnd = "end_to_end"
     /// The decoder alone on the same bytes at the same DCT scale, its rows thrown away: the
