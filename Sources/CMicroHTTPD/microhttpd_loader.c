@@ -43,7 +43,7 @@ typedef struct {
 
 // The entry points Swift does not call itself: MHD_start_daemon and the two info queries are
 // variadic, and the feature query is only needed here.
-typedef PLHTTPDaemon *(*StartDaemon)(unsigned int flags, uint16_t port, void *accept_policy, void *accept_context,
+typedef PLHTTPDaemon *(*StartDaemon)(unsigned int flags, uint16_t port, PLHTTPAcceptPolicy accept_policy, void *accept_context,
                                      PLHTTPAccessHandler handler, void *handler_context, ...);
 typedef const void *(*DaemonInfo)(PLHTTPDaemon *daemon, int kind, ...);
 typedef const void *(*ConnectionInfo)(PLHTTPConnection *connection, int kind, ...);
@@ -99,7 +99,7 @@ PLHTTPDaemon *pl_http_start(const PLHTTPSettings *settings) {
         options[count++] = (OptionItem){OPTION_HTTPS_MEM_CERT, 0, (void *)settings->tls_certificate_pem};
     }
     options[count++] = (OptionItem){OPTION_END, 0, NULL};
-    return start_daemon(flags, 0, NULL, NULL, settings->handler, settings->handler_context,
+    return start_daemon(flags, 0, settings->accept_policy, settings->handler_context, settings->handler, settings->handler_context,
                         OPTION_ARRAY, options, OPTION_END);
 }
 

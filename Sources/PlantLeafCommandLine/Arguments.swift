@@ -4,6 +4,8 @@ import PlantLeafCore
 /// `--` ends the options. Unknown options are usage errors.
 public struct Arguments {
     private var values: [String: String] = [:]
+    /// Every value given for each option, in order, for those that may be repeated.
+    private var repeatedValues: [String: [String]] = [:]
     private var flags: Set<String> = []
     public private(set) var positionals: [String] = []
     /// Where each positional argument was in the list parsed, to find its original bytes.
@@ -44,13 +46,16 @@ public struct Arguments {
                 name = argument
             }
             if valued.contains(name) {
+                let value: String
                 if let inlineValue {
-                    values[name] = inlineValue
+                    value = inlineValue
                 } else {
                     guard index < arguments.count else { throw UsageError("\(name) needs a value") }
-                    values[name] = arguments[index]
+                    value = arguments[index]
                     index += 1
                 }
+                values[name] = value
+                repeatedValues[name, default: []].append(value)
             } else if let flag = flagNames[name], inlineValue == nil {
                 flags.insert(flag)
             } else {
@@ -71,5 +76,14 @@ public struct Arguments {
     public func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value {
         guard let text = values[option.name] else { return option.defaultValue }
         return try option.value(text)
+    }
+
+    /// Every value given for an option that may be repeated, each converted and checked by its
+    /// declaration, in the order given; empty when it was not given.
+    /// - Throws: `UsageError` when a text is not a value the option takes.
+    public func values<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
+        var converted: [Value] = []
+        for text in repeatedValues[option.name] ?? [] { converted.append(try option.value(text)) }
+        return converted
     }
 }

@@ -24,7 +24,8 @@ enum ServeCommand {
         """
 
     private static let helpConclusion = """
-        Runs until SIGINT or SIGTERM. One line on stderr per refused request.
+        Runs until SIGINT or SIGTERM; SIGHUP reopens the camera's --log (without one it is
+        ignored). One line on stderr per refused request, at most ten of a kind in 10 s.
 
         EXIT CODES: 0 stopped by a signal, 1 the camera failed mid-run (as camera's 1), 2 usage, model,
         runtime, library, address or camera set-up error.
@@ -50,9 +51,11 @@ enum ServeCommand {
         for notice in options.notices { Console.error("plantleaf serve: \(notice)") }
         // Blocked before any thread starts, so every thread inherits the mask and the signals
         // reach only the sigwait below. SIGUSR1 is the camera thread saying its run failed.
+        // SIGHUP (logrotate's) is waited for here too: its default would end serve, and the
+        // camera's log takes it over only once it is open.
         var signals = sigset_t()
         sigemptyset(&signals)
-        for number in [SIGINT, SIGTERM, SIGUSR1] { sigaddset(&signals, number) }
+        for number in [SIGINT, SIGTERM, SIGUSR1, SIGHUP] { sigaddset(&signals, number) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         var monitor: CameraMonitor?
         if let camera = options.camera {
@@ -80,7 +83,9 @@ enum ServeCommand {
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
             let service = WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
-                                     feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, log: { line in Console.error("plantleaf serve: \(line)") })
+                                     feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) },
+                                     servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,
+                                     log: { line in Console.error("plantleaf serve: \(line)") })
             server = try HTTPServer(address: options.listen, limits: limits, tls: tls, service: service,
                                     log: { line in Console.error("plantleaf serve: libmicrohttpd: \(line)") })
             if !options.listen.isLoopback && token == nil {
@@ -107,7 +112,16 @@ enum ServeCommand {
             }
         }
         var received: Int32 = 0
-        sigwait(&signals, &received)
+        while true {
+            sigwait(&signals, &received)
+            guard received == SIGHUP else { break }
+            if let logPath = options.camera?.logPath {
+                Console.error(AppendLog.reopenOpenLog() ? "plantleaf serve: SIGHUP: \(logPath) is opened again before the next reading"
+                    : "plantleaf serve: SIGHUP: \(logPath) is not open yet, nothing to reopen")
+            } else {
+                Console.error("plantleaf serve: SIGHUP ignored: there is no --log to reopen")
+            }
+        }
         // The camera first (its reading in progress finishes), then the viewers waiting for its
         // next frame, then the server with its connections.
         cameraStop?.stop()

@@ -6,6 +6,8 @@ import PlantLeafServe
 public struct ServeOptions: Sendable {
     public var help = false
     public var listen = ServeOptions.Declared.listen.defaultValue
+    /// --host NAME, each time given: names the Host header may carry besides the built-in ones.
+    public var hostNames: [String] = []
     public var tokenFile: String?
     public var tlsCertificateFile: String?
     public var tlsKeyFile: String?
@@ -47,6 +49,20 @@ public struct ServeOptions: Sendable {
             }
             return address
         }
+        static let host = Option<String>(
+            "--host", placeholder: "NAME", default: "",
+            help: .lines(["a name this server is reached by (repeatable), as plantleaf.example.org;",
+                          "a Host that is no address, localhost, this machine or such a name gets 421"])
+        ) { text throws(UsageError) in
+            let allowed = text.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            }
+            guard allowed, !text.isEmpty, text.utf8.count <= 253 else {
+                throw UsageError("--host must be a DNS name (letters, digits, '-' and '.'), got '\(text)'")
+            }
+            return text
+        }
         static let tokenFile = Declare.text("--token-file", placeholder: "FILE",
                                             help: .lines(["require the token in FILE's first line on every route but /api/health"]))
         static let tlsCertificate = Declare.text("--tls-cert", placeholder: "FILE", help: .sharesEntryWithNext(separator: " "))
@@ -70,7 +86,7 @@ public struct ServeOptions: Sendable {
     /// Every option serve takes, in the order its help lists them: its own, then the camera's,
     /// which one entry names and camera's help describes.
     public static let optionTable: [OptionSpec] = [
-        Declared.listen.spec, Declared.tokenFile.spec, Declared.tlsCertificate.spec, Declared.tlsKey.spec, Declared.maxUpload.spec, Declared.requestTimeout.spec,
+        Declared.listen.spec, Declared.host.spec, Declared.tokenFile.spec, Declared.tlsCertificate.spec, Declared.tlsKey.spec, Declared.maxUpload.spec, Declared.requestTimeout.spec,
         SharedOptions.model.spec,
         SharedOptions.labels.spec,
         SharedOptions.topK.described(.lines(["classes per result, \(OptionRange.phrase(OptionRange.topK)) (default: \(SharedOptions.topK.defaultValue))"])).spec,
@@ -103,6 +119,7 @@ public struct ServeOptions: Sendable {
         }
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
         options.listen = try parsed.value(Declared.listen)
+        options.hostNames = try parsed.values(Declared.host)
         options.tokenFile = try parsed.value(Declared.tokenFile)
         options.tlsCertificateFile = try parsed.value(Declared.tlsCertificate)
         options.tlsKeyFile = try parsed.value(Declared.tlsKey)

@@ -6,7 +6,9 @@ import PlantLeafCore
 public struct AccessToken: Sendable {
     private let digest: [UInt8]
     private let text: String
-    static let cookieName = "plantleaf_token"
+    /// The cookie's name on `port`: a browser keeps one cookie per name and host whatever the
+    /// port, so two servers on one host would otherwise sign each other out.
+    static func cookieName(port: UInt16) -> String { "plantleaf_token_\(port)" }
 
     /// Reads the token: the file's first line, without surrounding whitespace, at least 16
     /// characters of printable ASCII (it travels in a header and a cookie).
@@ -48,14 +50,20 @@ public struct AccessToken: Sendable {
         if let authorization = request.headers["authorization"], authorization.hasPrefix("Bearer ") {
             return matches(Array(authorization.dropFirst("Bearer ".count).utf8))
         }
+        // A browser may send several cookies of this name (one set for a parent domain, an old
+        // one for another path): any that carries the token will do. Each is compared whole.
+        let name = AccessToken.cookieName(port: request.localPort)
+        var admitted = false
         for pair in (request.headers["cookie"] ?? "").split(separator: ";") {
             let parts = pair.trimmingWhitespace().split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0] == AccessToken.cookieName { return matches(Array(parts[1].utf8)) }
+            if parts.count == 2, parts[0] == name, matches(Array(parts[1].utf8)) { admitted = true }
         }
-        return false
+        return admitted
     }
 
-    /// The Set-Cookie value the sign-in answers with: sent back only to this server, never to
-    /// scripts, for a year.
-    var cookie: String { "\(AccessToken.cookieName)=\(text); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000" }
+    /// The Set-Cookie value the sign-in on `port` answers with: sent back only to this server,
+    /// never to scripts, for a year; under HTTPS, never over plain HTTP.
+    func cookie(port: UInt16, secure: Bool) -> String {
+        "\(AccessToken.cookieName(port: port))=\(text); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000" + (secure ? "; Secure" : "")
+    }
 }

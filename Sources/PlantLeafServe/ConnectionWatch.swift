@@ -13,6 +13,8 @@ final class ConnectionWatch: Sendable {
         var deadline: UInt64?
         /// "POST /api/classify" once the head is in.
         var request: String?
+        /// Requests begun on this connection so far.
+        var requests = 0
     }
 
     private struct Watch {
@@ -51,13 +53,18 @@ final class ConnectionWatch: Sendable {
     }
 
     /// A request's head is in: its body must follow within the limit, counted from the connection
-    /// opening or the previous request's end.
-    func requestStarted(_ connection: OpaquePointer, _ request: String) {
-        watch.withLock { $0.watched[key(connection)]?.request = request }
+    /// opening or the previous request's end. Returns how many requests the connection has begun.
+    func requestStarted(_ connection: OpaquePointer, _ request: String) -> Int {
+        watch.withLock { watch in
+            watch.watched[key(connection)]?.request = request
+            watch.watched[key(connection)]?.requests += 1
+            return watch.watched[key(connection)]?.requests ?? 1
+        }
     }
 
-    /// The response is queued: what remains is the client reading it, at its own pace.
-    func answered(_ connection: OpaquePointer) {
+    /// The request is in whole (or answered before its body): what remains is the server's work
+    /// and the client reading the answer, at its own pace.
+    func requestIn(_ connection: OpaquePointer) {
         watch.withLock { $0.watched[key(connection)]?.deadline = nil }
     }
 

@@ -11,8 +11,12 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// The body as sent, when it was not a form.
     public var body: [UInt8] = []
-    /// A form's fields by name (multipart/form-data or application/x-www-form-urlencoded).
+    /// A multipart/form-data form's fields by name. (A urlencoded body stays in `body`: the one
+    /// route that takes it reads a single field, with `URLEncodedForm`.)
     public var fields: [String: FormField] = [:]
+    /// The port the request came in on: the cookie's name carries it, so two servers on one
+    /// host keep their sign-ins apart.
+    public var localPort: UInt16 = 0
 
     public init(method: String, path: String, headers: [String: String]) {
         self.method = method
@@ -20,8 +24,13 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
     }
 
-    /// The header names `headers` keeps: what routing, the size limit and the token need.
-    public static let keptHeaders = ["content-type", "content-length", "authorization", "cookie", "transfer-encoding"]
+    /// The header names `headers` keeps: what routing, the size limit, the host check and the token need.
+    public static let keptHeaders = ["content-type", "content-length", "authorization", "cookie", "transfer-encoding", "host"]
+
+    /// Whether a body follows the head: a length above zero, or chunks.
+    public var hasBody: Bool {
+        headers["transfer-encoding"] != nil || (declaredLength ?? 0) > 0 || (headers["content-length"] != nil && declaredLength == nil)
+    }
 
     /// The media type of the body, lower-cased, without parameters ("multipart/form-data").
     public var mediaType: String? {

@@ -21,10 +21,21 @@ public protocol HTTPService: AnyObject, Sendable {
 public final class HTTPServer: Sendable {
     /// The bounds on what clients may take.
     public struct Limits: Sendable {
-        /// Connections open at once, and from one address: room for a greenhouse's phones and
-        /// viewers, each a thread with a small stack, while one misbehaving address cannot take all.
+        /// Connections open at once, each a thread with a small stack: room for a greenhouse's
+        /// phones and viewers. How they are shared out among clients is `ConnectionShares`'.
         public var connections = 256
-        public var connectionsPerAddress = 128
+        /// Connections from one address, and from one network (an IPv4 /24, an IPv6 /64: what
+        /// one machine or one site can easily have many addresses in).
+        public var connectionsPerAddress = 96
+        public var connectionsPerNetwork = 128
+        /// Connections kept for addresses that hold fewer than `reservedPerAddress`, so a
+        /// newcomer gets in while the rest are taken; at most `reservedPerNetwork` of them for one
+        /// network. (Two, not one: a client's last connection may not be seen closed yet.)
+        public var reservedConnections = 32
+        public var reservedPerNetwork = 16
+        public var reservedPerAddress = 2
+        /// Requests answered on one connection before it is closed (keep-alive, within bounds).
+        public var requestsPerConnection = 100
         /// Seconds a connection may send nothing before it is closed.
         public var idleSeconds = 10
         /// Seconds a request may take from the connection opening (or the previous response) to
@@ -92,13 +103,13 @@ public final class HTTPServer: Sendable {
         let handlerContext = Unmanaged.passUnretained(box).toOpaque()
         address.withSocketAddress { socketAddress in
             var settings = PLHTTPSettings(address: socketAddress, connection_limit: UInt32(limits.connections),
-                                          per_address_limit: UInt32(limits.connectionsPerAddress),
+                                          per_address_limit: 0,
                                           idle_timeout_seconds: UInt32(limits.idleSeconds),
                                           connection_memory: 64 << 10, thread_stack_size: 512 << 10,
                                           tls_key_pem: nil, tls_certificate_pem: nil,
                                           handler: HTTPServer.handle, handler_context: handlerContext,
                                           completed: HTTPServer.completed, connection_notify: HTTPServer.connectionChanged,
-                                          log_sink: sink)
+                                          accept_policy: HTTPServer.acceptPolicy, log_sink: sink)
             if let tls {
                 tls.key.withCString { key in
                     tls.certificate.withCString { certificate in
@@ -150,10 +161,16 @@ public final class HTTPServer: Sendable {
         if requestContext.pointee == nil {
             let exchange = Exchange(request: server.head(connection: connection, method: String(cString: method), path: String(cString: url)))
             requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
-            server.watch.requestStarted(connection, exchange.request.line)
+            let count = server.watch.requestStarted(connection, exchange.request.line)
+            exchange.lastOnConnection = count >= server.limits.requestsPerConnection
             if let response = server.service.admit(exchange.request) {
                 exchange.answered = true
-                return server.queue(response, on: connection)
+                // Queued now, before the body, the library closes the connection after it (the
+                // body is left unread). Without a body it waits for the next call, so the
+                // connection stays open for the client's next request.
+                if exchange.request.hasBody { return server.queue(response, for: exchange, on: connection) }
+                exchange.pending = response
+                return kPLHTTPYes
             }
             // A declared length that would not fit beside the bodies held now is refused from the
             // head, where an answer can still be sent. Nothing is set aside for it: a client that
@@ -162,7 +179,9 @@ public final class HTTPServer: Sendable {
                 exchange.answered = true
                 return server.refuse(exchange, 503, reason: server.bodiesHeldReason, on: connection)
             }
-            if exchange.request.mediaType == "multipart/form-data" || exchange.request.mediaType == "application/x-www-form-urlencoded" {
+            // Only multipart is handed to the library's form reader: a urlencoded body (the sign-in's,
+            // a few KiB at most) is kept whole and read for its one field.
+            if exchange.request.mediaType == "multipart/form-data" {
                 exchange.form = pl_MHD_create_post_processor(connection, 64 << 10, HTTPServer.formPiece,
                                                             Unmanaged.passUnretained(exchange).toOpaque())
                 if exchange.form == nil {
@@ -170,9 +189,18 @@ public final class HTTPServer: Sendable {
                     return server.refuse(exchange, 400, reason: "a form without a boundary or with an unknown encoding", on: connection)
                 }
             }
+            // A declared length is what the body will be (the library reads no more): room for it
+            // at once, rather than doubling copies as it grows.
+            if exchange.form == nil, let length = exchange.request.declaredLength, length <= UInt64(server.limits.bodyBytes) {
+                exchange.request.body.reserveCapacity(Int(length))
+            }
             return kPLHTTPYes
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(requestContext.pointee!).takeUnretainedValue()
+        if let pending = exchange.pending {
+            exchange.pending = nil
+            return server.queue(pending, for: exchange, on: connection)
+        }
         if exchange.answered {
             // The response is queued; what is still arriving of the body is dropped.
             uploadSize.pointee = 0
@@ -201,24 +229,35 @@ public final class HTTPServer: Sendable {
             }
             return kPLHTTPYes
         }
-        // The whole body is in.
+        // The whole body is in: the client has done its part, and the time the answer takes (a
+        // wait for a model instance) no longer counts against it.
         exchange.answered = true
+        server.watch.requestIn(connection)
         if let form = exchange.form {
             exchange.form = nil
             if pl_MHD_destroy_post_processor(form) != kPLHTTPYes {
                 return server.refuse(exchange, 400, reason: "the form ends before its closing boundary", on: connection)
             }
         }
-        return server.queue(server.service.respond(to: exchange.request), on: connection)
+        return server.queue(server.service.respond(to: exchange.request), for: exchange, on: connection)
+    }
+
+    private static let acceptPolicy: PLHTTPAcceptPolicy = { context, address, length in
+        guard let context, let address, let client = ClientAddress(address, length: length) else { return kPLHTTPYes }
+        let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+        return server.shares.admits(client) ? kPLHTTPYes : kPLHTTPNo
     }
 
     private static let connectionChanged: PLHTTPConnectionNotify = { context, connection, _, code in
         guard let context, let connection else { return }
         let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
         if code == kPLHTTPConnectionStarted {
-            server.watch.opened(connection, socket: pl_http_connection_socket(connection))
+            let socket = pl_http_connection_socket(connection)
+            server.watch.opened(connection, socket: socket)
+            if let client = ClientAddress(peerOf: socket) { server.shares.opened(connection, from: client) }
         } else {
             server.watch.closed(connection)
+            server.shares.closed(connection)
         }
     }
 
@@ -240,9 +279,19 @@ public final class HTTPServer: Sendable {
         guard let context, let key else { return kPLHTTPNo }
         let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
         let name = String(cString: key)
-        var field = exchange.request.fields[name] ?? FormField(bytes: [], fileName: fileName.map { String(cString: $0) })
-        if size > 0, let data { field.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size)) }
-        exchange.request.fields[name] = field
+        if exchange.request.fields[name] == nil {
+            var field = FormField(bytes: [], fileName: fileName.map { String(cString: $0) })
+            // The first file of a form is the upload: room for the rest of the declared body at
+            // once (pages the file never fills are never touched), instead of copies that double.
+            if field.fileName != nil, !exchange.fileReserved, let length = exchange.request.declaredLength {
+                field.bytes.reserveCapacity(max(0, Int(clamping: length) - exchange.received + size))
+                exchange.fileReserved = true
+            }
+            exchange.request.fields[name] = field
+        }
+        // Appended where it lies: a copy taken out and put back would copy the whole field for
+        // every piece, quadratic in its length and twice its size at once.
+        if size > 0, let data { exchange.request.fields[name]!.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size)) }
         return kPLHTTPYes
     }
 }
@@ -254,6 +303,12 @@ private final class Exchange {
     var form: OpaquePointer?
     /// A response is queued: the rest of the body is not read.
     var answered = false
+    /// The answer to a request without a body, queued on the library's next call.
+    var pending: HTTPResponse?
+    /// The connection has had its share of requests: this answer closes it.
+    var lastOnConnection = false
+    /// Room for a form's file has been set aside (once per request).
+    var fileReserved = false
 
     init(request: HTTPRequest) { self.request = request }
 }
@@ -269,6 +324,7 @@ private final class ServerContext: Sendable {
     let service: any HTTPService
     let limits: HTTPServer.Limits
     let watch: ConnectionWatch
+    let shares: ConnectionShares
     let libraryLog = LibraryLog()
     /// Body bytes held by requests under way, all together.
     private let bodyBytesHeld = Mutex(0)
@@ -276,6 +332,7 @@ private final class ServerContext: Sendable {
     init(service: any HTTPService, limits: HTTPServer.Limits) throws(ServeError) {
         self.service = service
         self.limits = limits
+        shares = ConnectionShares(limits: limits)
         let libraryLog = libraryLog
         watch = try ConnectionWatch(limitSeconds: limits.requestSeconds, willShutDown: {
             libraryLog.expectDropClosing()
@@ -314,7 +371,9 @@ private final class ServerContext: Sendable {
         for name in HTTPRequest.keptHeaders {
             if let value = pl_MHD_lookup_connection_value(connection, kPLHTTPHeaderKind, name) { headers[name] = String(cString: value) }
         }
-        return HTTPRequest(method: method, path: path, headers: headers)
+        var request = HTTPRequest(method: method, path: path, headers: headers)
+        request.localPort = ClientAddress.localPort(of: pl_http_connection_socket(connection))
+        return request
     }
 
     func refuse(_ exchange: Exchange, _ status: Int, reason: String, on connection: OpaquePointer) -> Int32 {
@@ -323,7 +382,7 @@ private final class ServerContext: Sendable {
         // A refusal from the head leaves the body unread, so the connection cannot be reused: say
         // so. (Mid-body the library takes no response at all and closes the connection.)
         response.headers.append(("Connection", "close"))
-        let queued = queue(response, on: connection)
+        let queued = queue(response, for: exchange, on: connection)
         if queued != kPLHTTPYes { libraryLog.expectRefusalClosing() }
         return queued
     }
@@ -340,7 +399,11 @@ private final class ServerContext: Sendable {
         Unmanaged<StreamBox>.fromOpaque(context).release()
     }
 
-    func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> Int32 {
+    func queue(_ response: HTTPResponse, for exchange: Exchange, on connection: OpaquePointer) -> Int32 {
+        var response = response
+        if exchange.lastOnConnection, !response.headers.contains(where: { $0.name == "Connection" }) {
+            response.headers.append(("Connection", "close"))
+        }
         let made: OpaquePointer?
         if let stream = response.stream {
             made = pl_MHD_create_response_from_callback(UInt64.max, 32 << 10, ServerContext.readStream,
@@ -354,7 +417,7 @@ private final class ServerContext: Sendable {
         guard let made else { return kPLHTTPNo }
         for header in response.headers { _ = pl_MHD_add_response_header(made, header.name, header.value) }
         let queued = pl_MHD_queue_response(connection, UInt32(response.status), made)
-        watch.answered(connection)
+        watch.requestIn(connection)
         pl_MHD_destroy_response(made)
         return queued
     }
@@ -384,6 +447,9 @@ private final class LibraryLog: Sendable {
     private static let dropClosingWait: UInt64 = 5_000_000_000
 
     private let lines = Mutex(Lines())
+    /// The library repeats itself under a flood (a line per refused connection): each line is
+    /// its own kind, written a few times a window.
+    private let throttle = LogThrottle()
 
     var startupLines: [String] { lines.withLock { $0.startupLines } }
 
@@ -399,7 +465,11 @@ private final class LibraryLog: Sendable {
                 lines.dropsClosing.removeFirst()
                 return
             }
-            if let log = lines.log { log(line) } else { lines.startupLines.append(line) }
+            guard let log = lines.log else {
+                lines.startupLines.append(line)
+                return
+            }
+            if let shown = throttle.admit(line, kind: line) { log(shown) }
         }
     }
 

@@ -1,29 +1,50 @@
 import PlantLeafCore
+import Synchronization
 
 /// What `plantleaf serve` answers: the page and its assets (script, style, icon), the JSON API
 /// and the metrics, and with a camera its live view (the newest reading, the frame as a still and
 /// as a motion-JPEG stream). Every response carries headers that keep the page to its own assets; with a
 /// token, every route but `/api/health` needs it (as `Authorization: Bearer TOKEN`, or the
-/// cookie the page's sign-in sets), compared in constant time.
+/// cookie the page's sign-in sets), compared in constant time. Every route but `/api/health`
+/// also needs a Host header that names this server (`ServedNames`).
 public final class WebService: HTTPService {
     private let pool: ClassifierPool
+    private let instances: Int
     private let topK: Int
     private let token: AccessToken?
     private let bodyLimit: Int
+    private let servedNames: ServedNames
+    private let secureCookies: Bool
     private let metrics = ServeMetrics()
     private let feed: LiveFeed?
     private let history: ReadingHistory?
     private let log: @Sendable (String) -> Void
+    private let logThrottle = LogThrottle()
+    /// Uploads whose body is in, being classified or waiting for a model instance, and how long
+    /// the last classification took (to say when to try again).
+    private let queue = Mutex((uploads: 0, lastSeconds: 1.0))
+
+    /// The most bytes a sign-in's body may have: a form with the token (and a user name a
+    /// password manager fills in) is a few hundred.
+    static let signInBodyBytes = 4096
+    /// Uploads in or waiting for classification, per model instance, before more are refused
+    /// with 503: beyond this a phone waits longer than it would to try again.
+    public static let uploadsWaitingPerInstance = 4
 
     /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result, and
     /// the camera's readings from `feed` when there is a camera, and their history from its
-    /// --log file when it has one.
+    /// --log file when it has one. `servedNames` are the Host values it answers; `secureCookies`
+    /// marks the sign-in's cookie Secure (under HTTPS).
     public init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
+                servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
                 log: @escaping @Sendable (String) -> Void) {
         pool = ClassifierPool(classifiers)
+        instances = max(1, classifiers.count)
         self.topK = topK
         self.token = token
         self.bodyLimit = bodyLimit
+        self.servedNames = servedNames
+        self.secureCookies = secureCookies
         self.feed = feed
         self.history = history
         self.log = log
@@ -52,6 +73,11 @@ public final class WebService: HTTPService {
             return refusal(request, 405, "\(request.path) takes \(route.methods.joined(separator: " or ")), not \(request.method)",
                            headers: [("Allow", route.methods.joined(separator: ", "))])
         }
+        // An HTTP/1.0 client may send no Host; a browser always does, so its absence is no rebinding.
+        if route != .health, let host = request.headers["host"], !servedNames.answers(forHost: host) {
+            return refusal(request, 421, "this server does not answer for the name in Host: \(TerminalText.neutralised(host)) "
+                           + "(start it with --host NAME to be reached by that name)")
+        }
         if let token, route != .health, route != .signIn, !token.admits(request) {
             if route == .page { return secured(WebAssets.signInPage(wrongToken: false), policy: WebAssets.signInPolicy) }
             return refusal(request, 401, "this server needs its token: send Authorization: Bearer TOKEN")
@@ -78,10 +104,36 @@ public final class WebService: HTTPService {
             guard let type = request.mediaType, accepted.contains(type) || type.hasPrefix("image/") else {
                 return refusal(request, 415, "send the image as the body (image/jpeg, image/png) or as form field 'image' (multipart/form-data)")
             }
+            if let busy = queueFull(request) { return busy }
             return nil
         case .signIn:
-            return token == nil ? refusal(request, 404, "this server has no token to sign in with") : nil
+            guard token != nil else { return refusal(request, 404, "this server has no token to sign in with") }
+            // Refused from the head, so a large form is never read, let alone kept.
+            guard let length = request.declaredLength, request.headers["transfer-encoding"] == nil else {
+                return refusal(request, 411, "the sign-in form needs a Content-Length")
+            }
+            guard length <= UInt64(WebService.signInBodyBytes) else {
+                return refusal(request, 413, "the sign-in form is \(length) bytes, over its \(WebService.signInBodyBytes) byte limit")
+            }
+            guard request.mediaType == "application/x-www-form-urlencoded" else {
+                return refusal(request, 415, "send the sign-in form as application/x-www-form-urlencoded")
+            }
+            return nil
         }
+    }
+
+    /// A 503 that says when to try again, when the uploads in or waiting for a model instance
+    /// are already as many as the instances take in reasonable time; nil when there is room.
+    private func queueFull(_ request: HTTPRequest) -> HTTPResponse? {
+        let (uploads, lastSeconds) = queue.withLock { ($0.uploads, $0.lastSeconds) }
+        guard uploads >= instances * WebService.uploadsWaitingPerInstance else { return nil }
+        return busy(request, uploads: uploads, lastSeconds: lastSeconds)
+    }
+
+    private func busy(_ request: HTTPRequest, uploads: Int, lastSeconds: Double) -> HTTPResponse {
+        let seconds = max(1, Int((Double(uploads) * lastSeconds / Double(instances)).rounded(.up)))
+        return refusal(request, 503, "\(uploads) uploads are being classified or waiting: try again in \(seconds) s",
+                       headers: [("Retry-After", String(seconds))])
     }
 
     /// The camera's routes: its page, its newest reading, that reading's frame, and the stream of frames.
@@ -131,7 +183,22 @@ public final class WebService: HTTPService {
             name = "upload"
         }
         guard !upload.isEmpty else { return refusal(request, 400, "the image is empty") }
+        // Counted from the body being in: the head's check let it in, but others may have come
+        // in meanwhile, and this one would wait behind them all.
+        let admitted: (uploads: Int, lastSeconds: Double)? = queue.withLock { queue in
+            guard queue.uploads < instances * WebService.uploadsWaitingPerInstance else { return (queue.uploads, queue.lastSeconds) }
+            queue.uploads += 1
+            return nil
+        }
+        if let admitted { return busy(request, uploads: admitted.uploads, lastSeconds: admitted.lastSeconds) }
         let start = MonotonicClock.nanoseconds()
+        defer {
+            let seconds = MonotonicClock.milliseconds(since: start) / 1000
+            queue.withLock { queue in
+                queue.uploads -= 1
+                queue.lastSeconds = seconds
+            }
+        }
         let outcome: Result<Classification, InputError<ImageError>> = pool.withClassifier { classifier in
             do throws(InputError<ImageError>) {
                 return .success(try classifier.classify(bytes: upload, topK: topK))
@@ -154,17 +221,19 @@ public final class WebService: HTTPService {
 
     public func refused(_ requestLine: String?, status: Int, reason: String) {
         metrics.refused(status: status)
-        log("\(status) \(requestLine ?? "a connection"): \(reason)")
+        let method = requestLine?.split(separator: " ", maxSplits: 1).first.map(String.init) ?? "a connection"
+        if let line = logThrottle.admit("\(status) \(requestLine ?? "a connection"): \(reason)", kind: "\(status) \(method.prefix(16))") {
+            log(line)
+        }
     }
 
     private func signIn(_ request: HTTPRequest) -> HTTPResponse {
-        guard let token, token.matches(request.fields["token"]?.bytes ?? []) else {
-            metrics.refused(status: 401)
-            log("401 POST /sign-in: wrong token")
+        guard let token, token.matches(URLEncodedForm.value(of: "token", in: request.body) ?? []) else {
+            refused(request.line, status: 401, reason: "wrong token")
             return secured(WebAssets.signInPage(wrongToken: true), policy: WebAssets.signInPolicy)
         }
         return secured(HTTPResponse(status: 303, contentType: "text/plain; charset=utf-8", body: Array("signed in\n".utf8),
-                                    headers: [("Location", "/"), ("Set-Cookie", token.cookie)]))
+                                    headers: [("Location", "/"), ("Set-Cookie", token.cookie(port: request.localPort, secure: secureCookies))]))
     }
 
     private func refusal(_ request: HTTPRequest, _ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {

@@ -361,7 +361,7 @@ import Testing
     static func serveSlowClients() throws -> CommandResult {
         let server = try TestServer(["--jobs", "1"])
         defer { server.stop() }
-        let head = Array("POST /api/classify HTTP/1.1\r\nHost: plantleaf\r\nContent-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n".utf8)
+        let head = Array("POST /api/classify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n".utf8)
         let body = try RawHTTP.connect(port: server.port), line = try RawHTTP.connect(port: server.port)
         let silent = try RawHTTP.connect(port: server.port)
         defer { [body, line, silent].forEach { close($0) } }

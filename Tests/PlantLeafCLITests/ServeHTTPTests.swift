@@ -326,8 +326,8 @@ import Testing
                                                                             body: Array("token=\(token)".utf8)))
         #expect(right.status == 303 && right.headers["location"] == "/")
         let cookie = try #require(right.headers["set-cookie"])
-        #expect(cookie == "plantleaf_token=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000")
-        let withCookie = "Cookie: plantleaf_token=\(token)"
+        #expect(cookie == "plantleaf_token_\(server.port)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000")
+        let withCookie = "Cookie: plantleaf_token_\(server.port)=\(token)"
         #expect(try Self.get(server, "/", headers: [withCookie]).text.contains("id=\"photo\""))
         #expect(try Self.upload(server, leaf, headers: [withCookie]).status == 200)
         #expect(server.stderr.contains("plantleaf serve: 401 POST /sign-in: wrong token\n"))

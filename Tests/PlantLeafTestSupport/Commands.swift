@@ -202,7 +202,8 @@ private final class PeakMemorySampler: @unchecked Sendable {
 /// program whose wrapper alone was killed has no timer left (under qemu-user, mosquitto_sub
 /// readers outlived CI runs that way, reconnecting to their long-gone brokers).
 public final class BackgroundProcess {
-    private let pid: pid_t
+    /// The process started: `timeout`, which runs the command as its child.
+    public let pid: pid_t
     private var running = true
 
     public init(_ executable: String, _ arguments: [String], lifetime: Int, output: String) throws {

@@ -47,6 +47,29 @@ public final class TestServer {
 
     public var isRunning: Bool { process.isRunning }
 
+    /// The server's own process id (the child of the `timeout` that limits its life).
+    public var servePID: pid_t? {
+        let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { pid_t($0) }
+    }
+
+    /// A line of the server's /proc/PID/status as a number ("VmRSS", "VmHWM": kB).
+    public func status(_ field: String) -> Int? {
+        guard let pid = servePID, let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+    }
+
+    /// CPU seconds the server has used so far (user and system).
+    public var cpuSeconds: Double? {
+        guard let pid = servePID, let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the name: state is field 3, utime 14 and stime 15 (1-based, man 5 proc).
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// What it wrote to stderr so far.
     public var stderr: String { (try? String(contentsOfFile: folder + "/stderr", encoding: .utf8)) ?? "" }
 
@@ -81,10 +104,24 @@ public struct RawHTTPResponse {
 /// HTTP by hand over a socket, so a test sends exactly the bytes it means (a path the client
 /// would tidy, a body that stops short, a byte a second) and sees exactly what came back.
 public enum RawHTTP {
-    /// A connected TCP socket to 127.0.0.1:port.
-    public static func connect(port: UInt16) throws -> Int32 {
+    /// A connected TCP socket to 127.0.0.1:port, from `source` (another loopback address,
+    /// 127.0.0.2 say, to be another client) when given.
+    public static func connect(port: UInt16, from source: String? = nil) throws -> Int32 {
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketDescriptor >= 0 else { throw TestServerError(description: "socket: \(String(cString: strerror(errno)))") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(socketDescriptor)
+                throw TestServerError(description: "bind to \(source): \(reason)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -130,6 +167,21 @@ public enum RawHTTP {
             throw TestServerError(description: "no whole response within \(timeout) s: \(String(decoding: received.prefix(300), as: UTF8.self).debugDescription)")
         }
         return response.response
+    }
+
+    /// Everything the server sends until it closes the connection or `timeout` seconds pass.
+    public static func readAll(_ socketDescriptor: Int32, timeout: Double) -> [UInt8] {
+        var received: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline {
+            var descriptor = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) <= 0 { break }
+            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        return received
     }
 
     /// One request on a connection of its own (Connection: close), its response read whole.

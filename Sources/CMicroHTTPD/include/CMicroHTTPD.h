@@ -54,6 +54,10 @@ typedef void (*PLHTTPCompletedHandler)(void *context, PLHTTPConnection *connecti
 typedef void (*PLHTTPConnectionNotify)(void *context, PLHTTPConnection *connection, void **socket_context, int code);
 #define kPLHTTPConnectionStarted 0
 #define kPLHTTPConnectionClosed 1
+// Called with each new connection's address, before the library takes it on: kPLHTTPYes takes
+// it, kPLHTTPNo closes it at once. Runs on the listening thread, one connection after another,
+// just before that connection's kPLHTTPConnectionStarted notice.
+typedef int (*PLHTTPAcceptPolicy)(void *context, const struct sockaddr *address, socklen_t length);
 // Fills up to `max` bytes at `buffer` for a response of unknown length; returns the count,
 // kPLHTTPReaderEnd or kPLHTTPReaderError. With a thread per connection it may block.
 typedef ssize_t (*PLHTTPContentReader)(void *context, uint64_t position, char *buffer, size_t max);
@@ -112,7 +116,7 @@ int pl_microhttpd_load(const char *path, char *detail, size_t detail_size);
 typedef struct {
     const struct sockaddr *address;  // IPv4 or IPv6, with the port (0: the system picks one)
     unsigned int connection_limit;
-    unsigned int per_address_limit;
+    unsigned int per_address_limit;   // 0: none
     unsigned int idle_timeout_seconds;
     size_t connection_memory;
     size_t thread_stack_size;
@@ -122,6 +126,7 @@ typedef struct {
     void *handler_context;
     PLHTTPCompletedHandler completed;
     PLHTTPConnectionNotify connection_notify;
+    PLHTTPAcceptPolicy accept_policy;  // with handler_context as its context
     PLHTTPLogSink *log_sink;
 } PLHTTPSettings;
 

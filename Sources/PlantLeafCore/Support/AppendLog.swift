@@ -40,6 +40,15 @@ package final class AppendLog {
         }
     }
 
+    /// Has the open log, if there is one, opened again before its next record, as SIGHUP does
+    /// (for a program that waits for SIGHUP itself); false when no log is open.
+    package static func reopenOpenLog() -> Bool {
+        guard hangupPipeWriteEnd >= 0 else { return false }
+        var byte: UInt8 = 1
+        // A full pipe already holds a reopen to come.
+        return write(hangupPipeWriteEnd, &byte, 1) == 1 || errno == EAGAIN
+    }
+
     deinit {
         signal(SIGHUP, previousHandler)
         hangupPipeWriteEnd = -1
