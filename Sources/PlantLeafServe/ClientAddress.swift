@@ -55,6 +55,6 @@ struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     var description: String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let family = bytes.count == 4 ? AF_INET : AF_INET6
-        return bytes.withUnsafeBytes { raw in inet_ntop(family, raw.baseAddress, &text, socklen_t(text.count)) != nil ? String(cString: text) : "?" }
+        return bytes.withUnsafeBytes { raw in inet_ntop(family, raw.baseAddress, &text, socklen_t(text.count)) != nil ? stringFromCBuffer(text) : "?" }
     }
 }

@@ -16,7 +16,7 @@ public struct ServedNames: Sendable {
         names.insert("localhost")
         var buffer = [CChar](repeating: 0, count: 256)
         if gethostname(&buffer, buffer.count - 1) == 0 {
-            let machine = ServedNames.normalised(String(cString: buffer))
+            let machine = ServedNames.normalised(stringFromCBuffer(buffer))
             if !machine.isEmpty {
                 names.insert(machine)
                 names.insert(machine + ".local")
