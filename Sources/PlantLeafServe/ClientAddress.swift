@@ -1,3 +1,4 @@
+import PlantLeafCore
 import Glibc
 
 /// A client's IP address as bytes (an IPv4 address mapped into IPv6 counted as IPv4), and the
