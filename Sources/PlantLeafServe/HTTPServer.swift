@@ -38,6 +38,9 @@ public final class HTTPServer: Sendable {
         public var requestsPerConnection = 100
         /// Seconds a connection may send nothing before it is closed.
         public var idleSeconds = 10
+        /// Seconds a streamed response's client may take none of what waits for it (a viewer
+        /// that stopped reading, or went away without a word) before it is dropped.
+        public var stalledStreamSeconds = 10.0
         /// Seconds a request may take from the connection opening (or the previous response) to
         /// the end of its body, however slowly it trickles in.
         public var requestSeconds = 30.0
@@ -334,11 +337,13 @@ private final class ServerContext: Sendable {
         self.limits = limits
         shares = ConnectionShares(limits: limits)
         let libraryLog = libraryLog
-        watch = try ConnectionWatch(limitSeconds: limits.requestSeconds, willShutDown: {
+        watch = try ConnectionWatch(limitSeconds: limits.requestSeconds, streamLimitSeconds: limits.stalledStreamSeconds, willShutDown: {
             libraryLog.expectDropClosing()
         }, onDropped: { request in
             // The watch shut a connection down: a request was under way (its head in), or only its head was.
             service.refused(request, status: 408, reason: "dropped: the request was not in within \(JSONObject.number(limits.requestSeconds, decimals: 1)) s")
+        }, onStalled: { request in
+            service.refused(request, status: 408, reason: "dropped: the client took nothing of the stream for \(JSONObject.number(limits.stalledStreamSeconds, decimals: 1)) s")
         })
     }
 
@@ -418,6 +423,7 @@ private final class ServerContext: Sendable {
         for header in response.headers { _ = pl_MHD_add_response_header(made, header.name, header.value) }
         let queued = pl_MHD_queue_response(connection, UInt32(response.status), made)
         watch.requestIn(connection)
+        if response.stream != nil, queued == kPLHTTPYes { watch.streamStarted(connection) }
         pl_MHD_destroy_response(made)
         return queued
     }

@@ -266,4 +266,52 @@ import Testing
         // The bodies are 88 MiB; each kept once (not doubled as it grows) they fit well under this.
         #expect(peak < 160_000, "peak RSS \(peak) kB")
     }
+
+    /// Viewers of /stream.mjpg that never read are dropped once they have taken nothing for 10 s
+    /// (the connection reset, a line in the log), their connections free again: a new viewer
+    /// gets frames past the bound, and /api/health answers. Each has a small receive buffer, so
+    /// the first frame fills it and the bound counts from the start (with the system's default,
+    /// it counts from when that buffer is full).
+    @Test func viewersThatNeverReadAreDropped() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let server = try TestServer(["--jobs", "1", "--input", try ServeCameraTests.streamFile(in: folder)])
+        try ServeCameraTests.waitForCamera(server, state: "ended")
+        let start = Date()
+        var viewers: [Int32] = []
+        defer { viewers.forEach { close($0) } }
+        for _ in 0..<20 {
+            let viewer = try RawHTTP.connect(port: server.port, receiveBufferBytes: 4096)
+            viewers.append(viewer)
+            RawHTTP.send(viewer, RawHTTP.request("GET", "/stream.mjpg"))
+        }
+        // Seen without reading: the server resets the connection, which poll reports with no events
+        // asked for, the data left unread.
+        var endedAfter: [Int32: Double] = [:]
+        while endedAfter.count < viewers.count, Date().timeIntervalSince(start) < 40 {
+            var descriptors = viewers.filter { endedAfter[$0] == nil }.map { pollfd(fd: $0, events: 0, revents: 0) }
+            _ = poll(&descriptors, nfds_t(descriptors.count), 250)
+            for descriptor in descriptors where descriptor.revents != 0 {
+                endedAfter[descriptor.fd] = Date().timeIntervalSince(start)
+            }
+        }
+        let times = endedAfter.values.sorted()
+        print("viewers that never read: \(times.count) of \(viewers.count) dropped, after \(times.first ?? 0) to \(times.last ?? 0) s")
+        #expect(times.count == viewers.count, "\(server.stderr)")
+        #expect(times.allSatisfy { $0 >= 9 }, "dropped before the bound: \(times)")
+
+        // A viewer that reads is kept past the bound: the frame again every 5 s, the connection open.
+        let viewer = try RawHTTP.connect(port: server.port)
+        defer { close(viewer) }
+        RawHTTP.send(viewer, RawHTTP.request("GET", "/stream.mjpg"))
+        let watched = RawHTTP.readAll(viewer, timeout: 13)
+        let parts = String(decoding: watched, as: UTF8.self).components(separatedBy: "--plantleaf-frame\r\n").count - 1
+        #expect(parts >= 3, "\(parts) frames in 13 s")
+        var open = pollfd(fd: viewer, events: 0, revents: 0)
+        #expect(poll(&open, 1, 0) == 0, "the reading viewer's connection ended")
+        let health = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/api/health"), timeout: 10)
+        #expect(health.status == 200)
+        let lines = server.stderr(containing: "took nothing of the stream")
+        #expect(lines.contains("plantleaf serve: 408 GET /stream.mjpg: dropped: the client took nothing of the stream for 10 s"), "\(server.stderr)")
+    }
 }

@@ -105,10 +105,14 @@ public struct RawHTTPResponse {
 /// would tidy, a body that stops short, a byte a second) and sees exactly what came back.
 public enum RawHTTP {
     /// A connected TCP socket to 127.0.0.1:port, from `source` (another loopback address,
-    /// 127.0.0.2 say, to be another client) when given.
-    public static func connect(port: UInt16, from source: String? = nil) throws -> Int32 {
+    /// 127.0.0.2 say, to be another client) when given, with a receive buffer of about
+    /// `receiveBufferBytes` when given (set before connecting, as the window is agreed then).
+    public static func connect(port: UInt16, from source: String? = nil, receiveBufferBytes: Int32? = nil) throws -> Int32 {
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketDescriptor >= 0 else { throw TestServerError(description: "socket: \(String(cString: strerror(errno)))") }
+        if var size = receiveBufferBytes {
+            _ = setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         if let source {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)

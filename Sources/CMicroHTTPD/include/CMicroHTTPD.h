@@ -144,4 +144,9 @@ int pl_http_connection_socket(PLHTTPConnection *connection);
 // Whether this build of the library has HTTPS (it is built with GnuTLS or without).
 int pl_http_supports_tls(void);
 
+// How far a TCP socket's sending has got: the bytes its peer has acknowledged since it opened,
+// and the bytes the system still holds for it, unsent or unacknowledged. 0, or an errno value
+// (ENOTSUP when the kernel does not count acknowledged bytes).
+int pl_socket_send_progress(int socket, uint64_t *acknowledged, uint64_t *waiting);
+
 #endif
