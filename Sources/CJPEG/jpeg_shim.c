@@ -131,6 +131,41 @@ static void require_every_coefficient(j_decompress_ptr decoder, ErrorManager *er
     }
 }
 
+// The standard luminance table (ITU T.81 Annex K), in natural order: what IJG libjpeg, and
+// Pillow, ImageMagick and most software through it, scale for a quality setting.
+static const unsigned int standard_luminance[DCTSIZE2] = {
+    16, 11, 10, 16, 24, 40, 51, 61,     12, 12, 14, 19, 26, 58, 60, 55,
+    14, 13, 16, 24, 40, 57, 69, 56,     14, 17, 22, 29, 51, 87, 80, 62,
+    18, 22, 37, 56, 68, 109, 103, 77,   24, 35, 55, 64, 81, 104, 113, 92,
+    49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+};
+
+// The quality whose table jpeg_set_quality would write (baseline: entries 1 to 255) is nearest
+// the file's, by the sum of absolute differences. Exact for files libjpeg wrote; for a camera's
+// or an editor's own tables, the IJG quality that quantises about as coarsely.
+static int estimate_quality(j_decompress_ptr decoder) {
+    if (decoder->num_components < 1) return 0;
+    int table = decoder->comp_info[0].quant_tbl_no;
+    if (table < 0 || table >= NUM_QUANT_TBLS || decoder->quant_tbl_ptrs[table] == NULL) return 0;
+    const UINT16 *entries = decoder->quant_tbl_ptrs[table]->quantval;
+    int best = 0;
+    unsigned long best_distance = 0;
+    for (int quality = 1; quality <= 100; quality++) {
+        long scale = quality < 50 ? 5000 / quality : 200 - quality * 2;
+        unsigned long distance = 0;
+        for (int k = 0; k < DCTSIZE2; k++) {
+            long scaled = ((long)standard_luminance[k] * scale + 50) / 100;
+            scaled = scaled < 1 ? 1 : scaled > 255 ? 255 : scaled;
+            distance += (unsigned long)labs(scaled - (long)entries[k]);
+        }
+        if (best == 0 || distance < best_distance) {
+            best = quality;
+            best_distance = distance;
+        }
+    }
+    return best;
+}
+
 static const uint8_t *find_exif(j_decompress_ptr decoder, size_t *size) {
     for (jpeg_saved_marker_ptr marker = decoder->marker_list; marker != NULL; marker = marker->next) {
         if (marker->marker != JPEG_APP0 + 1 || marker->data_length < 6) continue;
@@ -165,6 +200,7 @@ int pl_jpeg_decode(const uint8_t *data, size_t size, const PLJPEGLimits *limits,
     jpeg_read_header(&decoder, TRUE);
     result->source_width = decoder.image_width;
     result->source_height = decoder.image_height;
+    result->estimated_quality = estimate_quality(&decoder);
     if ((uint64_t)decoder.image_width * decoder.image_height > limits->max_pixels) stop(&errors, PL_JPEG_TOO_LARGE);
 
     // libjpeg converts YCCK to CMYK but not CMYK to RGB: those rows come out as CMYK.

@@ -25,6 +25,21 @@ import Testing
         #expect(maxDifference(image.pixels, gradient) <= 8)
     }
 
+    /// The quality a JPEG was written at is read back from its luminance table (libjpeg's own
+    /// scaling, so exactly), colour or grey; a PNG has none.
+    @Test func estimatedQualityIsTheEncodersSetting() throws {
+        let gray = (0..<(width * height)).map { UInt8(($0 % width) * 4) }
+        for quality in [1, 5, 10, 15, 20, 25, 30, 50, 75, 90, 100] {
+            let colour = try ImageDecoder().decode(TestImages.jpeg(gradient, width: width, height: height, quality: quality), into: DiscardedRows())
+            #expect(colour == DecodedFile(format: .jpeg, jpegQuality: quality))
+            let grey = try ImageDecoder().decode(TestImages.jpeg(gray, width: width, height: height, components: 1, quality: quality),
+                                                 into: DiscardedRows())
+            #expect(grey.jpegQuality == quality)
+        }
+        let png = TestImages.png(gray, width: width, height: height, colorType: 0, bitDepth: 8)
+        #expect(try ImageDecoder().decode(png, into: DiscardedRows()) == DecodedFile(format: .png))
+    }
+
     @Test func grayscaleBecomesEqualChannels() throws {
         let gray = (0..<(width * height)).map { UInt8(($0 % width) * 4) }
         let image = try ImageDecoder().decode(TestImages.jpeg(gray, width: width, height: height, components: 1, quality: 100))

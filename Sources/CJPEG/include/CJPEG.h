@@ -69,6 +69,9 @@ typedef struct {
     int uncoded_coefficients;
     int dc_uncoded;
     char libjpeg_message[200];  // JMSG_LENGTH_MAX
+    // Set once the header is read, whatever the outcome: the IJG quality (1 to 100) whose
+    // scaled standard luminance table is nearest the file's, 0 when the file has none.
+    int estimated_quality;
 } PLJPEGResult;
 
 // Decodes baseline, progressive, grayscale and CMYK/YCCK JPEGs to 8-bit RGB or CMYK rows, at the

@@ -68,13 +68,13 @@ public struct ImageDecoder: Sendable {
         return collector.orientation.apply(to: collector.image)
     }
 
-    /// Decodes into `sink` row by row; returns the format. On an error the rows already given to
-    /// the sink are to be discarded.
+    /// Decodes into `sink` row by row; returns the format and, for a JPEG, its estimated quality.
+    /// On an error the rows already given to the sink are to be discarded.
     ///
     /// - Throws: `ImageError`: empty or unknown bytes, a size over the pixel limit, data cut
     ///   short or missing, corrupt or unsupported files, a budget exceeded, or a sink that stopped.
     @discardableResult
-    public func decode(_ bytes: [UInt8], into sink: DecodedRowSink) throws(ImageError) -> ImageFormat {
+    public func decode(_ bytes: [UInt8], into sink: DecodedRowSink) throws(ImageError) -> DecodedFile {
         guard !bytes.isEmpty else { throw .empty }
         let box = SinkBox(sink)
         let context = Unmanaged.passUnretained(box).toOpaque()
@@ -82,10 +82,9 @@ public struct ImageDecoder: Sendable {
         switch ImageFormat.detect(bytes) {
         case .png:
             try decodePNG(bytes, context: context)
-            return .png
+            return DecodedFile(format: .png)
         case .jpeg:
-            try decodeJPEG(bytes, context: context)
-            return .jpeg
+            return DecodedFile(format: .jpeg, jpegQuality: try decodeJPEG(bytes, context: context))
         case nil:
             throw .unknownFormat(firstBytes: bytes.prefix(8).map { hexByte($0) }.joined(separator: " "))
         }
@@ -137,7 +136,8 @@ public struct ImageDecoder: Sendable {
         }
     }
 
-    private func decodeJPEG(_ bytes: [UInt8], context: UnsafeMutableRawPointer) throws(ImageError) {
+    /// Returns the file's estimated quality (nil when it has no luminance table).
+    private func decodeJPEG(_ bytes: [UInt8], context: UnsafeMutableRawPointer) throws(ImageError) -> Int? {
         let minimum = minimumSize ?? (0, 0)
         // The EXIF rotation may swap the axes after decoding, so cover the larger side both ways.
         SinkBox.from(context).jpegMinimumSide = max(minimum.width, minimum.height)
@@ -159,7 +159,7 @@ public struct ImageDecoder: Sendable {
         let status = pl_jpeg_decode(bytes, bytes.count, &limits, strict ? 1 : 0, &sink, &result)
         let detail = jpegDetail(result)
         switch Int32(status) {
-        case Int32(PL_JPEG_OK): return
+        case Int32(PL_JPEG_OK): return result.estimated_quality > 0 ? Int(result.estimated_quality) : nil
         case Int32(PL_JPEG_TOO_LARGE):
             throw .tooLarge(format: .jpeg, width: Int(result.source_width), height: Int(result.source_height), limit: pixelLimit)
         case Int32(PL_JPEG_NO_MEMORY): throw .outOfMemory(format: .jpeg)
