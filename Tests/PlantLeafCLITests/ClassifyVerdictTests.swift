@@ -48,6 +48,40 @@ import Testing
         #expect(!results.contains { $0.verdict == "no-picture" })
     }
 
+    /// 25 sample leaves saved as JPEGs of quality 5: the blocks read as a drawing (before, 21 of
+    /// them were no-picture), which is the compression's doing, and the answer says so; at
+    /// quality 30 none is called too compressed.
+    @Test func heavilyCompressedLeavesAreTooCompressedNotNoPicture() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        for quality in [5, 30] {
+            try FileManager.default.createDirectory(atPath: "\(folder)/q\(quality)", withIntermediateDirectories: false)
+        }
+        for (index, path) in TestPaths.plantVillageImages().enumerated() where index % 3 == 0 && index / 3 < 25 {
+            let image = try ImageDecoder().decode(try FileReader.readAll(path: path))
+            for quality in [5, 30] {
+                TestImages.write(TestImages.jpeg(image.pixels, width: image.width, height: image.height, quality: quality),
+                                 to: "\(folder)/q\(quality)/leaf-\(index).jpg")
+            }
+        }
+        for quality in [5, 30] {
+            let result = try runPlantLeaf(["classify", "--format", "json", "\(folder)/q\(quality)"], timeLimit: sampleSetTimeLimit)
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let records = result.stdoutLines.compactMap(jsonObject)
+            #expect(records.count == 25)
+            let verdicts = records.map { "\($0["verdict"] as? String ?? "?") \($0["reason"] as? String ?? "")" }
+            #expect(!verdicts.contains { $0.hasPrefix("no-picture") || $0.hasPrefix("no-leaf") }, "quality \(quality): \(verdicts)")
+            let tooCompressed = records.filter { $0["reason"] as? String == "too-compressed" }
+            if quality == 5 {
+                #expect(tooCompressed.count >= 15, "\(verdicts)")
+                #expect(tooCompressed.allSatisfy { $0["verdict"] as? String == "uncertain" })
+                #expect(tooCompressed.first?["advice"] as? String == "The photo is too compressed to read. Send it at full quality, or take it again.")
+            } else {
+                #expect(tooCompressed.isEmpty, "\(verdicts)")
+            }
+        }
+    }
+
     /// Leafless green patterns that the leaf model scores high (checks with a little noise,
     /// blurred green noise): none is a diagnosis, under classify's and the camera's checks.
     @Test func leaflessGreenPatternsAreNoDiagnosis() throws {

@@ -58,9 +58,10 @@ import Testing
     static let classify = VerdictPolicy(checks: .classifyDefault)
 
     static func judge(_ image: RGBImage, likeness: Double? = nil, readSide: Int? = nil, readShare: Double = 1,
-                      policy: VerdictPolicy = classify) -> Judgement {
+                      jpegQuality: Int? = nil, policy: VerdictPolicy = classify) -> Judgement {
         let picture = PictureStatistics(image: image)
-        var readings = VerdictReadings(picture: picture, top: confident, leafLikeness: likeness, readSide: readSide, readShare: readShare)
+        var readings = VerdictReadings(picture: picture, top: confident, leafLikeness: likeness, readSide: readSide, readShare: readShare,
+                                       jpegQuality: jpegQuality)
         var gains = ChannelGains.identity
         if picture.greenShare < policy.minimumGreenShare {
             gains = WhiteBalance.gains(of: image)
@@ -124,5 +125,22 @@ import Testing
         #expect(Self.judge(VerdictTestPictures.greenLeaf, readSide: 8) == Judgement(verdict: .uncertain, reason: .tooSmall))
         #expect(Self.judge(VerdictTestPictures.uniform(250), readShare: 0.064) == Judgement(verdict: .uncertain, reason: .offCentre))
         #expect(Self.judge(VerdictTestPictures.uniform(250)) == Judgement(verdict: .noPicture, reason: .blownOut))
+    }
+
+    /// A JPEG below the readable quality that reads as flat, drawn or without a leaf is too
+    /// compressed, not "no picture"; a dark one is still dark, a leaf still a diagnosis, and at
+    /// the cut or without a quality (a PNG) nothing changes.
+    @Test func heavilyCompressedPicturesAreTooCompressed() {
+        let tooCompressed = Judgement(verdict: .uncertain, reason: .tooCompressed)
+        let cut = Self.classify.lowestReadableJPEGQuality
+        #expect(Self.judge(VerdictTestPictures.uniform(128), jpegQuality: 5) == tooCompressed)
+        #expect(Self.judge(VerdictTestPictures.colourBars, jpegQuality: cut - 1) == tooCompressed)
+        #expect(Self.judge(VerdictTestPictures.brownLeaf, jpegQuality: 10) == tooCompressed)
+        #expect(Self.judge(VerdictTestPictures.greenLeaf, likeness: 0.01, jpegQuality: 10) == tooCompressed)
+        #expect(Self.judge(VerdictTestPictures.uniform(10), jpegQuality: 5) == Judgement(verdict: .noPicture, reason: .dark))
+        #expect(Self.judge(VerdictTestPictures.greenLeaf, jpegQuality: 5).verdict == .diagnosis)
+        #expect(Self.judge(VerdictTestPictures.colourBars, jpegQuality: cut) == Judgement(verdict: .noPicture, reason: .drawn))
+        #expect(Self.judge(VerdictTestPictures.colourBars) == Judgement(verdict: .noPicture, reason: .drawn))
+        #expect(Self.judge(VerdictTestPictures.brownLeaf, jpegQuality: 75) == Judgement(verdict: .noLeaf, reason: .noGreen))
     }
 }

@@ -17,6 +17,8 @@ public final class Classifier {
     /// camera frames), and the share of the source's area it is.
     private var readSide: Int?
     private var readShare = 1.0
+    /// The last source's estimated JPEG quality; nil for a PNG, a decoded image or a camera frame.
+    private var jpegQuality: Int?
     /// The generalist check's model and leaf reference, when the check runs and both load.
     private let secondOpinion: SecondOpinion?
     /// Why the generalist check cannot run though it is asked for: every result says it was
@@ -154,23 +156,26 @@ public final class Classifier {
     ///   input tensor cannot be written.
     public func prepareInput(bytes: [UInt8]) throws(InputError<ImageError>) -> PreparedInput {
         let start = MonotonicClock.nanoseconds()
-        let failure: ImageError?
+        let decoded: Result<DecodedFile, ImageError>
         do {
-            failure = try interpreter.writeInput { tensor in
-                resizer.writing(into: tensor, with: quantizer) { () -> ImageError? in
+            decoded = try interpreter.writeInput { tensor in
+                resizer.writing(into: tensor, with: quantizer) { () -> Result<DecodedFile, ImageError> in
                     do throws(ImageError) {
-                        try decoder.decode(bytes, into: resizer)
-                        return nil
+                        return .success(try decoder.decode(bytes, into: resizer))
                     } catch {
-                        return error
+                        return .failure(error)
                     }
                 }
             }
         } catch {
             throw .runtime(error)
         }
-        if let failure { throw .unusable(failure) }
-        noteResizedInput()
+        let file: DecodedFile
+        switch decoded {
+        case .success(let decodedFile): file = decodedFile
+        case .failure(let failure): throw .unusable(failure)
+        }
+        noteResizedInput(jpegQuality: file.jpegQuality)
         let plan = resizer.plan!
         return PreparedInput(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, picture: inputPicture,
                              timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
@@ -196,7 +201,7 @@ public final class Classifier {
                 }
             }
         }
-        noteResizedInput()
+        noteResizedInput(jpegQuality: nil)
         return PreparedInput(sourceWidth: image.width, sourceHeight: image.height, picture: inputPicture,
                              timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start)))
     }
@@ -225,7 +230,7 @@ public final class Classifier {
         } catch {
             throw .runtime(error)
         }
-        (readSide, readShare) = (nil, 1)
+        (readSide, readShare, jpegQuality) = (nil, 1, nil)
         let stream = converter.stream.size
         return (image, PreparedInput(sourceWidth: stream.width, sourceHeight: stream.height, picture: inputPicture,
                                      timings: StageTimings(prepare: MonotonicClock.milliseconds(since: start))))
@@ -244,11 +249,12 @@ public final class Classifier {
     }
 
     /// Takes what the resizer read of the source it just wrote into the input tensor.
-    private func noteResizedInput() {
+    private func noteResizedInput(jpegQuality: Int?) {
         inputPicture = resizer.picture
         inputImage = resizer.finish()
         readSide = resizer.plan.map { min($0.sourceWidth, $0.sourceHeight) }
         readShare = resizer.readShare
+        self.jpegQuality = jpegQuality
     }
 
     /// Runs the model on what the last prepareInput put in the input tensor, scores the result
@@ -320,7 +326,7 @@ public final class Classifier {
                                  leafLikeness: Double?) -> VerdictReadings {
         let policy = options.verdictPolicy
         var readings = VerdictReadings(picture: inputPicture, top: top, mirrored: mirrored, history: history, leafLikeness: leafLikeness,
-                                       readSide: readSide, readShare: readShare)
+                                       readSide: readSide, readShare: readShare, jpegQuality: jpegQuality)
         guard policy.checks.contains(.vegetation), let inputImage else { return readings }
         // Balanced only when raw colour finds too little green: a leaf under a grow light.
         var gains = ChannelGains.identity

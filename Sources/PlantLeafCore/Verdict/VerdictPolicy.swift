@@ -63,13 +63,16 @@ public struct VerdictPolicy: Sendable, Equatable {
     /// Below this share of the source picture read (the centred square of a long picture), a
     /// picture with no leaf or no content in that square is `uncertain`: the leaf may be outside it.
     public var smallestReadShare: Double
+    /// Below this estimated JPEG quality (`DecodedFile.jpegQuality`), a picture that reads as
+    /// flat, drawn or without a leaf is `uncertain`: the compression flattened it.
+    public var lowestReadableJPEGQuality: Int
 
     /// A policy running `checks` with the measured thresholds unless others are given.
     public init(checks: VerdictChecks, darkestMeanLuminance: Double = 30, brightestMeanLuminance: Double = 235,
                 flattestLuminanceSpread: Double = 8, largestFlatShare: Double = 0.5, minimumGreenShare: Double = 0.10, minimumScore: Double = 0.6,
                 unchangedReadings: Int = 5, unlikeLeavesBelow: Double = 0.02, clearlyLeafFrom: Double = 0.3,
                 fieldSceneEdgeShare: Double = 0.9, noisiestNeighbourContrast: Double = 0.7, smallestReadSide: Int = 56,
-                smallestReadShare: Double = 0.5) {
+                smallestReadShare: Double = 0.5, lowestReadableJPEGQuality: Int = 30) {
         self.checks = checks
         self.darkestMeanLuminance = darkestMeanLuminance
         self.brightestMeanLuminance = brightestMeanLuminance
@@ -84,15 +87,22 @@ public struct VerdictPolicy: Sendable, Equatable {
         self.noisiestNeighbourContrast = noisiestNeighbourContrast
         self.smallestReadSide = smallestReadSide
         self.smallestReadShare = smallestReadShare
+        self.lowestReadableJPEGQuality = lowestReadableJPEGQuality
     }
 
     /// The verdict on one result and the reading that decided it. The checks go from the
     /// cheapest and most basic up, and the first that fails decides: a picture without content
     /// says nothing about plants, and a picture without plants makes the model's confidence
     /// meaningless. A long picture of which only the centred square was read is `uncertain`
-    /// rather than `no-picture` or `no-leaf`: the leaf may be outside the square.
+    /// rather than `no-picture` or `no-leaf`: the leaf may be outside the square. So is a JPEG
+    /// so compressed that its blocks read as flat, drawn or without green: the compression is
+    /// what is wrong, and the leaf may be there.
     public func judge(_ readings: VerdictReadings) -> Judgement {
         let judgement = firstFailure(readings)
+        if let quality = readings.jpegQuality, quality < lowestReadableJPEGQuality,
+           judgement.reason == .flat || judgement.reason == .drawn || judgement.verdict == .noLeaf {
+            return Judgement(verdict: .uncertain, reason: .tooCompressed)
+        }
         if readings.readShare < smallestReadShare, judgement.verdict == .noPicture || judgement.verdict == .noLeaf {
             return Judgement(verdict: .uncertain, reason: .offCentre)
         }

@@ -26,10 +26,12 @@ public struct VerdictReadings: Sendable {
     /// The share of the source picture's area the model saw: below 1 when the centred square of
     /// a long picture was read.
     public var readShare: Double
+    /// The source JPEG's estimated quality (`DecodedFile.jpegQuality`); nil for other sources.
+    public var jpegQuality: Int?
 
     public init(picture: PictureStatistics, top: ScoredClass, mirrored: ScoredClass? = nil, history: PictureHistory? = nil,
                 balancedGreenShare: Double? = nil, leafLikeness: Double? = nil, edges: SceneEdges? = nil, readSide: Int? = nil,
-                readShare: Double = 1) {
+                readShare: Double = 1, jpegQuality: Int? = nil) {
         self.picture = picture
         self.top = top
         self.mirrored = mirrored
@@ -39,5 +41,6 @@ public struct VerdictReadings: Sendable {
         self.edges = edges
         self.readSide = readSide
         self.readShare = readShare
+        self.jpegQuality = jpegQuality
     }
 }

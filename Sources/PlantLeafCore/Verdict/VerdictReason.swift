@@ -14,6 +14,9 @@ public enum VerdictReason: String, Sendable, CaseIterable {
     // uncertain
     /// The picture is far smaller than the model's input: there is too little in it to read.
     case tooSmall = "too-small"
+    /// A JPEG compressed so hard that its blocks hide what is in it: it would read as no
+    /// picture or no leaf, but that is the compression's doing.
+    case tooCompressed = "too-compressed"
     /// Only the middle square of a long, narrow picture is read, and it holds no leaf.
     case offCentre = "off-centre"
     /// The generalist sees something between leaf photos and other things.
@@ -37,6 +40,7 @@ public enum VerdictReason: String, Sendable, CaseIterable {
         case .noGreen: return "No leaf found in the picture. Photograph one leaf so that it fills most of the picture."
         case .unlikeLeaves: return "This does not look like a leaf photo. Photograph one leaf on a plain background."
         case .tooSmall: return "The picture is too small to read. Send the photo at full size, or move closer to the leaf."
+        case .tooCompressed: return "The photo is too compressed to read. Send it at full quality, or take it again."
         case .offCentre: return "Only the middle of this long picture is read, and no leaf is there. Put the leaf in the middle."
         case .notClearlyLeaf: return "This may not be a leaf photo. Photograph one leaf on a plain background (paper, a board), in daylight."
         case .fieldScene:
