@@ -196,7 +196,7 @@ public enum FuzzTargets {
         },
         seeds: {
             [("upload-head", Array("POST /api/classify\r\nContent-Type: image/jpeg\r\nContent-Length: 9999\r\nAuthorization: Bearer fuzz-token-0123456789\r\n\r\n".utf8)),
-             ("cookie", Array("GET /metrics\r\nCookie: a=b; plantleaf_token=fuzz-token-0123456789\r\n\r\n".utf8)),
+             ("cookie", Array("GET /metrics\r\nCookie: a=b; plantleaf_token_0=fuzz-token-0123456789\r\n\r\n".utf8)),
              ("traversal", Array("GET /%2e%2e/app.js/../x\r\n\r\n".utf8)),
              ("address", Array("[::1]:8080".utf8)),
              // Found by the fuzzer: inet_pton stops at a NUL, so this passed as ::1 and did not
