@@ -31,6 +31,21 @@ import Testing
         for _ in 0..<count { done.wait() }
     }
 
+    /// The floor after an attack: the server's CPU back to idle within 5 s (a whole second
+    /// in which it used under 0.05 s of CPU, the first within 5 s of the attack's end) and its
+    /// resident memory at most 80 MB.
+    static func expectSettles(_ server: TestServer, _ attack: String) {
+        var idle = false
+        let start = Date()
+        while !idle, Date().timeIntervalSince(start) < 5 {
+            let before = server.cpuSeconds ?? 0
+            Thread.sleep(forTimeInterval: 1)
+            idle = (server.cpuSeconds ?? 0) - before < 0.05
+        }
+        #expect(idle, "\(attack): the server still used CPU 5 s after it")
+        if let rss = server.status("VmRSS") { #expect(rss <= 80_000, "\(attack): RSS \(rss) kB after it") }
+    }
+
     static func signInHead(length: Int, extra: [String] = []) -> [UInt8] {
         Array((["POST /sign-in HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/x-www-form-urlencoded",
                 "Content-Length: \(length)"] + extra).joined(separator: "\r\n").utf8) + Array("\r\n\r\n".utf8)
@@ -64,6 +79,7 @@ import Testing
         let after = server.status("VmRSS") ?? 0
         print("sign-in: RSS \(before) kB before, \(after) kB after four 24 MiB forms were announced")
         #expect(after - before < 20_000, "RSS grew from \(before) kB to \(after) kB")
+        Self.expectSettles(server, "large sign-in forms")
     }
 
     /// One long value costs time in proportion to its length: `token=` and 8 MiB of `a` to the
@@ -85,6 +101,7 @@ import Testing
         let uploadCPU = (server.cpuSeconds ?? 0) - cpuBefore
         print("serve's CPU: \(signInCPU) s for an 8 MiB sign-in value, \(uploadCPU) s for a 22 MiB form field")
         #expect(signInCPU < 1 && uploadCPU < 3, "\(signInCPU) s, \(uploadCPU) s")
+        Self.expectSettles(server, "long form values")
     }
 
     /// Three addresses of one machine each try to hold 128 connections, and reconnect: a fourth
@@ -119,7 +136,7 @@ import Testing
         let lines = server.stderr.split(separator: "\n").filter { $0.contains("libmicrohttpd") }
         print("\(lines.count) library lines for 3000 refused connections")
         #expect(lines.count <= 40, "\(lines.count) library lines: \(lines.prefix(3))")
-        if let rss = server.status("VmRSS") { #expect(rss < 80_000, "RSS \(rss) kB") }
+        Self.expectSettles(server, "connections from three addresses")
     }
 
     /// 500 requests for pages that are not there: the log has a few lines of them, and says how
@@ -132,6 +149,7 @@ import Testing
         let lines = server.stderr.split(separator: "\n").filter { $0.contains(": 404 GET /nothing-") }
         print("\(lines.count) log lines for 500 refusals")
         #expect(lines.count >= 10 && lines.count <= 60, "\(lines.count) lines")
+        Self.expectSettles(server, "a flood of refusals")
     }
 
     /// Thirty uploads at once with one model instance and --request-timeout 1: each waits for the
@@ -157,6 +175,7 @@ import Testing
             #expect(response.text.contains("uploads are being classified or waiting: try again in"), "\(response.text)")
         }
         #expect(!server.stderr.contains("408"), "\(server.stderr)")
+        Self.expectSettles(server, "a queue of uploads")
     }
 
     /// A Host from another site (a rebinding attack) is refused on every route but the health
@@ -313,5 +332,6 @@ import Testing
         #expect(health.status == 200)
         let lines = server.stderr(containing: "took nothing of the stream")
         #expect(lines.contains("plantleaf serve: 408 GET /stream.mjpg: dropped: the client took nothing of the stream for 10 s"), "\(server.stderr)")
+        Self.expectSettles(server, "viewers that never read")
     }
 }
