@@ -1,3 +1,5 @@
+import PlantLeafCore
+
 /// The one field the sign-in needs from an application/x-www-form-urlencoded body, found in a
 /// single pass over the bytes: each pair's name is compared as it is met, and only the value
 /// asked for is decoded, so the time taken grows with the body's length and nothing else.
@@ -28,7 +30,7 @@ enum URLEncodedForm {
             if byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 2 < text.endIndex,
-                      let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2]) {
+                      let high = HexDigit.value(text[index + 1]), let low = HexDigit.value(text[index + 2]) {
                 bytes.append(high << 4 | low)
                 index += 2
             } else {
@@ -37,14 +39,5 @@ enum URLEncodedForm {
             index += 1
         }
         return bytes
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }
