@@ -46,7 +46,13 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         #expect(publisher.isConnected)
         #expect(publisher.takeEvents() == [.connected(broker: "127.0.0.1:\(broker.port)")])
 
-        // Subscribing after the publisher connected: what arrives first is what it left retained.
+        // The publisher sends its discovery as it connects; a subscriber that joins while those
+        // are still on their way gets some live, not retained. So a first reader waits until the
+        // broker has passed on the last of them; what the next one gets is what was left retained.
+        let settling = try TopicReader(port: broker.port, topics: ["homeassistant/#"], folder: broker.folder)
+        let lastTopic = publisher.discovery.messages.last?.topic
+        #expect(settling.waitFor { $0.topic == lastTopic } != nil, "\(broker.log)")
+        settling.stop()
         let reader = try TopicReader(port: broker.port, topics: ["greenhouse/bench1/#", "homeassistant/#"], folder: broker.folder)
         let online = reader.waitFor { $0.topic == settings.availabilityTopic }
         #expect(online == ReceivedMessage(retained: true, topic: "greenhouse/bench1/availability", payload: "online"), "\(broker.log)")
