@@ -33,7 +33,9 @@ import Testing
 
     /// The floor after an attack: the server's CPU back to idle within 5 s (a whole second
     /// in which it used under 0.05 s of CPU, the first within 5 s of the attack's end) and its
-    /// resident memory at most 80 MB.
+    /// resident memory at most 80 MB. The memory floor is for the binary as users run it: under
+    /// AddressSanitizer the resident memory is mostly its shadow memory and its quarantine of
+    /// freed blocks, which keep growing with what was allocated, not with what is held.
     static func expectSettles(_ server: TestServer, _ attack: String) {
         var idle = false
         let start = Date()
@@ -43,7 +45,9 @@ import Testing
             idle = (server.cpuSeconds ?? 0) - before < 0.05
         }
         #expect(idle, "\(attack): the server still used CPU 5 s after it")
-        if let rss = server.status("VmRSS") { #expect(rss <= 80_000, "\(attack): RSS \(rss) kB after it") }
+        if !TestPaths.binaryHasSanitizer, let rss = server.status("VmRSS") {
+            #expect(rss <= 80_000, "\(attack): RSS \(rss) kB after it")
+        }
     }
 
     static func signInHead(length: Int, extra: [String] = []) -> [UInt8] {
@@ -285,8 +289,9 @@ import Testing
         let peak = server.status("VmHWM") ?? 0
         print("four 22 MiB uploads at once: peak RSS \(before) kB before, \(peak) kB after; answers \(statuses.withLock { $0 })")
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 || $0 == 503 })
-        // The bodies are 88 MiB; each kept once (not doubled as it grows) they fit well under this.
-        #expect(peak < 160_000, "peak RSS \(peak) kB")
+        // The bodies are 88 MiB; each kept once (not doubled as it grows) they fit well under this
+        // (under AddressSanitizer its shadow memory and quarantine are counted too; see expectSettles).
+        if !TestPaths.binaryHasSanitizer { #expect(peak < 160_000, "peak RSS \(peak) kB") }
     }
 
     /// Viewers of /stream.mjpg that never read are dropped once they have taken nothing for 10 s
