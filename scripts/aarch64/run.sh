@@ -6,6 +6,8 @@
 #                    by Debian's amd64 Swift 6.0.3 against the arm64 root, then the test suite,
 #                    parity with the x86_64 build on the samples, bench beside the x86_64 report,
 #                    all run in the arm64 root
+#   run.sh build     the same cross-compiled debug build, tests included, and nothing else: the
+#                    quick check that a change builds with Swift 6.0.3
 #   run.sh release   make release: the release build (static Swift standard library, stripped),
 #                    dist/plantleaf-VERSION-linux-aarch64.tar.gz, and that archive installed and
 #                    used in a root without Swift
@@ -15,7 +17,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 mode=${1:-test}
-case "$mode" in test|release) ;; *) die "unknown mode '$mode' (test or release)" ;; esac
+case "$mode" in test|build|release) ;; *) die "unknown mode '$mode' (test, build or release)" ;; esac
 [ "$(id -u)" -eq 0 ] || die "needs root for debootstrap, chroot and mounts (run it with sudo)"
 
 results=$project/$scratch/results
@@ -76,6 +78,10 @@ step "debug build with Swift $swift_version for aarch64 in the cross root, tests
 # only Darwin SDKs carry; swiftc's warning about it for every module is dropped.
 in_cross_root "set -o pipefail; swift build --scratch-path $scratch $test_build_flags $cross_build_flags --build-tests 2>&1 \
     | sed '/warning: Could not read SDKSettings.json/d'" || die "the cross build in $cross_root failed (its output is above)"
+if [ "$mode" = build ]; then
+    step "done: built with Swift $swift_version"
+    exit 0
+fi
 
 step "test suite"
 # The V4L2 device tests need the kernel's V4L2 ioctls, and qemu-user does not pass them through,
