@@ -153,7 +153,9 @@ leaf_reference() {
     local binary=$1 target=$root/Models/leaf-reference.txt
     [ -x "$binary" ] || die "no $binary to make the leaf reference with: build plantleaf first"
     # Derived from third-party photos, so made here and never committed.
-    if [ -f "$target" ] && [ "$target" -nt "$root/Models/mobilenet_v2_1.0_224_quant.tflite" ] \
+    # Made again in the current format too (its input line says the side it was made at).
+    if [ -f "$target" ] && [ "$(head -n 1 "$target")" = "plantleaf-leaf-reference 2" ] \
+        && [ "$target" -nt "$root/Models/mobilenet_v2_1.0_224_quant.tflite" ] \
         && [ -z "$(find -L "$root/samples/plantvillage" -newer "$target" -print -quit)" ]; then
         say "leaf reference present in Models/"
         return
