@@ -36,7 +36,7 @@ let package = Package(
         // command line over all five. None of the four over the core uses another.
         // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
         // machine-readable result every front end writes.
-        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CLibraryLoader", "CPNG", "CJPEG", "CAllocator", "CResample"]),
+        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CLibraryLoader", "CPNG", "CJPEG", "CAllocator", "CResample", "CScheduler"]),
         // Frame sources (V4L2 devices, motion-JPEG streams), the latest-frame mailbox, the session.
         .target(name: "PlantLeafCamera", dependencies: ["PlantLeafCore", "CV4L2"]),
         // Bench runs and their reports: the machine record, CPU sets, the runner, comparison, HTML.

@@ -82,7 +82,7 @@ enum ServeCommand {
             limits.bodyBytes = options.maxUploadBytes
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
-            let service = WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
+            let service = try WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
                                      feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) },
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,
                                      log: { line in Console.error("plantleaf serve: \(line)") })

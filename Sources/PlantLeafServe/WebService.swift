@@ -8,7 +8,7 @@ import Synchronization
 /// cookie the page's sign-in sets), compared in constant time. Every route but `/api/health`
 /// also needs a Host header that names this server (`ServedNames`).
 public final class WebService: HTTPService {
-    private let pool: ClassifierPool
+    private let workers: InferenceWorkers
     private let instances: Int
     private let topK: Int
     private let token: AccessToken?
@@ -34,11 +34,13 @@ public final class WebService: HTTPService {
     /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result, and
     /// the camera's readings from `feed` when there is a camera, and their history from its
     /// --log file when it has one. `servedNames` are the Host values it answers; `secureCookies`
-    /// marks the sign-in's cookie Secure (under HTTPS).
-    public init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
+    /// marks the sign-in's cookie Secure (under HTTPS). Each classifier runs on a thread of its
+    /// own (`InferenceWorkers`), and the connections' threads hand uploads to them.
+    /// - Throws: `ThreadStartError` when a worker thread cannot be started.
+    package init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
                 servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
-                log: @escaping @Sendable (String) -> Void) {
-        pool = ClassifierPool(classifiers)
+                log: @escaping @Sendable (String) -> Void) throws(ThreadStartError) {
+        workers = try InferenceWorkers(classifiers)
         instances = max(1, classifiers.count)
         self.topK = topK
         self.token = token
@@ -199,7 +201,7 @@ public final class WebService: HTTPService {
                 queue.lastSeconds = seconds
             }
         }
-        let outcome: Result<Classification, InputError<ImageError>> = pool.withClassifier { classifier in
+        let outcome: Result<Classification, InputError<ImageError>> = workers.run { classifier in
             do throws(InputError<ImageError>) {
                 return .success(try classifier.classify(bytes: upload, topK: topK))
             } catch {
