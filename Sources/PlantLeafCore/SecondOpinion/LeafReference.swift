@@ -7,7 +7,7 @@
 ///     plantleaf-leaf-reference 2
 ///     photos 76
 ///     classes 1001
-///     input 160           the side of the square picture the generalist was run on
+///     input 224           the side of the square picture the generalist was run on
 ///     0.000012
 ///     …                   one line per class, the mean probability
 ///     sha256 <hex>        of every line above, each with its newline
