@@ -12,10 +12,8 @@ let package = Package(
     ],
     targets: [
         // Files under a target's Embedded/ folder become string constants of that target at build
-        // time (`EmbeddedFiles.text`): one binary that needs no files beside it. The tool runs on
-        // the build's host, also when cross-compiling.
-        .executableTarget(name: "EmbedFilesTool"),
-        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
+        // time (`EmbeddedFiles.text`): one binary that needs no files beside it.
+        .plugin(name: "EmbedFiles", capability: .buildTool()),
         // One small C shim per C library: each exposes plain functions for what Swift cannot
         // do safely (setjmp error recovery, macros, ioctl numbers, dlopen of the runtime).
         // Opens a library with dlopen and fills a table of its entry points, once per process:
