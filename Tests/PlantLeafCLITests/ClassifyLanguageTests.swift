@@ -18,7 +18,7 @@ import Testing
         #expect(lines[2].hasSuffix("%  طماطم — اللفحة المبكرة"), "\(lines)")
         // The cat: no leaf, said and advised in Arabic; the numbers stay as they are.
         #expect(lines[5] == Self.cat)
-        #expect(lines[6] == "  لا توجد ورقة: ليس تشخيصاً، هذه ليست صورة ورقة نبات")
+        #expect(lines[6] == "  لا توجد ورقة في الصورة: ليس تشخيصاً")
         #expect(lines[7] == "  لا نرى ورقة نبات في الصورة. صوّر ورقة واحدة بحيث تملأ معظم الصورة.")
         #expect(lines[8].range(of: #"^ +\d{1,3}\.\d%  \S"#, options: .regularExpression) != nil, "\(lines[8])")
     }

@@ -11,7 +11,7 @@ import Testing
         #expect(result.status == 0)
         let lines = result.stdoutLines
         #expect(lines.count == 5 && lines[0] == Self.leaf)
-        #expect(lines[1] == "  diagnosis: the top class is the answer")
+        #expect(lines[1] == "  Diagnosis: the top class is the answer")
         #expect(lines[2].hasSuffix("%  Tomato — Early blight"), "\(lines)")
         #expect(lines[2].trimmingCharacters(in: .whitespaces).first?.isNumber == true)
     }

@@ -35,7 +35,7 @@ import Testing
     @Test func statusLinesLeadWithTheVerdictThenShowTheFrameAndABarPerClass() {
         #expect(CameraOutput.statusLines(Self.result(), header: "/dev/video0 (vivid)", preview: nil, catalogue: .english) == [
             "/dev/video0 (vivid)",
-            "uncertain: not a diagnosis, maybe a leaf but not one to trust the model on",
+            "Not sure what this leaf has (uncertain): not a diagnosis",
             "",
             "2026-12-02T05:01:02.345+01:00   frame 17   age 41 ms   capture 30 fps   inference 15 fps   dropped 2",
             "  87.5% ██████████████████·· Apple — Cedar apple rust",

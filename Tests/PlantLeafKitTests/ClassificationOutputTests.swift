@@ -10,16 +10,17 @@ import Testing
 
     @Test func textLeadsWithTheVerdictThenShowsPercentagesAndDisplayNames() {
         #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .text, catalogue: .english)
-            == "leaf.jpg\n  diagnosis: the top class is the answer\n   99.6%  Apple — Black rot\n    0.4%  Apple — healthy")
+            == "leaf.jpg\n  Diagnosis: the top class is the answer\n   99.6%  Apple — Black rot\n    0.4%  Apple — healthy")
     }
 
-    /// Every verdict but a diagnosis says so in words, and the scores stay as the model gave them.
+    /// Every verdict but a diagnosis says so in plain words first, its name after, and the scores
+    /// stay as the model gave them.
     @Test func textSaysAnythingButADiagnosisIsNone() {
         var result = Self.result
         for verdict in [Verdict.uncertain, .noLeaf, .noPicture] {
             result.verdict = verdict
             let lines = ClassificationOutput.record(result, path: PathName("leaf.jpg"), format: .text, catalogue: .english).split(separator: "\n")
-            #expect(lines[1].hasPrefix("  \(verdict.rawValue): not a diagnosis, "))
+            #expect(lines[1] == "  " + Catalogue.english.heading(verdict) + " (\(verdict.rawValue)): not a diagnosis")
             #expect(lines.dropFirst(2) == ["   99.6%  Apple — Black rot", "    0.4%  Apple — healthy"])
         }
     }

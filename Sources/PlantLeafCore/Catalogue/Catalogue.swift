@@ -4,7 +4,7 @@
 /// `text(_:_:)`), built into the binary; adding a language is adding a file. A key the language
 /// lacks reads as the English text, so a late translation shows English rather than nothing.
 /// Machine words (JSON keys, CSV columns, verdict and reason slugs, MQTT states) are never here.
-public struct Catalogue: Sendable, Equatable {
+public struct Catalogue: Sendable, Equatable, CustomStringConvertible {
     /// The language's code, the file's name: "en", "ar".
     public let language: String
     private let texts: [String: String]
@@ -38,6 +38,9 @@ public struct Catalogue: Sendable, Equatable {
         for (name, value) in values { result = result.replacing("{" + name + "}", with: value) }
         return result
     }
+
+    /// "Catalogue(ar)": the language, not its every text.
+    public var description: String { "Catalogue(\(language))" }
 
     /// Whether the language is written right to left (its file's "language.direction").
     public var isRightToLeft: Bool { self["language.direction"] == "rtl" }
