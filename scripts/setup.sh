@@ -15,7 +15,8 @@
 #                              (plantleaf calibrate) from the sample leaves; again when they or the model change
 #   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
 #   scripts/setup.sh browser   chromium, headless, for the tests of bench compare --html's page and
-#                              serve's page (make test), with chromium-driver and python3-selenium
+#                              serve's page (make test), with chromium-driver, python3-selenium and
+#                              fonts-noto-core (Arabic glyphs, as a phone has them, for the Arabic page)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -198,7 +199,7 @@ for step in "${@:-all}"; do
         reference) reference ;;
         photos) photos ;;
         hardening) apt_install valgrind binutils ;;
-        browser) apt_install chromium chromium-driver python3-selenium ;;
+        browser) apt_install chromium chromium-driver python3-selenium fonts-noto-core ;;
         all) deps; runtime; data ;;
     esac
 done

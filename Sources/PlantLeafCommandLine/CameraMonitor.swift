@@ -22,6 +22,8 @@ struct CameraMonitor {
     private let log: AppendLog?
     private let publisher: MQTTPublisher?
     private var options: CameraOptions
+    /// The language of the status block, the JSON lines' "display" and "advice", and MQTT's names.
+    let catalogue: Catalogue
 
     /// The classifier the monitor runs on, from the options' model, labels, threads and checks.
     static func classifierOptions(_ parsed: CameraCommandOptions) -> Classifier.Options {
@@ -35,6 +37,7 @@ struct CameraMonitor {
     init?(_ parsed: CameraCommandOptions, command: String) {
         self.command = command
         options = parsed.session
+        catalogue = OutputLanguage.catalogue(option: parsed.language)
         let classifier: Classifier
         do {
             classifier = try Classifier(options: CameraMonitor.classifierOptions(parsed))
@@ -56,7 +59,7 @@ struct CameraMonitor {
         if let url = parsed.mqttURL {
             do {
                 let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
-                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version)
+                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version, catalogue: catalogue)
                 // Home Assistant's image entity shows the frame the reading was made from.
                 options.keepModelInput = true
             } catch {
@@ -97,11 +100,11 @@ struct CameraMonitor {
                 }
             }, onResult: { result in
                 let record = result.record
-                let line = record.json
+                let line = record.json(in: catalogue)
                 switch output {
                 case .json: Console.out(line)
                 case .statusBlock(var status):
-                    status.draw(result)
+                    status.draw(result, catalogue: catalogue)
                     output = .statusBlock(status)
                 case .none: break
                 }
