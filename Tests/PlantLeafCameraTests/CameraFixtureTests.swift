@@ -296,7 +296,7 @@ import Testing
         // lines, the frame line.
         #expect(pane.count(where: { $0.contains("/dev/video0 (vivid, vivid)") }) == 1, "the block was redrawn in place")
         let previewRows = pane.indices.filter { pane[$0].contains("▀") }
-        #expect(pane.count > 1 && Verdict.allCases.contains { pane[1].hasPrefix($0.rawValue + ": ") }, "\(pane.prefix(2))")
+        #expect(pane.count > 1 && Verdict.allCases.contains { pane[1] == ClassificationOutput.verdictLine($0, in: .english) }, "\(pane.prefix(2))")
         #expect(previewRows == Array(3...26), "\(boot.text("truecolor.pane"))")
         // The frame line starts with the capture time: 2026-12-02T10:15:30.123+01:00   frame 42 …
         let frameLine = try Regex(#"^\d{4}-\d\d-\d\dT[\d:.]+[+-]\d\d:\d\d   frame "#)
