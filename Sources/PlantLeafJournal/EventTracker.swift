@@ -25,6 +25,12 @@ public struct EventTracker: Sendable {
         public var state: JournalState
         public var start: JournalTime
         public var picture: [UInt8]?
+
+        public init(state: JournalState, start: JournalTime, picture: [UInt8]?) {
+            self.state = state
+            self.start = start
+            self.picture = picture
+        }
     }
 
     public init(readingsToHold: Int = EventTracker.defaultReadingsToHold, established: JournalState? = nil) {

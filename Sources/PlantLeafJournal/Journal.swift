@@ -234,10 +234,14 @@ public final class Journal {
         let classNumber: SQLiteValue = try state.label.map { label throws(JournalError) in .integer(try classID(index: state.classIndex ?? -1, label: label)) } ?? .null
         try database.query("UPDATE events SET end = ?, end_offset = ? WHERE source = ? AND end IS NULL",
                            [.integer(start.milliseconds), .integer(Int64(start.offsetMinutes)), .integer(sourceNumber)], step: "ending an event")
-        try database.query("INSERT INTO events(source, verdict, class, start, start_offset, picture) VALUES (?, ?, ?, ?, ?, ?)",
+        try database.query("INSERT INTO events(source, verdict, class, start, start_offset) VALUES (?, ?, ?, ?, ?)",
                            [.integer(sourceNumber), .text(state.verdict.rawValue), classNumber, .integer(start.milliseconds),
-                            .integer(Int64(start.offsetMinutes)), picture.map { .blob($0) } ?? .null], step: "writing an event")
-        return try database.integer("SELECT last_insert_rowid()", step: "writing an event")
+                            .integer(Int64(start.offsetMinutes))], step: "writing an event")
+        let id = try database.integer("SELECT last_insert_rowid()", step: "writing an event")
+        if let picture {
+            try database.query("INSERT INTO pictures(event, jpeg) VALUES (?, ?)", [.integer(id), .blob(picture)], step: "writing an event's picture")
+        }
+        return id
     }
 
     /// The events `selection` selects by their start, newest first.
@@ -245,7 +249,7 @@ public final class Journal {
         let clause = selection.clause(time: "start", newestFirst: true)
         var found: [JournalEvent] = []
         try database.query("""
-            SELECT id, source, verdict, class, start, start_offset, end, end_offset, picture IS NOT NULL FROM events
+            SELECT id, source, verdict, class, start, start_offset, end, end_offset, EXISTS (SELECT 1 FROM pictures WHERE event = events.id) FROM events
             WHERE \(clause.sql) ORDER BY id DESC LIMIT ?
             """, clause.values + [.integer(Int64(selection.limit))], step: "reading events") { row in
             let key = row.integer(3).flatMap { classes[$0] }
@@ -267,7 +271,7 @@ public final class Journal {
     /// Event `id`'s picture (JPEG), nil when it has none or is no longer kept.
     public func eventPicture(id: Int64) throws(JournalError) -> [UInt8]? {
         var picture: [UInt8]?
-        try database.query("SELECT picture FROM events WHERE id = ?", [.integer(id)], step: "reading a picture") { row in picture = row.blob(0) }
+        try database.query("SELECT jpeg FROM pictures WHERE event = ?", [.integer(id)], step: "reading a picture") { row in picture = row.blob(0) }
         return picture
     }
 }

@@ -22,9 +22,10 @@ extension Journal {
     }
 
     /// Deletes what `policy` no longer keeps at `now`: readings and ended events older than its
-    /// days; then, while the file is over its size, the oldest readings, then the oldest events'
-    /// pictures, then the oldest events, down to nine tenths of the size (so it is not at work on
-    /// every reading), and gives the freed pages back to the file system.
+    /// days; then, while the file is over its size, the oldest of the readings and the events'
+    /// pictures (a reading before a picture of the same time), then the oldest ended events, down
+    /// to nine tenths of the size (so it is not at work on every reading), and gives the freed
+    /// pages back to the file system.
     @discardableResult
     public func enforce(_ policy: RetentionPolicy, now: JournalTime) throws(JournalError) -> RetentionOutcome {
         var outcome = RetentionOutcome()
@@ -33,6 +34,8 @@ extension Journal {
             try database.query("DELETE FROM readings WHERE id IN (SELECT id FROM readings WHERE time < ? ORDER BY id LIMIT ?)",
                                [.integer(cutoff), .integer(Int64(Journal.deletionBatch))], step: "deleting old readings")
             outcome.readings += Int(try database.integer("SELECT changes()", step: "deleting old readings"))
+            try database.query("DELETE FROM pictures WHERE event IN (SELECT id FROM events WHERE end IS NOT NULL AND end < ?)", [.integer(cutoff)],
+                               step: "deleting old events")
             try database.query("DELETE FROM events WHERE end IS NOT NULL AND end < ?", [.integer(cutoff)], step: "deleting old events")
             outcome.events += Int(try database.integer("SELECT changes()", step: "deleting old events"))
         }
@@ -41,17 +44,27 @@ extension Journal {
             return outcome
         }
         let target = policy.maxBytes / 10 * 9
-        // A picture is up to 30 KB, a reading about 150 bytes: batches of like sizes.
-        let steps = [("DELETE FROM readings WHERE id IN (SELECT id FROM readings ORDER BY id LIMIT ?)", Journal.deletionBatch, \RetentionOutcome.readings),
-                     ("UPDATE events SET picture = NULL WHERE id IN (SELECT id FROM events WHERE picture IS NOT NULL ORDER BY id LIMIT ?)", 20, \.pictures),
-                     ("DELETE FROM events WHERE id IN (SELECT id FROM events WHERE end IS NOT NULL ORDER BY id LIMIT ?)", Journal.deletionBatch, \.events)]
-        for (sql, batch, counted) in steps {
-            while try usedBytes() > target {
-                try database.query(sql, [.integer(Int64(batch))], step: "keeping the journal under its size")
-                let removed = Int(try database.integer("SELECT changes()", step: "keeping the journal under its size"))
-                guard removed > 0 else { break }
-                outcome[keyPath: counted] += removed
-            }
+        while try usedBytes() > target {
+            // Oldest first; of a reading and a picture of the same time, the reading goes first.
+            let oldestPicture = try database.integer("SELECT coalesce(min(start), 9223372036854775807) FROM events JOIN pictures ON event = id",
+                                                     step: "keeping the journal under its size")
+            try database.query("DELETE FROM readings WHERE id IN (SELECT id FROM readings WHERE time <= ? ORDER BY id LIMIT ?)",
+                               [.integer(oldestPicture), .integer(Int64(Journal.deletionBatch))], step: "keeping the journal under its size")
+            let readings = Int(try database.integer("SELECT changes()", step: "keeping the journal under its size"))
+            outcome.readings += readings
+            if readings > 0 { continue }
+            // A picture is up to 30 KB, so a few at a time; events are numbered in the order they start.
+            try database.query("DELETE FROM pictures WHERE event IN (SELECT event FROM pictures ORDER BY event LIMIT 5)",
+                               step: "keeping the journal under its size")
+            let pictures = Int(try database.integer("SELECT changes()", step: "keeping the journal under its size"))
+            outcome.pictures += pictures
+            if pictures > 0 { continue }
+            // Neither readings nor pictures left to go: the events that ended, oldest first.
+            try database.query("DELETE FROM events WHERE id IN (SELECT id FROM events WHERE end IS NOT NULL AND id NOT IN (SELECT event FROM pictures) ORDER BY id LIMIT ?)",
+                               [.integer(Int64(Journal.deletionBatch))], step: "keeping the journal under its size")
+            let events = Int(try database.integer("SELECT changes()", step: "keeping the journal under its size"))
+            outcome.events += events
+            if events == 0 { break }
         }
         try database.execute("PRAGMA incremental_vacuum", step: "freeing pages")
         return outcome

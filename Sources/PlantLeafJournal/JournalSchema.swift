@@ -4,7 +4,8 @@
 /// Why these columns: a reading is about 150 bytes on disk. Its source and classes are numbers
 /// into small tables; "top" packs each class as its number (UInt32) and score (Float32), eight
 /// bytes a class, little-endian; times are milliseconds since the epoch beside the UTC offset
-/// the reading was written with.
+/// the reading was written with. Events' pictures have a table of their own: a picture that goes
+/// frees its pages whole, where a column set to NULL would leave its row's page mostly empty.
 enum JournalSchema {
     static let migrations: [String] = [
         // Version 1.
@@ -19,8 +20,9 @@ enum JournalSchema {
         CREATE INDEX readings_by_time ON readings(time);
         CREATE TABLE events(id INTEGER PRIMARY KEY, source INTEGER NOT NULL REFERENCES sources(id), verdict TEXT NOT NULL,
             class INTEGER REFERENCES classes(id), start INTEGER NOT NULL, start_offset INTEGER NOT NULL,
-            end INTEGER, end_offset INTEGER, picture BLOB);
+            end INTEGER, end_offset INTEGER);
         CREATE INDEX events_by_start ON events(start);
+        CREATE TABLE pictures(event INTEGER PRIMARY KEY REFERENCES events(id), jpeg BLOB NOT NULL);
         """,
     ]
 

@@ -10,7 +10,7 @@ import Testing
     /// A camera reading at `time` (ISO 8601); scores that a Float keeps exactly, so it reads back equal.
     static func reading(_ time: String, verdict: Verdict = .diagnosis, label: String = "Tomato___Early_blight", index: Int = 2,
                         frame: Int = 1) -> ReadingRecord {
-        ReadingRecord(frame: frame, time: time, verdict: verdict, reason: verdict == .uncertain ? .lowConfidence : nil,
+        ReadingRecord(frame: frame, time: time, verdict: verdict, reason: verdict == .uncertain ? .lowScore : nil,
                       top: [ScoredClass(index: index, label: label, score: 0.875), ScoredClass(index: 9, label: "Tomato___healthy", score: 0.125)],
                       secondOpinion: .leafLikeness(0.5), ageMilliseconds: 41.25,
                       timings: .init(prepare: 0.75, invoke: 4.5, generalist: 2.25), captureFramesPerSecond: 29.5,
@@ -33,7 +33,7 @@ import Testing
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let journal = try Journal(path: folder + "/state/journal.sqlite")
         let first = Self.reading("2026-12-02T10:15:30.123+01:00")
-        let upload = ReadingRecord(verdict: .noLeaf, reason: .notALeaf, top: [], secondOpinion: .skipped(reason: "no reference"),
+        let upload = ReadingRecord(verdict: .noLeaf, reason: .unlikeLeaves, top: [], secondOpinion: .skipped(reason: "no reference"),
                                    timings: .init(read: 0.5, prepare: 1, invoke: 4, postprocess: 0.25))
         try journal.insert(first, source: "/dev/video0", time: Self.time(first.time!))
         try journal.insert(upload, source: "upload", time: Self.time("2026-12-02T10:16:00Z"))
@@ -84,7 +84,8 @@ import Testing
         let journal = try Journal(path: settings.path, readOnly: true)
         let events = try journal.events(Journal.Selection())
         #expect(events.map { $0.state.label } == ["Tomato___Early_blight", "Tomato___healthy"])
-        #expect(events.first?.start.iso8601 == "2026-12-02T10:17:30.000+01:00" && events.first?.end == nil)
+        // The restart forgot the first blight reading, not yet an event: the event starts at the next.
+        #expect(events.first?.start.iso8601 == "2026-12-02T10:18:30.000+01:00" && events.first?.end == nil)
         #expect(events.last?.end == events.first?.start && events.allSatisfy(\.hasPicture))
         #expect(try journal.eventPicture(id: events[0].id) == picture)
         #expect(events.first?.state.isProblem == true && events.last?.state.isProblem == false)
@@ -129,7 +130,11 @@ import Testing
         let kept = try journal.readings(Journal.Selection())
         // The newest readings are kept, the oldest went; the newest event keeps its picture.
         #expect(kept.last?.record.time == JournalTime(milliseconds: 1_796_202_930_000 + 19_999 * 60_000, offsetMinutes: 0).iso8601)
-        #expect(kept.count > 1_000 && kept.count < 20_000)
+        // About 40 pictures fit with the readings since the oldest of them.
+        let pictures = try journal.events(Journal.Selection()).filter(\.hasPicture).count
+        #expect(kept.count > 1_000 && kept.count < 20_000, "\(kept.count) readings kept, \(pictures) pictures")
+        let oldestPicture = try journal.events(Journal.Selection()).last { $0.hasPicture }
+        #expect(kept.first.map { $0.time >= oldestPicture!.start } == true)
         #expect(try journal.events(Journal.Selection(limit: 1)).first?.hasPicture == true)
     }
 
