@@ -34,8 +34,8 @@ let package = Package(
         // The resize's inner loops with SIMD intrinsics (SSE4.1/AVX2 chosen at run time, NEON);
         // the portable Swift loops stay as their reference and fallback.
         .target(name: "CResample"),
-        // Dependencies run one way: core <- camera, core <- bench, core <- mqtt, core <- serve, core <- journal,
-        // and the command line over all six. None of the four over the core uses another.
+        // Dependencies run one way: core <- camera, core <- bench, core <- mqtt, core <- journal <- serve,
+        // and the command line over all six. Serve reads the journal; none of the others over the core uses another.
         // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
         // machine-readable result every front end writes.
         .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CLibraryLoader", "CPNG", "CJPEG", "CAllocator", "CResample"]),
@@ -45,8 +45,9 @@ let package = Package(
         .target(name: "PlantLeafBench", dependencies: ["PlantLeafCore", "CScheduler", "CJPEG"]),
         // Results published over MQTT, with Home Assistant's discovery messages.
         .target(name: "PlantLeafMQTT", dependencies: ["PlantLeafCore", "CMosquitto", "CLibraryLoader"]),
-        // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the JSON API.
-        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "CMicroHTTPD", "CLibraryLoader"]),
+        // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the
+        // JSON API, the history from the journal.
+        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "PlantLeafJournal", "CMicroHTTPD", "CLibraryLoader"]),
         // The greenhouse journal: readings, events and their pictures in SQLite, with retention.
         .target(name: "PlantLeafJournal", dependencies: ["PlantLeafCore", "CSQLite", "CLibraryLoader"]),
         // The command-line front end: options, help texts, terminal presentation, what to type

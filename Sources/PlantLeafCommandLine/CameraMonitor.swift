@@ -1,10 +1,11 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafJournal
 import PlantLeafMQTT
 
 /// The camera monitor as `camera` runs it and `serve` runs it beside its pages: the session, its
-/// --log file and MQTT publisher, and the lines it writes on stderr under the command's name.
+/// journal, --log file and MQTT publisher, and the lines it writes on stderr under the command's name.
 struct CameraMonitor {
     /// Where each result goes on stdout.
     enum Output {
@@ -21,6 +22,9 @@ struct CameraMonitor {
     private(set) var session: CameraSession
     private let log: AppendLog?
     private let publisher: MQTTPublisher?
+    private let journal: JournalRecorder?
+    /// The readings' source in the journal: the device's path, or the stream's file ("stdin" for -).
+    private let source: String
     private var options: CameraOptions
 
     /// The classifier the monitor runs on, from the options' model, labels, threads and checks.
@@ -31,10 +35,13 @@ struct CameraMonitor {
     }
 
     /// Loads the model and opens the --log file and the broker connection; nil after saying on
-    /// stderr, in one line, what could not be set up.
-    init?(_ parsed: CameraCommandOptions, command: String) {
+    /// stderr, in one line, what could not be set up. `openJournal` is called once the rest is
+    /// set up (a journal that cannot be kept is no set-up failure); the journal it gives, if any,
+    /// gets every reading.
+    init?(_ parsed: CameraCommandOptions, command: String, openJournal: () -> JournalRecorder?) {
         self.command = command
         options = parsed.session
+        source = parsed.session.inputPath.map { $0 == "-" ? "stdin" : $0 } ?? parsed.session.devicePath
         let classifier: Classifier
         do {
             classifier = try Classifier(options: CameraMonitor.classifierOptions(parsed))
@@ -66,6 +73,9 @@ struct CameraMonitor {
         }
         self.log = log
         self.publisher = publisher
+        journal = openJournal()
+        // An event keeps the frame that started it.
+        if journal != nil { options.keepModelInput = true }
         session = CameraSession(classifier: classifier, options: options)
     }
 
@@ -105,8 +115,11 @@ struct CameraMonitor {
                     output = .statusBlock(status)
                 case .none: break
                 }
-                // Encoded once for the broker and the pages alike.
+                // Encoded once for the broker, the pages and the journal alike.
                 let frame = result.modelInput.flatMap { try? JPEGEncoder.encode($0, quality: CameraOutput.frameJPEGQuality) }
+                journal?.record(record, source: source, time: JournalTime(iso8601: result.time) ?? .now(), makesEvents: true) {
+                    frame.flatMap { $0.count <= EventPicture.maximumBytes ? $0 : nil } ?? result.modelInput.flatMap(EventPicture.encode)
+                }
                 publisher?.publish(MQTTReading(record: record, frameJPEG: frame))
                 alsoDeliver?(record, frame)
                 reportConnection()

@@ -18,7 +18,7 @@ public final class JournalRecorder: Sendable {
 
     private struct Writer {
         var journal: Journal
-        var trackers: [String: EventTracker] = [:]
+        var events: EventFollower
         var sinceRetention = 0
         /// The last failure said, so it is said once rather than at every reading.
         var failure: String?
@@ -31,7 +31,7 @@ public final class JournalRecorder: Sendable {
         try journal.enforce(settings.retention, now: .now())
         self.settings = settings
         self.report = report
-        writer = Mutex(Writer(journal: journal))
+        writer = Mutex(Writer(journal: journal, events: EventFollower(readingsToHold: settings.eventReadings)))
         reader = Mutex(nil)
     }
 
@@ -40,25 +40,13 @@ public final class JournalRecorder: Sendable {
     /// event. Returns the state of the source's lasting event after this reading.
     @discardableResult
     public func record(_ record: ReadingRecord, source: String, time: JournalTime, makesEvents: Bool,
-                       picture: () -> [UInt8]?) -> JournalState? {
+                       picture: @Sendable () -> [UInt8]?) -> JournalState? {
         writer.withLock { writer -> JournalState? in
             do throws(JournalError) {
                 try writer.journal.insert(record, source: source, time: time)
                 var established: JournalState?
                 if makesEvents {
-                    var tracker: EventTracker
-                    if let known = writer.trackers[source] {
-                        tracker = known
-                    } else {
-                        // A restarted camera carries on with the event its last run left lasting.
-                        tracker = EventTracker(readingsToHold: settings.eventReadings,
-                                               established: try writer.journal.lastingEvent(source: source)?.state)
-                    }
-                    if let beginning = tracker.observe(JournalState(record), time: time, picture: picture) {
-                        try writer.journal.beginEvent(source: source, state: beginning.state, start: beginning.start, picture: beginning.picture)
-                    }
-                    writer.trackers[source] = tracker
-                    established = tracker.established
+                    established = try writer.events.follow(record, source: source, time: time, in: writer.journal, picture: picture).established
                 }
                 writer.sinceRetention += 1
                 if writer.sinceRetention >= JournalRecorder.readingsPerRetentionCheck {

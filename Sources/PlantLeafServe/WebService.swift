@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafJournal
 import Synchronization
 
 /// What `plantleaf serve` answers: the page and its assets (script, style, icon), the JSON API
@@ -18,6 +19,7 @@ public final class WebService: HTTPService {
     private let metrics = ServeMetrics()
     private let feed: LiveFeed?
     private let history: ReadingHistory?
+    private let journal: JournalRecorder?
     private let log: @Sendable (String) -> Void
     private let logThrottle = LogThrottle()
     /// Uploads whose body is in, being classified or waiting for a model instance, and how long
@@ -33,10 +35,11 @@ public final class WebService: HTTPService {
 
     /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result, and
     /// the camera's readings from `feed` when there is a camera, and their history from its
-    /// --log file when it has one. `servedNames` are the Host values it answers; `secureCookies`
-    /// marks the sign-in's cookie Secure (under HTTPS).
+    /// --log file when it has one. `journal`, when kept, gets each upload's result (never its
+    /// picture) and answers /api/history and /api/events. `servedNames` are the Host values it
+    /// answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS).
     public init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
-                servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
+                journal: JournalRecorder? = nil, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
                 log: @escaping @Sendable (String) -> Void) {
         pool = ClassifierPool(classifiers)
         instances = max(1, classifiers.count)
@@ -47,6 +50,7 @@ public final class WebService: HTTPService {
         self.secureCookies = secureCookies
         self.feed = feed
         self.history = history
+        self.journal = journal
         self.log = log
     }
 
@@ -55,7 +59,7 @@ public final class WebService: HTTPService {
         case page = "/", script = "/app.js", style = "/style.css", icon = "/favicon.svg", health = "/api/health",
              classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in",
              live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg",
-             historyPage = "/history", historyData = "/api/history"
+             historyPage = "/history", historyData = "/api/history", events = "/api/events", eventPicture = "/api/events/picture"
 
         var methods: [String] {
             switch self {
@@ -94,6 +98,8 @@ public final class WebService: HTTPService {
                                         body: Array(metrics.text(camera: feed?.currentCounts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
+        case .historyData where journal != nil, .events, .eventPicture:
+            return journalAnswer(route, request)
         case .historyPage, .historyData:
             return readings(route, request)
         case .classify:
@@ -149,6 +155,36 @@ public final class WebService: HTTPService {
         if route == .latest { return secured(.json(200, reading.record.json)) }
         guard let jpeg = reading.frameJPEG else { return refusal(request, 404, "no frame yet: the camera is starting") }
         return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
+    }
+
+    /// The journal's history, events and pictures.
+    private func journalAnswer(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+        guard let journal else { return refusal(request, 404, "no journal: this server was started with --no-journal") }
+        let now = JournalTime.now()
+        if route == .eventPicture {
+            guard let id = request.query["id"].flatMap({ Int64($0) }) else { return refusal(request, 400, "id must be an event's number") }
+            do {
+                guard let jpeg = try journal.read({ (journal: Journal) throws(JournalError) in try journal.eventPicture(id: id) }) else {
+                    return refusal(request, 404, "event \(id) has no picture (or retention removed it)")
+                }
+                return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
+            } catch {
+                return refusal(request, 503, "\(error)")
+            }
+        }
+        let selection: Journal.Selection
+        switch JournalAPI.selection(request.query, now: now, defaultSpan: route == .historyData ? JournalAPI.defaultHistoryMilliseconds : nil) {
+        case .success(let chosen): selection = chosen
+        case .failure(let error): return refusal(request, 400, error.message)
+        }
+        do {
+            let text = try journal.read { (journal: Journal) throws(JournalError) in
+                route == .events ? try JournalAPI.events(journal, selection, now: now) : try JournalAPI.history(journal, selection, now: now)
+            }
+            return secured(.json(200, text))
+        } catch {
+            return refusal(request, 503, "\(error)")
+        }
     }
 
     /// The history of the --log file, as a page or as JSON.
@@ -209,7 +245,13 @@ public final class WebService: HTTPService {
         switch outcome {
         case .success(let result):
             metrics.classified(result.verdict, seconds: MonotonicClock.milliseconds(since: start) / 1000)
-            return secured(.json(200, ReadingRecord(result, path: PathName(name)).json))
+            let record = ReadingRecord(result, path: PathName(name))
+            // The result only: an upload's photo and its file's name stay the grower's.
+            var kept = record
+            kept.path = nil
+            kept.pathHex = nil
+            journal?.record(kept, source: "upload", time: .now(), makesEvents: false) { nil }
+            return secured(.json(200, record.json))
         case .failure(.unusable(let error)):
             metrics.unclassifiable()
             return refusal(request, 422, "not an image PlantLeaf can read: \(error)")
