@@ -23,15 +23,20 @@ public final class Journal {
         var label: String
     }
 
-    /// Opens the journal at `path`, made (with its folder's missing last level) when it is not
-    /// there unless `readOnly`, and migrated to this build's schema when older.
+    /// Opens the journal at `path`, made (with the folders it needs) when it is not there unless
+    /// `readOnly`, and migrated to this build's schema when older.
     ///
     /// - Throws: `JournalError`: `.notADatabase`, `.notAJournal`, `.newerSchema`, `.readOnly`
     ///   (a writer on a file it cannot write), `.diskFull`, `.libraryMissing`.
     public init(path: String, readOnly: Bool = false) throws(JournalError) {
-        if !readOnly, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            // The default path's folder ($XDG_STATE_HOME/plantleaf) may not exist yet.
-            mkdir(String(path[..<slash]), 0o755)
+        if !readOnly {
+            // The default path's folders ($XDG_STATE_HOME/plantleaf) may not exist yet; a folder
+            // that cannot be made is said by the open that follows.
+            var folder = ""
+            for component in path.split(separator: "/", omittingEmptySubsequences: false).dropLast() where !component.isEmpty {
+                folder += "/" + component
+                mkdir(path.hasPrefix("/") ? folder : String(folder.dropFirst()), 0o755)
+            }
         }
         database = try SQLiteDatabase(path: path, readOnly: readOnly, create: !readOnly)
         let tables = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table'", step: "reading the schema")
