@@ -12,22 +12,22 @@ public struct JournalOptions: Sendable, Equatable {
     public var retention = RetentionPolicy()
 
     static let journal = Declare.text("--journal", placeholder: "FILE", help: .lines([
-        "keep every reading, and the events they make with their pictures, in the SQLite journal FILE",
-        "(default: $XDG_STATE_HOME/plantleaf/journal.sqlite, ~/.local/state/... without it);",
-        "serve's pages and plantleaf journal read it. A journal that cannot be written is said in one",
-        "line, and the readings go on to stdout, --log and --mqtt"]))
+        "keep every reading, and the events they make with their pictures, in the SQLite",
+        "file FILE (default: $XDG_STATE_HOME/plantleaf/journal.sqlite, else ~/.local/state/...),",
+        "which serve's pages and plantleaf journal read; one that cannot be written is said",
+        "in one line, and the readings go on to stdout, --log and --mqtt"]))
     static let noJournal = Flag("--no-journal", help: .lines(["keep no journal"]))
     static let eventReadings = Declare.integer("--event-readings", range: EventTracker.readingsToHoldRange,
                                                default: EventTracker.defaultReadingsToHold) { range, fallback in
-        .lines(["readings in a row a new verdict or class must hold to start an event, \(range) (default: \(fallback))"])
+        .lines(["readings in a row a new verdict or class must hold to start an event,", "\(range) (default: \(fallback))"])
     }
     static let keepDays = Declare.number("--keep-days", placeholder: "DAYS", range: RetentionPolicy.keepDaysRange,
                                          default: RetentionPolicy.defaultKeepDays) { range, fallback in
         .lines(["delete readings and events older than DAYS, \(range) (default: \(fallback))"])
     }
-    static let maxJournalSize = Declare.integer("--max-journal-size", placeholder: "MIB", range: 1...(1 << 30),
+    static let maxJournalSize = Declare.integer("--max-journal-size", placeholder: "MIB", range: 1...(1 << 20),
                                                 default: Int(RetentionPolicy.defaultMaxBytes >> 20)) { range, fallback in
-        .lines(["keep the journal under MIB MiB, the oldest readings going first and events' pictures",
+        .lines(["keep the journal under MIB MiB: the oldest readings go first, events' pictures",
                 "last, \(range) (default: \(fallback))"])
     }
 
