@@ -117,10 +117,13 @@ struct CameraMonitor {
                 }
                 // Encoded once for the broker, the pages and the journal alike.
                 let frame = result.modelInput.flatMap { try? JPEGEncoder.encode($0, quality: CameraOutput.frameJPEGQuality) }
-                journal?.record(record, source: source, time: JournalTime(iso8601: result.time) ?? .now(), makesEvents: true) {
+                let established = journal?.record(record, source: source, time: JournalTime(iso8601: result.time) ?? .now(), makesEvents: true) {
                     frame.flatMap { $0.count <= EventPicture.maximumBytes ? $0 : nil } ?? result.modelInput.flatMap(EventPicture.encode)
                 }
-                publisher?.publish(MQTTReading(record: record, frameJPEG: frame))
+                var reading = MQTTReading(record: record, frameJPEG: frame)
+                // The problem sensor follows the events: on once a problem has held, as the page shows it.
+                if journal != nil { reading.establishedProblem = established?.isProblem ?? false }
+                publisher?.publish(reading)
                 alsoDeliver?(record, frame)
                 reportConnection()
                 if let log {

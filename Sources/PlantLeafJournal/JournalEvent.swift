@@ -36,10 +36,6 @@ public struct JournalState: Sendable, Equatable, Hashable {
         self.init(verdict: record.verdict, label: record.top.first?.label, classIndex: record.top.first?.index)
     }
 
-    /// A diagnosis of a class that is not a healthy one (PlantVillage names its healthy classes
-    /// "<crop>___healthy").
-    public var isProblem: Bool {
-        guard verdict == .diagnosis, let label else { return false }
-        return !label.lowercased().hasSuffix("healthy")
-    }
+    /// A diagnosis of a class that is not a healthy one.
+    public var isProblem: Bool { Labels.isProblem(verdict: verdict, label: label) }
 }
