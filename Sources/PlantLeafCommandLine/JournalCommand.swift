@@ -82,18 +82,9 @@ enum JournalCommand {
         for event in try journal.events(Journal.Selection(since: options.since, until: options.until, source: options.source)) {
             let what = event.state.label.map { Labels.displayName($0) } ?? String(event.state.verdict.rawValue.map { $0 == "-" ? " " : $0 })
             let until = event.end.map { "until \($0.iso8601)" } ?? "lasting"
-            Console.out("\(event.start.iso8601)  \(until), \(duration(event.durationMilliseconds(now: now)))  \(event.source)  \(what)"
+            Console.out("\(event.start.iso8601)  \(until), \(TimeText.duration(event.durationMilliseconds(now: now)))  \(event.source)  \(what)"
                         + (event.state.isProblem ? "  (problem)" : ""))
         }
-    }
-
-    /// "3 d 4 h", "2 h 5 min", "40 s".
-    static func duration(_ milliseconds: Int64) -> String {
-        let seconds = max(0, milliseconds / 1000)
-        if seconds >= 86_400 { return "\(seconds / 86_400) d \(seconds % 86_400 / 3600) h" }
-        if seconds >= 3600 { return "\(seconds / 3600) h \(seconds % 3600 / 60) min" }
-        if seconds >= 60 { return "\(seconds / 60) min" }
-        return "\(seconds) s"
     }
 
     private static func importLogs(_ options: JournalCommandOptions, path: String) throws(JournalError) -> Int32 {

@@ -157,6 +157,10 @@ public final class Journal {
             self.limit = limit
         }
 
+        /// With a start, the readings are found by their time: ordered by row number, SQLite would
+        /// otherwise walk the rows from the oldest until the first one in time.
+        var timeIndex: String { since == nil ? "" : " INDEXED BY readings_by_time" }
+
         /// The WHERE clause on table columns `time` and `id`, and its values; `newestFirst` pages
         /// towards older rows.
         func clause(time: String, newestFirst: Bool = false) -> (sql: String, values: [SQLiteValue]) {
@@ -176,7 +180,7 @@ public final class Journal {
         try database.query("""
             SELECT id, time, utc_offset, source, verdict, reason, top, leaf_likeness, check_skipped, frame, age_ms, read_ms, prepare_ms,
                 invoke_ms, postprocess_ms, generalist_ms, capture_fps, inference_fps, dropped, saved
-            FROM readings WHERE \(clause.sql) ORDER BY id LIMIT ?
+            FROM readings\(selection.timeIndex) WHERE \(clause.sql) ORDER BY id LIMIT ?
             """, clause.values + [.integer(Int64(selection.limit))], step: "reading readings") { row throws(JournalError) in
             found.append(try reading(row))
         }
@@ -215,7 +219,7 @@ public final class Journal {
         let offset = Int64(offsetMinutes) * 60_000
         var rows: [(periodStart: JournalTime, counts: [Verdict: Int])] = []
         try database.query("""
-            SELECT (time + ?) / ? AS period, verdict, count(*) FROM readings WHERE \(clause.sql) GROUP BY period, verdict ORDER BY period
+            SELECT (time + ?) / ? AS period, verdict, count(*) FROM readings\(selection.timeIndex) WHERE \(clause.sql) GROUP BY period, verdict ORDER BY period
             """, [.integer(offset), .integer(periodMilliseconds)] + clause.values, step: "counting readings") { row in
             let start = JournalTime(milliseconds: (row.integer(0) ?? 0) * periodMilliseconds - offset, offsetMinutes: offsetMinutes)
             if rows.last?.periodStart != start { rows.append((start, [:])) }
@@ -223,6 +227,9 @@ public final class Journal {
         }
         return rows
     }
+
+    /// The sources readings came from, by name.
+    public func sourceNames() throws(JournalError) -> [String] { sources.values.sorted() }
 
     /// The number of readings.
     public func readingCount() throws(JournalError) -> Int {

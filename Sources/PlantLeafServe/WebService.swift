@@ -98,7 +98,7 @@ public final class WebService: HTTPService {
                                         body: Array(metrics.text(camera: feed?.currentCounts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
-        case .historyData where journal != nil, .events, .eventPicture:
+        case .historyPage where journal != nil, .historyData where journal != nil, .events, .eventPicture:
             return journalAnswer(route, request)
         case .historyPage, .historyData:
             return readings(route, request)
@@ -168,6 +168,14 @@ public final class WebService: HTTPService {
                     return refusal(request, 404, "event \(id) has no picture (or retention removed it)")
                 }
                 return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
+            } catch {
+                return refusal(request, 503, "\(error)")
+            }
+        }
+        if route == .historyPage {
+            do {
+                let source = request.query["source"]
+                return secured(try journal.read { (journal: Journal) throws(JournalError) in try JournalPage.page(journal, source: source, now: now) })
             } catch {
                 return refusal(request, 503, "\(error)")
             }

@@ -5,6 +5,8 @@ for them, with the floors the project promises:
 - the journal at most 300 bytes a reading (no pictures: an import has none);
 - /api/history for the last week (its first page and the counts per day) at most 100 ms, and
   /api/events at most 100 ms (medians of 20 requests on one kept-alive connection);
+- /history, the page (the events and a table of the last two weeks' and eight weeks' counts),
+  at most 300 ms;
 - the import's time a reading, which bounds what one reading's write costs (in batches of 1000).
 
 Exits 1 when a floor is missed. Run by `make bench` through 60-journal.sh.
@@ -89,6 +91,7 @@ def main():
             connection = http.client.HTTPConnection("127.0.0.1", port)
             verdict("/api/history, the last week", median_request(connection, "/api/history"), 100, " ms")
             verdict("/api/events, newest first", median_request(connection, "/api/events"), 100, " ms")
+            verdict("/history, the page", median_request(connection, "/history"), 300, " ms")
         finally:
             server.terminate()
             server.wait()

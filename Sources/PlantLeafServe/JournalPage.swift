@@ -1,0 +1,103 @@
+import PlantLeafCore
+import PlantLeafJournal
+
+/// `/history` from the journal: what changed and since when. The events newest first, each with
+/// the frame that started it, its class in words, start, end and duration; then one table of the
+/// readings per day (the last two weeks) and per week (the last eight), each row with its bar.
+/// Everything is HTML text in the page's own type size, so it reads on a phone as on a desk;
+/// the bars are SVG shapes without text, and the page needs no script.
+enum JournalPage {
+    /// Events the page shows; older ones are in /api/events.
+    static let eventCount = 30
+    static let days = 14, weeks = 8
+
+    static func page(_ journal: Journal, source: String?, now: JournalTime) throws(JournalError) -> HTTPResponse {
+        var body = "<nav><a href=\"/live\">Live camera</a> · <a href=\"/\">Photograph a leaf</a></nav>\n"
+        body += "<p>Show: " + sourceLinks(try journal.sourceNames(), chosen: source) + "</p>\n"
+        body += "<p class=\"hint\">Uploads keep their result only, never the photo.</p>\n"
+        body += "<section>\n<h2>What changed</h2>\n"
+        let events = try journal.events(Journal.Selection(source: source == "upload" ? nil : source, limit: eventCount))
+        if events.isEmpty {
+            body += "<p class=\"hint\">No events yet: a state is an event once it holds for a few readings in a row.</p>\n"
+        } else {
+            body += "<ol id=\"timeline\">\n" + events.map { event(Self.escaped, $0, now: now) }.joined() + "</ol>\n"
+        }
+        body += "</section>\n<section>\n<h2>Readings</h2>\n" + (try table(journal, source: source, now: now)) + "</section>\n"
+        let text = WebAssets.document(title: "PlantLeaf: history", head: WebAssets.linkedAssets, main: body)
+        return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
+    }
+
+    private static func sourceLinks(_ names: [String], chosen: String?) -> String {
+        let choices: [(String, String?)] = [("All", nil)] + names.map { ($0 == "upload" ? "Uploads" : $0, $0) }
+        return choices.map { label, value in
+            let address = value.map { "/history?source=" + percentEncoded($0) } ?? "/history"
+            return value == chosen ? "<strong>\(escaped(label))</strong>" : "<a href=\"\(escaped(address))\">\(escaped(label))</a>"
+        }.joined(separator: " · ")
+    }
+
+    private static func event(_ escape: (String) -> String, _ event: JournalEvent, now: JournalTime) -> String {
+        let name = event.state.label.map { Labels.displayName($0) } ?? String(event.state.verdict.rawValue.map { $0 == "-" ? " " : $0 })
+        var text = "<li class=\"event\">"
+        if event.hasPicture {
+            text += "<img src=\"/api/events/picture?id=\(event.id)\" width=\"112\" height=\"112\" alt=\"The frame that started it\">"
+        }
+        text += "<strong class=\"\(event.state.isProblem ? "uncertain" : "diagnosis")\">\(escape(name))</strong>"
+        if event.state.isProblem { text += " (problem)" }
+        let duration = TimeText.duration(event.durationMilliseconds(now: now))
+        text += "<br>\(event.end == nil ? "since" : "from") \(TimeText.readable(event.start))"
+        text += event.end.map { " to \(TimeText.readable($0)), \(duration)" } ?? ", \(duration) so far"
+        return text + " · \(escape(event.source))</li>\n"
+    }
+
+    /// One table: a row a day, then a row a week, each with its bar and counts by verdict.
+    private static func table(_ journal: Journal, source: String?, now: JournalTime) throws(JournalError) -> String {
+        let day: Int64 = 86_400_000
+        let today = (now.milliseconds + Int64(now.offsetMinutes) * 60_000) / day * day - Int64(now.offsetMinutes) * 60_000
+        let daily = try journal.verdictCounts(Journal.Selection(since: JournalTime(milliseconds: today - Int64(days - 1) * day, offsetMinutes: now.offsetMinutes),
+                                                                source: source), periodMilliseconds: day, offsetMinutes: now.offsetMinutes)
+        // Weeks from Monday: the epoch's day 0 was a Thursday, so periods counted from three days
+        // later start on Mondays.
+        let week = 7 * day
+        let weekly = try journal.verdictCounts(Journal.Selection(since: JournalTime(milliseconds: today - Int64(weeks) * week, offsetMinutes: now.offsetMinutes),
+                                                                 source: source), periodMilliseconds: week, offsetMinutes: now.offsetMinutes + 3 * 1440)
+        let largest = max(1, (daily + weekly).map { $0.counts.values.reduce(0, +) }.max() ?? 1)
+        var text = "<table id=\"readings\">\n<thead><tr><th>When</th><th>Readings</th>"
+            + Verdict.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        for (title, rows) in [("Per day", daily), ("Per week, from Monday", weekly)] {
+            text += "<tr><th colspan=\"\(2 + Verdict.allCases.count)\">\(title)</th></tr>\n"
+            for row in rows {
+                let start = JournalTime(milliseconds: row.periodStart.milliseconds, offsetMinutes: now.offsetMinutes)
+                text += "<tr><td>\(TimeText.day(start))</td><td>\(bar(row.counts, largest: largest))</td>"
+                    + Verdict.allCases.map { "<td>\(row.counts[$0] ?? 0)</td>" }.joined() + "</tr>\n"
+            }
+        }
+        return text + "</tbody>\n</table>\n"
+    }
+
+    /// The readings of a row as a stacked bar, its length the row's count against the largest.
+    private static func bar(_ counts: [Verdict: Int], largest: Int) -> String {
+        var x = 0.0, text = "<svg width=\"120\" height=\"16\" viewBox=\"0 0 120 16\" role=\"img\" aria-label=\"\(counts.values.reduce(0, +)) readings\">"
+        for verdict in Verdict.allCases {
+            let width = 120 * Double(counts[verdict] ?? 0) / Double(largest)
+            guard width > 0 else { continue }
+            text += "<rect x=\"\(JSONObject.number(x, decimals: 1))\" width=\"\(JSONObject.number(width, decimals: 1))\" height=\"16\" fill=\"\(HistoryPage.colours[verdict]!)\"/>"
+            x += width
+        }
+        return text + "</svg>"
+    }
+
+    static func escaped(_ text: String) -> String { HistoryPage.escaped(text) }
+
+    private static func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || [0x2D, 0x2E, 0x5F, 0x2F].contains(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return result
+    }
+}
