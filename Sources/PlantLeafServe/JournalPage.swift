@@ -61,14 +61,14 @@ enum JournalPage {
         let weekly = try journal.verdictCounts(Journal.Selection(since: JournalTime(milliseconds: today - Int64(weeks) * week, offsetMinutes: now.offsetMinutes),
                                                                  source: source), periodMilliseconds: week, offsetMinutes: now.offsetMinutes + 3 * 1440)
         let largest = max(1, (daily + weekly).map { $0.counts.values.reduce(0, +) }.max() ?? 1)
-        var text = "<table id=\"readings\">\n<thead><tr><th>When</th><th>Readings</th>"
-            + Verdict.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        // Three columns, the counts in words in the last: a column a verdict is wider than a phone.
+        var text = "<table id=\"readings\">\n<thead><tr><th>When</th><th>Readings</th><th>Verdicts</th></tr></thead>\n<tbody>\n"
         for (title, rows) in [("Per day", daily), ("Per week, from Monday", weekly)] {
-            text += "<tr><th colspan=\"\(2 + Verdict.allCases.count)\">\(title)</th></tr>\n"
+            text += "<tr><th colspan=\"3\">\(title)</th></tr>\n"
             for row in rows {
                 let start = JournalTime(milliseconds: row.periodStart.milliseconds, offsetMinutes: now.offsetMinutes)
-                text += "<tr><td>\(TimeText.day(start))</td><td>\(bar(row.counts, largest: largest))</td>"
-                    + Verdict.allCases.map { "<td>\(row.counts[$0] ?? 0)</td>" }.joined() + "</tr>\n"
+                let counts = Verdict.allCases.compactMap { verdict in row.counts[verdict].map { "\($0) \(verdict.rawValue)" } }
+                text += "<tr><td>\(TimeText.day(start))</td><td>\(bar(row.counts, largest: largest))</td><td>\(counts.joined(separator: ", "))</td></tr>\n"
             }
         }
         return text + "</tbody>\n</table>\n"
