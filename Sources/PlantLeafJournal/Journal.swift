@@ -17,6 +17,8 @@ public final class Journal {
     private var classes: [Int64: ClassKey] = [:]
     private var sourceIDs: [String: Int64] = [:]
     private var sources: [Int64: String] = [:]
+    /// Each source's hour of its newest snapshot, so that a reading asks the file only once an hour.
+    private var snapshotHours: [String: Int64] = [:]
 
     private struct ClassKey: Hashable {
         var index: Int
@@ -278,6 +280,44 @@ public final class Journal {
     public func lastingEvent(source: String) throws(JournalError) -> JournalEvent? {
         // Each event ends when the next begins: only a source's newest can last.
         try events(Selection(source: source, limit: 1)).first.flatMap { $0.end == nil ? $0 : nil }
+    }
+
+    // MARK: The day's strip
+
+    static let hourMilliseconds: Int64 = 3_600_000
+
+    /// Keeps `picture` (JPEG) as `source`'s snapshot of the hour of `time`, when it has none yet;
+    /// `picture` is asked for only then. Returns whether it kept one.
+    @discardableResult
+    public func keepSnapshot(source: String, time: JournalTime, picture: () -> [UInt8]?) throws(JournalError) -> Bool {
+        let hour = time.milliseconds / Journal.hourMilliseconds
+        guard snapshotHours[source] != hour else { return false }
+        let sourceNumber = try sourceID(source)
+        let kept = try database.integer("SELECT count(*) FROM snapshots WHERE source = ? AND hour = ?", [.integer(sourceNumber), .integer(hour)],
+                                        step: "reading the strip")
+        snapshotHours[source] = hour
+        guard kept == 0, let jpeg = picture() else { return false }
+        try database.query("INSERT INTO snapshots(source, hour, utc_offset, jpeg) VALUES (?, ?, ?, ?)",
+                           [.integer(sourceNumber), .integer(hour), .integer(Int64(time.offsetMinutes)), .blob(jpeg)], step: "writing the strip")
+        return true
+    }
+
+    /// `source`'s snapshots from `since` on, oldest first: each its row number and its hour.
+    public func strip(source: String, since: JournalTime) throws(JournalError) -> [(id: Int64, hour: JournalTime)] {
+        var found: [(id: Int64, hour: JournalTime)] = []
+        try database.query("""
+            SELECT id, hour, utc_offset FROM snapshots WHERE source = (SELECT id FROM sources WHERE name = ?) AND hour >= ? ORDER BY hour
+            """, [.text(source), .integer(since.milliseconds / Journal.hourMilliseconds)], step: "reading the strip") { row in
+            found.append((row.integer(0) ?? 0, JournalTime(milliseconds: (row.integer(1) ?? 0) * Journal.hourMilliseconds, offsetMinutes: Int(row.integer(2) ?? 0))))
+        }
+        return found
+    }
+
+    /// Snapshot `id`'s JPEG, nil when it is not kept.
+    public func snapshot(id: Int64) throws(JournalError) -> [UInt8]? {
+        var picture: [UInt8]?
+        try database.query("SELECT jpeg FROM snapshots WHERE id = ?", [.integer(id)], step: "reading a picture") { row in picture = row.blob(0) }
+        return picture
     }
 
     /// Event `id`'s picture (JPEG), nil when it has none or is no longer kept.

@@ -35,8 +35,8 @@ public final class JournalRecorder: Sendable {
         reader = Mutex(nil)
     }
 
-    /// Writes one reading of `source` at `time` and follows its events (uploads make none: they
-    /// are pictures of many plants). `picture` is asked for only when the reading may start an
+    /// Writes one reading of `source` at `time`, follows its events and keeps its hour's
+    /// snapshot for the day's strip (uploads make neither: they are pictures of many plants). `picture` is asked for only when the reading may start an
     /// event. Returns the state of the source's lasting event after this reading.
     @discardableResult
     public func record(_ record: ReadingRecord, source: String, time: JournalTime, makesEvents: Bool,
@@ -45,10 +45,15 @@ public final class JournalRecorder: Sendable {
             do throws(JournalError) {
                 try writer.journal.insert(record, source: source, time: time)
                 var established: JournalState?
-                if makesEvents {
-                    established = try writer.events.follow(record, source: source, time: time, in: writer.journal, picture: picture).established
-                }
                 writer.sinceRetention += 1
+                if makesEvents {
+                    let followed = try writer.events.follow(record, source: source, time: time, in: writer.journal, picture: picture)
+                    established = followed.established
+                    // A picture weighs as much as a couple of hundred readings: the size is checked after each.
+                    if try writer.journal.keepSnapshot(source: source, time: time, picture: picture) || followed.began {
+                        writer.sinceRetention = JournalRecorder.readingsPerRetentionCheck
+                    }
+                }
                 if writer.sinceRetention >= JournalRecorder.readingsPerRetentionCheck {
                     writer.sinceRetention = 0
                     try writer.journal.enforce(settings.retention, now: time)

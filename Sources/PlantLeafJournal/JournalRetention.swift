@@ -22,8 +22,8 @@ extension Journal {
     }
 
     /// Deletes what `policy` no longer keeps at `now`: readings and ended events older than its
-    /// days; then, while the file is over its size, the oldest of the readings and the events'
-    /// pictures (a reading before a picture of the same time), then the oldest ended events, down
+    /// days; then, while the file is over its size, the oldest of the readings and the pictures
+    /// (events' and the day's strip; a reading before a picture of the same time), then the oldest ended events, down
     /// to nine tenths of the size (so it is not at work on every reading), and gives the freed
     /// pages back to the file system.
     @discardableResult
@@ -37,6 +37,7 @@ extension Journal {
             try database.query("DELETE FROM pictures WHERE event IN (SELECT id FROM events WHERE end IS NOT NULL AND end < ?)", [.integer(cutoff)],
                                step: "deleting old events")
             try database.query("DELETE FROM events WHERE end IS NOT NULL AND end < ?", [.integer(cutoff)], step: "deleting old events")
+            try database.query("DELETE FROM snapshots WHERE hour < ?", [.integer(cutoff / Journal.hourMilliseconds)], step: "deleting old snapshots")
             outcome.events += Int(try database.integer("SELECT changes()", step: "deleting old events"))
         }
         guard try fileBytes() > policy.maxBytes else {
@@ -46,16 +47,24 @@ extension Journal {
         let target = policy.maxBytes / 10 * 9
         while try usedBytes() > target {
             // Oldest first; of a reading and a picture of the same time, the reading goes first.
-            let oldestPicture = try database.integer("SELECT coalesce(min(start), 9223372036854775807) FROM events JOIN pictures ON event = id",
-                                                     step: "keeping the journal under its size")
+            let never: Int64 = .max
+            let eventPicture = try database.integer("SELECT coalesce(min(start), \(never)) FROM events JOIN pictures ON event = id",
+                                                    step: "keeping the journal under its size")
+            let snapshot = try database.integer("SELECT coalesce(min(hour) * \(Journal.hourMilliseconds), \(never)) FROM snapshots",
+                                                step: "keeping the journal under its size")
             try database.query("DELETE FROM readings WHERE id IN (SELECT id FROM readings WHERE time <= ? ORDER BY id LIMIT ?)",
-                               [.integer(oldestPicture), .integer(Int64(Journal.deletionBatch))], step: "keeping the journal under its size")
+                               [.integer(min(eventPicture, snapshot)), .integer(Int64(Journal.deletionBatch))], step: "keeping the journal under its size")
             let readings = Int(try database.integer("SELECT changes()", step: "keeping the journal under its size"))
             outcome.readings += readings
             if readings > 0 { continue }
-            // A picture is up to 30 KB, so a few at a time; events are numbered in the order they start.
-            try database.query("DELETE FROM pictures WHERE event IN (SELECT event FROM pictures ORDER BY event LIMIT 5)",
-                               step: "keeping the journal under its size")
+            // A picture is up to 30 KB, so a few at a time: the day's strip or the events', the older first.
+            if snapshot <= eventPicture, snapshot != never {
+                try database.query("DELETE FROM snapshots WHERE id IN (SELECT id FROM snapshots ORDER BY hour LIMIT 5)", step: "keeping the journal under its size")
+            } else {
+                // Events are numbered in the order they start.
+                try database.query("DELETE FROM pictures WHERE event IN (SELECT event FROM pictures ORDER BY event LIMIT 5)",
+                                   step: "keeping the journal under its size")
+            }
             let pictures = Int(try database.integer("SELECT changes()", step: "keeping the journal under its size"))
             outcome.pictures += pictures
             if pictures > 0 { continue }

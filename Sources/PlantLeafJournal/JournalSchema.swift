@@ -6,6 +6,7 @@
 /// bytes a class, little-endian; times are milliseconds since the epoch beside the UTC offset
 /// the reading was written with. Events' pictures have a table of their own: a picture that goes
 /// frees its pages whole, where a column set to NULL would leave its row's page mostly empty.
+/// Snapshots are a camera's first frame of each hour (hours since the epoch), the day's strip.
 enum JournalSchema {
     static let migrations: [String] = [
         // Version 1.
@@ -23,6 +24,8 @@ enum JournalSchema {
             end INTEGER, end_offset INTEGER);
         CREATE INDEX events_by_start ON events(start);
         CREATE TABLE pictures(event INTEGER PRIMARY KEY REFERENCES events(id), jpeg BLOB NOT NULL);
+        CREATE TABLE snapshots(id INTEGER PRIMARY KEY, source INTEGER NOT NULL REFERENCES sources(id), hour INTEGER NOT NULL,
+            utc_offset INTEGER NOT NULL, jpeg BLOB NOT NULL, UNIQUE(source, hour));
         """,
     ]
 

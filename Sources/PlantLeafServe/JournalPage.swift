@@ -3,7 +3,8 @@ import PlantLeafJournal
 
 /// `/history` from the journal: what changed and since when. The events newest first, each with
 /// the frame that started it, its class in words, start, end and duration; then one table of the
-/// readings per day (the last two weeks) and per week (the last eight), each row with its bar.
+/// readings per day (the last two weeks) and per week (the last eight), each row with its bar;
+/// between them, each camera's last day as a strip of one frame an hour.
 /// Everything is HTML text in the page's own type size, so it reads on a phone as on a desk;
 /// the bars are SVG shapes without text, and the page needs no script.
 enum JournalPage {
@@ -22,7 +23,8 @@ enum JournalPage {
         } else {
             body += "<ol id=\"timeline\">\n" + events.map { event(Self.escaped, $0, now: now) }.joined() + "</ol>\n"
         }
-        body += "</section>\n<section>\n<h2>Readings</h2>\n" + (try table(journal, source: source, now: now)) + "</section>\n"
+        body += "</section>\n" + (try strips(journal, source: source, now: now))
+        body += "<section>\n<h2>Readings</h2>\n" + (try table(journal, source: source, now: now)) + "</section>\n"
         let text = WebAssets.document(title: "PlantLeaf: history", head: WebAssets.linkedAssets, main: body)
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
@@ -47,6 +49,23 @@ enum JournalPage {
         text += "<br>\(event.end == nil ? "since" : "from") \(TimeText.readable(event.start))"
         text += event.end.map { " to \(TimeText.readable($0)), \(duration)" } ?? ", \(duration) so far"
         return text + " · \(escape(event.source))</li>\n"
+    }
+
+    /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.
+    private static func strips(_ journal: Journal, source: String?, now: JournalTime) throws(JournalError) -> String {
+        let cameras = try journal.sourceNames().filter { $0 != "upload" && (source == nil || $0 == source) }
+        var text = ""
+        for camera in cameras {
+            let frames = try journal.strip(source: camera, since: JournalTime(milliseconds: now.milliseconds - 86_400_000, offsetMinutes: now.offsetMinutes))
+            guard !frames.isEmpty else { continue }
+            text += "<section>\n<h2>The last day, hour by hour: \(escaped(camera))</h2>\n<p class=\"strip\">"
+            text += frames.map { frame in
+                let hour = JournalTime(milliseconds: frame.hour.milliseconds, offsetMinutes: now.offsetMinutes)
+                let label = String(hour.iso8601.dropFirst(11).prefix(5))
+                return "<img src=\"/api/strip/picture?id=\(frame.id)\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
+            }.joined(separator: " ") + "</p>\n</section>\n"
+        }
+        return text
     }
 
     /// One table: a row a day, then a row a week, each with its bar and counts by verdict.

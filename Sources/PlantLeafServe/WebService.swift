@@ -59,7 +59,8 @@ public final class WebService: HTTPService {
         case page = "/", script = "/app.js", style = "/style.css", icon = "/favicon.svg", health = "/api/health",
              classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in",
              live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg",
-             historyPage = "/history", historyData = "/api/history", events = "/api/events", eventPicture = "/api/events/picture"
+             historyPage = "/history", historyData = "/api/history", events = "/api/events", eventPicture = "/api/events/picture",
+             stripPicture = "/api/strip/picture"
 
         var methods: [String] {
             switch self {
@@ -98,7 +99,7 @@ public final class WebService: HTTPService {
                                         body: Array(metrics.text(camera: feed?.currentCounts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
-        case .historyPage where journal != nil, .historyData where journal != nil, .events, .eventPicture:
+        case .historyPage where journal != nil, .historyData where journal != nil, .events, .eventPicture, .stripPicture:
             return journalAnswer(route, request)
         case .historyPage, .historyData:
             return readings(route, request)
@@ -161,12 +162,13 @@ public final class WebService: HTTPService {
     private func journalAnswer(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
         guard let journal else { return refusal(request, 404, "no journal: this server was started with --no-journal") }
         let now = JournalTime.now()
-        if route == .eventPicture {
-            guard let id = request.query["id"].flatMap({ Int64($0) }) else { return refusal(request, 400, "id must be an event's number") }
+        if route == .eventPicture || route == .stripPicture {
+            guard let id = request.query["id"].flatMap({ Int64($0) }) else { return refusal(request, 400, "id must be a picture's number") }
             do {
-                guard let jpeg = try journal.read({ (journal: Journal) throws(JournalError) in try journal.eventPicture(id: id) }) else {
-                    return refusal(request, 404, "event \(id) has no picture (or retention removed it)")
+                let jpeg = try journal.read { (journal: Journal) throws(JournalError) in
+                    route == .eventPicture ? try journal.eventPicture(id: id) : try journal.snapshot(id: id)
                 }
+                guard let jpeg else { return refusal(request, 404, "no picture \(id) (or retention removed it)") }
                 return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
             } catch {
                 return refusal(request, 503, "\(error)")

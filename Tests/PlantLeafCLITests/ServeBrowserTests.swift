@@ -95,8 +95,8 @@ import Testing
     }
 
     /// A journal with a healthy spell then a blight that lasts, each event with its frame: the
-    /// phone reads the timeline newest first with both pictures, and one table whose text is at
-    /// least 12 CSS pixels.
+    /// phone reads the timeline newest first with both pictures, the day's strip, and one table
+    /// whose text is at least 12 CSS pixels.
     @Test func historyPageReadsOnAPhone() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
@@ -118,6 +118,9 @@ import Testing
         #expect(events.first?.hasSuffix(", 40 min so far · /dev/video0") == true, "\(events)")
         #expect(events.last?.hasPrefix("Tomato — healthy\nfrom ") == true && events.last?.contains(", 50 min · ") == true, "\(events)")
         #expect(page.fields["pictures_loaded"] as? [Bool] == [true, true])
+        // The day's strip: the first frame of each hour the readings fell in (an hour and a half: two or three).
+        let strip = page.fields["strip_loaded"] as? [Bool] ?? []
+        #expect((2...3).contains(strip.count) && !strip.contains(false), "\(strip)")
         #expect((page.fields["smallest_table_text_px"] as? Double ?? 0) >= 12, "\(page.fields)")
         #expect(page.fields["tables"] as? Int == 1 && page.fields["viewport_width"] as? Int == 390)
         #expect(page.console == [], "the page logged or was refused something")

@@ -159,12 +159,14 @@ def sign_in(token, url, screenshot):
 
 
 # The history page as a phone shows it: each event's text and whether its picture loaded, the
+# day's strip's frames loaded, the
 # smallest computed font size in the readings table, and how many tables there are.
 HISTORY_STATE = """
 const events = [...document.querySelectorAll("#timeline li")];
 const cells = [...document.querySelectorAll("#readings th, #readings td")];
 return {
     "events": events.map(item => item.innerText),
+    "strip_loaded": [...document.querySelectorAll(".strip img")].map(image => image.complete && image.naturalWidth > 0),
     "pictures_loaded": events.map(item => { const image = item.querySelector("img"); return !!image && image.complete && image.naturalWidth > 0; }),
     "smallest_table_text_px": Math.min(...cells.map(cell => parseFloat(getComputedStyle(cell).fontSize))),
     "tables": document.querySelectorAll("table").length,
