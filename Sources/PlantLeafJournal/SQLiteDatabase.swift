@@ -43,7 +43,7 @@ final class SQLiteDatabase {
         }
         pl_sqlite3_extended_result_codes(handle, 1)
         // A reader and the writer in other processes wait for each other's short locks rather than fail.
-        pl_sqlite3_busy_timeout(handle, 2_000)
+        pl_sqlite3_busy_timeout(handle, 5_000)
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import PlantLeafCore
 import PlantLeafJournal
@@ -150,10 +151,8 @@ import Testing
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let damaged = folder + "/damaged.sqlite"
-        let text = [UInt8]("not a database, just a text file that is long enough to be read as one page header\n".utf8)
-        let file = fopen(damaged, "w")
-        for _ in 0..<100 { fwrite(text, 1, text.count, file) }
-        fclose(file)
+        try String(repeating: "not a database, just a text file that is long enough to be read as one page header\n", count: 100)
+            .write(toFile: damaged, atomically: true, encoding: .utf8)
         #expect(Self.openingFailure(damaged) == .notADatabase(path: damaged))
 
         let newer = folder + "/newer.sqlite"
