@@ -115,8 +115,10 @@ struct CameraMonitor {
                     output = .statusBlock(status)
                 case .none: break
                 }
-                // Encoded once for the broker, the pages and the journal alike.
-                let frame = result.modelInput.flatMap { try? JPEGEncoder.encode($0, quality: CameraOutput.frameJPEGQuality) }
+                // Encoded once for the broker and the pages alike; the journal asks for its picture
+                // only when a reading may start an event or is its hour's first, and takes this one if it fits.
+                let frame = publisher == nil && alsoDeliver == nil ? nil
+                    : result.modelInput.flatMap { try? JPEGEncoder.encode($0, quality: CameraOutput.frameJPEGQuality) }
                 let established = journal?.record(record, source: source, time: JournalTime(iso8601: result.time) ?? .now(), makesEvents: true) {
                     frame.flatMap { $0.count <= EventPicture.maximumBytes ? $0 : nil } ?? result.modelInput.flatMap(EventPicture.encode)
                 }
