@@ -134,6 +134,7 @@ enum Remedy {
         switch error {
         case .libraryMissing: return ": install libsqlite3-0 (sudo apt install libsqlite3-0)"
         case .libraryUnusable: return "; reinstall libsqlite3-0 (sudo apt install --reinstall libsqlite3-0)"
+        case .notFound: return " (camera and serve make it as they read; --journal FILE names another)"
         case .notADatabase, .notAJournal: return "; move it away or give another --journal FILE"
         case .newerSchema: return "; use the newer plantleaf, or give another --journal FILE"
         case .readOnly: return "; give a --journal FILE this user can write"

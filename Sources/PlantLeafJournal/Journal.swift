@@ -28,7 +28,7 @@ public final class Journal {
     /// Opens the journal at `path`, made (with the folders it needs) when it is not there unless
     /// `readOnly`, and migrated to this build's schema when older.
     ///
-    /// - Throws: `JournalError`: `.notADatabase`, `.notAJournal`, `.newerSchema`, `.readOnly`
+    /// - Throws: `JournalError`: `.notFound` (a reader's), `.notADatabase`, `.notAJournal`, `.newerSchema`, `.readOnly`
     ///   (a writer on a file it cannot write), `.diskFull`, `.libraryMissing`.
     public init(path: String, readOnly: Bool = false) throws(JournalError) {
         if !readOnly {
@@ -40,6 +40,8 @@ public final class Journal {
                 mkdir(path.hasPrefix("/") ? folder : String(folder.dropFirst()), 0o755)
             }
         }
+        // SQLite's own word for it would be "unable to open database file".
+        if readOnly && access(path, F_OK) != 0 && errno == ENOENT { throw .notFound(path: path) }
         database = try SQLiteDatabase(path: path, readOnly: readOnly, create: !readOnly)
         let tables = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table'", step: "reading the schema")
         let hasVersion = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",

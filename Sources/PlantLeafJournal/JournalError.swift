@@ -6,6 +6,8 @@ public enum JournalError: PlantLeafError {
     case libraryMissing(reason: String)
     /// libsqlite3.so.0 opened but lacks an entry point PlantLeaf calls.
     case libraryUnusable(reason: String)
+    /// There is no journal at the path a reader was given.
+    case notFound(path: String)
     /// The file is there but is not an SQLite database (or is damaged beyond reading).
     case notADatabase(path: String)
     /// An SQLite database, but not a PlantLeaf journal: it has tables and no schema version.
@@ -23,6 +25,7 @@ public enum JournalError: PlantLeafError {
         switch self {
         case .libraryMissing: return "\(SQLiteDatabase.librarySoname) not found"
         case .libraryUnusable: return "\(SQLiteDatabase.librarySoname) is unusable"
+        case .notFound(let path): return "no journal at \(path)"
         case .notADatabase(let path): return "journal \(path) is not an SQLite database"
         case .notAJournal(let path): return "journal \(path) is an SQLite database but not a PlantLeaf journal"
         case .newerSchema(let path, let version):

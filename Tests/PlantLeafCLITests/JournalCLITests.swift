@@ -64,6 +64,9 @@ import Testing
         #expect(none.status == 2 && none.stderr == "plantleaf journal: give an action: export, import LOG.jsonl..., or events (see plantleaf journal --help)\n")
         let time = try runPlantLeaf(["journal", "export", "--since", "Tuesday"])
         #expect(time.stderr == "plantleaf journal: --since must be ISO 8601, 2026-12-02 or 2026-12-02T06:40:00+01:00, got 'Tuesday' (see plantleaf journal --help)\n")
+        let missing = try runPlantLeaf(["journal", "events", "--journal", "/nonexistent/journal.sqlite"])
+        #expect(missing.status == 2 && missing.stdout.isEmpty)
+        #expect(missing.stderr == "plantleaf journal: no journal at /nonexistent/journal.sqlite (camera and serve make it as they read; --journal FILE names another)\n")
         let both = try runPlantLeaf(["camera", "--journal", "/tmp/j.sqlite", "--no-journal"])
         #expect(both.stderr == "plantleaf camera: --journal FILE and --no-journal do not go together (see plantleaf camera --help)\n")
     }
