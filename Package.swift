@@ -11,6 +11,9 @@ let package = Package(
         .executable(name: "plantleaf", targets: ["plantleaf"]),
     ],
     targets: [
+        // Files under a target's Embedded/ folder become string constants of that target at build
+        // time (`EmbeddedFiles.text`): one binary that needs no files beside it.
+        .plugin(name: "EmbedFiles", capability: .buildTool()),
         // One small C shim per C library: each exposes plain functions for what Swift cannot
         // do safely (setjmp error recovery, macros, ioctl numbers, dlopen of the runtime).
         // Opens a library with dlopen and fills a table of its entry points, once per process:
@@ -38,7 +41,9 @@ let package = Package(
         // and the command line over all six. Serve reads the journal; none of the others over the core uses another.
         // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
         // machine-readable result every front end writes.
-        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CLibraryLoader", "CPNG", "CJPEG", "CAllocator", "CResample"]),
+        // Its Embedded/ folder holds the text catalogue, one file per language (Locales/en.json...).
+        .target(name: "PlantLeafCore", dependencies: ["CLiteRt", "CLibraryLoader", "CPNG", "CJPEG", "CAllocator", "CResample", "CScheduler"],
+                plugins: ["EmbedFiles"]),
         // Frame sources (V4L2 devices, motion-JPEG streams), the latest-frame mailbox, the session.
         .target(name: "PlantLeafCamera", dependencies: ["PlantLeafCore", "CV4L2"]),
         // Bench runs and their reports: the machine record, CPU sets, the runner, comparison, HTML.
@@ -46,8 +51,10 @@ let package = Package(
         // Results published over MQTT, with Home Assistant's discovery messages.
         .target(name: "PlantLeafMQTT", dependencies: ["PlantLeafCore", "CMosquitto", "CLibraryLoader"]),
         // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the
-        // JSON API, the history from the journal.
-        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "PlantLeafJournal", "CMicroHTTPD", "CLibraryLoader"]),
+        // JSON API, the history from the journal. Its Embedded/ folder holds the pages, the script,
+        // the style sheet and the icon.
+        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "PlantLeafJournal", "CMicroHTTPD", "CLibraryLoader"],
+                plugins: ["EmbedFiles"]),
         // The greenhouse journal: readings, events and their pictures in SQLite, with retention.
         .target(name: "PlantLeafJournal", dependencies: ["PlantLeafCore", "CSQLite", "CLibraryLoader"]),
         // The command-line front end: options, help texts, terminal presentation, what to type

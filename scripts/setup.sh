@@ -15,7 +15,8 @@
 #                              (plantleaf calibrate) from the sample leaves; again when they or the model change
 #   scripts/setup.sh hardening valgrind and strip for the leak check (make leak-check only)
 #   scripts/setup.sh browser   chromium, headless, for the tests of bench compare --html's page and
-#                              serve's page (make test), with chromium-driver and python3-selenium
+#                              serve's page (make test), with chromium-driver, python3-selenium and
+#                              fonts-noto-core (Arabic glyphs, as a phone has them, for the Arabic page)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -153,7 +154,9 @@ leaf_reference() {
     local binary=$1 target=$root/Models/leaf-reference.txt
     [ -x "$binary" ] || die "no $binary to make the leaf reference with: build plantleaf first"
     # Derived from third-party photos, so made here and never committed.
-    if [ -f "$target" ] && [ "$target" -nt "$root/Models/mobilenet_v2_1.0_224_quant.tflite" ] \
+    # Made again in the current format too (its input line says the side it was made at).
+    if [ -f "$target" ] && [ "$(head -n 1 "$target")" = "plantleaf-leaf-reference 2" ] \
+        && [ "$target" -nt "$root/Models/mobilenet_v2_1.0_224_quant.tflite" ] \
         && [ -z "$(find -L "$root/samples/plantvillage" -newer "$target" -print -quit)" ]; then
         say "leaf reference present in Models/"
         return
@@ -196,7 +199,7 @@ for step in "${@:-all}"; do
         reference) reference ;;
         photos) photos ;;
         hardening) apt_install valgrind binutils ;;
-        browser) apt_install chromium chromium-driver python3-selenium ;;
+        browser) apt_install chromium chromium-driver python3-selenium fonts-noto-core ;;
         all) deps; runtime; data ;;
     esac
 done

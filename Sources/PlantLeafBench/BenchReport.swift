@@ -331,7 +331,7 @@ public enum BenchReport {
             lines.append("  result: none: the picture is synthetic, so the class the model picks for it means nothing")
         } else if let top = run.topClass {
             let verdict = run.verdict.map { ", verdict \($0.rawValue)" } ?? ""
-            lines.append("  result: \(Labels.displayName(top.label)) \(DecimalText.fixed(top.score * 100, decimals: 1))%\(verdict)")
+            lines.append("  result: \(Catalogue.english.className(top.label)) \(DecimalText.fixed(top.score * 100, decimals: 1))%\(verdict)")
         }
         var rows = [["stage (ms)", "count", "min", "median", "mean", "stddev", "p90", "p99", "max"]]
         for stage in BenchStage.allCases {

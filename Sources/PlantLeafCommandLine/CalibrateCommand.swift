@@ -48,7 +48,7 @@ enum CalibrateCommand {
         let leafOptions = ProjectPaths.classifierOptions(modelPath: nil, labelsPath: nil, threads: options.threads)
         let opinion: SecondOpinion
         do {
-            opinion = try SecondOpinion(options: SecondOpinion.Options(modelPath: current.modelPath, referencePath: nil), runtime: leafOptions.runtime)
+            opinion = try SecondOpinion(options: SecondOpinion.Options(modelPath: current.modelPath, referencePath: nil, inputSide: current.inputSide), runtime: leafOptions.runtime)
         } catch {
             Console.error("plantleaf calibrate: \(error): run `make setup`, or reinstall plantleaf")
             return ExitCode.setupFailure
@@ -71,12 +71,12 @@ enum CalibrateCommand {
         }
         let reference: LeafReference
         do {
-            reference = try LeafReference(meanOf: gallery.photos.map(\.distribution))
+            reference = try LeafReference(meanOf: gallery.photos.map(\.distribution), inputSide: opinion.inputSide)
         } catch {
             Console.error("plantleaf calibrate: \(error) in \(options.photoPaths.joined(separator: ", ")) (nothing written)")
             return ExitCode.setupFailure
         }
-        let before = current.referencePath.flatMap { try? LeafReference.load(path: $0, expectedClasses: opinion.classCount) }
+        let before = current.referencePath.flatMap { try? LeafReference.load(path: $0, expectedClasses: opinion.classCount, inputSide: opinion.inputSide) }
         func columns(_ name: String, _ before: String, _ after: String) -> String {
             func padded(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
             return name + String(repeating: " ", count: max(1, 44 - name.count)) + padded(before, 8) + padded(after, 8)

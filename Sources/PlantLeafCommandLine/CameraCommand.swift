@@ -143,8 +143,8 @@ struct StatusBlock {
         self.inPlace = inPlace
     }
 
-    mutating func draw(_ result: CameraResult) {
-        let lines = CameraOutput.statusLines(result, header: header, preview: preview)
+    mutating func draw(_ result: CameraResult, catalogue: Catalogue) {
+        let lines = CameraOutput.statusLines(result, header: header, preview: preview, catalogue: catalogue)
         guard inPlace else {
             Console.write(lines.map { $0 + "\n" }.joined(), to: STDOUT_FILENO)
             return

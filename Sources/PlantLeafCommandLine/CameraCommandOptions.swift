@@ -16,6 +16,8 @@ public struct CameraCommandOptions: Sendable {
     public var list = false
     /// --format; nil: text on a terminal, JSON otherwise.
     public var format: Format?
+    /// --lang; nil: the environment's (`OutputLanguage`).
+    public var language: Catalogue?
     /// --preview: the model's input drawn above the scores in the terminal status block (ignored
     /// with JSON output).
     public var preview = false
@@ -107,6 +109,9 @@ public struct CameraCommandOptions: Sendable {
         Declared.duration.spec,
         CameraMonitorOptions.timeout.spec,
         Declared.format.spec,
+        SharedOptions.language.described(.lines(["language of the status block, of the JSON \"display\" and \"advice\", and of the",
+                                                 "names Home Assistant shows: " + Catalogue.languages.joined(separator: ", ")
+                                                 + " (default: from LC_ALL, LC_MESSAGES or LANG, else en)"])).spec,
         Declared.preview.spec,
         CameraMonitorOptions.saveFrames.spec,
         CameraMonitorOptions.input.spec,
@@ -143,6 +148,7 @@ public struct CameraCommandOptions: Sendable {
                 options.notices.append(DeprecatedSpelling.notice("--format \(text)", replacement: "--pixel-format \(text)"))
             }
         }
+        options.language = try parsed.value(SharedOptions.language)
         if parsed.has(Declared.json) {
             options.format = .json
             options.notices.append(DeprecatedSpelling.notice("--json", replacement: "--format json"))

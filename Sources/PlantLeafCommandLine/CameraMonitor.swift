@@ -26,6 +26,8 @@ struct CameraMonitor {
     /// The readings' source in the journal: the device's path, or the stream's file ("stdin" for -).
     private let source: String
     private var options: CameraOptions
+    /// The language of the status block, the JSON lines' "display" and "advice", and MQTT's names.
+    let catalogue: Catalogue
 
     /// The classifier the monitor runs on, from the options' model, labels, threads and checks.
     static func classifierOptions(_ parsed: CameraCommandOptions) -> Classifier.Options {
@@ -42,6 +44,7 @@ struct CameraMonitor {
         self.command = command
         options = parsed.session
         source = parsed.session.inputPath.map { $0 == "-" ? "stdin" : $0 } ?? parsed.session.devicePath
+        catalogue = OutputLanguage.catalogue(option: parsed.language)
         let classifier: Classifier
         do {
             classifier = try Classifier(options: CameraMonitor.classifierOptions(parsed))
@@ -63,7 +66,7 @@ struct CameraMonitor {
         if let url = parsed.mqttURL {
             do {
                 let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
-                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version)
+                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version, catalogue: catalogue)
                 // Home Assistant's image entity shows the frame the reading was made from.
                 options.keepModelInput = true
             } catch {
@@ -107,11 +110,11 @@ struct CameraMonitor {
                 }
             }, onResult: { result in
                 let record = result.record
-                let line = record.json
+                let line = record.json(in: catalogue)
                 switch output {
                 case .json: Console.out(line)
                 case .statusBlock(var status):
-                    status.draw(result)
+                    status.draw(result, catalogue: catalogue)
                     output = .statusBlock(status)
                 case .none: break
                 }

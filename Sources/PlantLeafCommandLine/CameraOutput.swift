@@ -24,10 +24,10 @@ public enum CameraOutput {
 
     /// The status block's lines for one result: `header`, the verdict, its advice (an empty line for
     /// a diagnosis), the preview's rows when there is one, the frame's numbers, then a bar per class.
-    public static func statusLines(_ result: CameraResult, header: String, preview: TerminalPreview?) -> [String] {
-        var lines = [header, ClassificationOutput.verdictLine(result.verdict)]
+    public static func statusLines(_ result: CameraResult, header: String, preview: TerminalPreview?, catalogue: Catalogue) -> [String] {
+        var lines = [header, ClassificationOutput.verdictLine(result.verdict, in: catalogue)]
         // Always a line, empty for a diagnosis: the block keeps its height, so a redraw covers the last.
-        lines.append(result.reason?.advice ?? "")
+        lines.append(result.reason.map(catalogue.advice) ?? "")
         if let preview, let image = result.modelInput { lines += preview.render(image) }
         let counts = result.counts
         lines.append("\(result.time)   frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "
@@ -37,7 +37,7 @@ public enum CameraOutput {
             let filled = max(0, min(20, Int((entry.score * 20).rounded())))
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled)
             let percent = DecimalText.fixed(entry.score * 100, decimals: 1)
-            lines.append(String(repeating: " ", count: max(0, 6 - percent.count)) + percent + "% " + bar + " " + Labels.displayName(entry.label))
+            lines.append(String(repeating: " ", count: max(0, 6 - percent.count)) + percent + "% " + bar + " " + catalogue.className(entry.label))
         }
         return lines
     }

@@ -53,6 +53,7 @@ enum ClassifyCommand {
             return ExitCode.setupFailure
         }
         let (format, topK, threads) = (options.format, options.topK, options.threads)
+        let catalogue = OutputLanguage.catalogue(option: options.language)
         let normalization = options.normalization
         let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
                                                                threads: threads, normalization: normalization, crop: options.crop,
@@ -84,7 +85,7 @@ enum ClassifyCommand {
                                         if tally.countDelivery() && format == .csv { Console.out(ClassificationOutput.csvHeader) }
                                         switch outcome {
                                         case .classified(let path, let result):
-                                            Console.out(ClassificationOutput.record(result, path: path, format: format))
+                                            Console.out(ClassificationOutput.record(result, path: path, format: format, catalogue: catalogue))
                                         case .failed(let path, let reason):
                                             tally.countFailure()
                                             Console.error("plantleaf classify: \(path.escaped): \(reason)")

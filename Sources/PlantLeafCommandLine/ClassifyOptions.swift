@@ -23,6 +23,8 @@ public struct ClassifyOptions: Equatable, Sendable {
     public var noCache = false
     /// --reference FILE; nil: the user's or the default one.
     public var referencePath: String?
+    /// --lang; nil: the environment's (`OutputLanguage`).
+    public var language: Catalogue?
     /// Where each input path is in the arguments, to take its bytes from there.
     public var inputIndices: [Int] = []
 
@@ -49,6 +51,7 @@ public struct ClassifyOptions: Equatable, Sendable {
         SharedOptions.threads.spec,
         SharedOptions.jobs.spec,
         Declared.format.spec,
+        SharedOptions.language.spec,
         SharedOptions.crop.described(.lines(["center (largest centred square, default, as camera) or none (whole image)"])).spec,
         SharedOptions.checks.spec,
         SharedOptions.minimumScore.spec,
@@ -70,6 +73,7 @@ public struct ClassifyOptions: Equatable, Sendable {
             return options
         }
         options.format = try parsed.value(Declared.format)
+        options.language = try parsed.value(SharedOptions.language)
         options.topK = try parsed.value(SharedOptions.topK)
         options.threads = try parsed.value(SharedOptions.threads)
         options.jobs = try parsed.value(SharedOptions.jobs)

@@ -101,13 +101,18 @@ package enum ProjectPaths {
 
     /// The generalist model of this layout, and the leaf reference: `referencePath` when given,
     /// else the user's own (`plantleaf calibrate`) when there is one, else this layout's default.
+    /// PLANTLEAF_GENERALIST_SIDE runs the generalist at a smaller input, for benchmarks (`make
+    /// bench` measures it at 160 and 128 with references made at those sides).
     package static func secondOpinionOptions(referencePath: String?, executablePath: String? = ExecutableLocation.currentPath(),
                                             environment: [String: String] = dataEnvironment()) -> SecondOpinion.Options {
         let layouts = secondOpinionLayouts(executablePath: executablePath)
         let layout = layouts.first { exists($0.modelPath) } ?? layouts.first
             ?? SecondOpinion.Options(modelPath: defaultGeneralistModel, referencePath: defaultLeafReference)
         let user = userReferencePath(environment: environment).flatMap { exists($0) ? $0 : nil }
-        return SecondOpinion.Options(modelPath: layout.modelPath, referencePath: referencePath ?? user ?? layout.referencePath)
+        // A value that is no number asks for side 0, which the interpreter refuses by name.
+        let side = environment[generalistSideVariable].map { Int($0) ?? 0 }
+        return SecondOpinion.Options(modelPath: layout.modelPath, referencePath: referencePath ?? user ?? layout.referencePath,
+                                     inputSide: side)
     }
 
     static func secondOpinionLayouts(executablePath: String?) -> [SecondOpinion.Options] {
@@ -130,10 +135,12 @@ package enum ProjectPaths {
         return home + "/.local/share/" + userLeafReference
     }
 
-    /// $XDG_DATA_HOME and $HOME, as this process has them.
+    static let generalistSideVariable = "PLANTLEAF_GENERALIST_SIDE"
+
+    /// $XDG_DATA_HOME, $HOME and $PLANTLEAF_GENERALIST_SIDE, as this process has them.
     package static func dataEnvironment() -> [String: String] {
         var environment: [String: String] = [:]
-        for name in ["XDG_DATA_HOME", "HOME"] {
+        for name in ["XDG_DATA_HOME", "HOME", generalistSideVariable] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         return environment

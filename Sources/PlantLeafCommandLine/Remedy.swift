@@ -13,9 +13,11 @@ enum Remedy {
     static func skippedCheckLine(_ problem: SecondOpinionError) -> String {
         let remedy: String
         switch problem {
+        case .model(.invalidInputSide(_, let allowed)):
+            remedy = "set \(ProjectPaths.generalistSideVariable) to a side from \(allowed.lowerBound) to \(allowed.upperBound), or unset it"
         case .model:
             remedy = "run `make setup`, or reinstall plantleaf"
-        case .reference(.wrongLength), .reference(.damaged), .reference(.notAReference):
+        case .reference(.wrongLength), .reference(.wrongInputSide), .reference(.damaged), .reference(.notAReference):
             remedy = "make it again with `plantleaf calibrate DIR`, or delete it to use the default one"
         case .reference, .notConfigured:
             remedy = "run `make setup` (it makes the default one from the sample leaves), or `plantleaf calibrate DIR`"
@@ -55,7 +57,7 @@ enum Remedy {
         case .damagedModel: return " (the file is truncated or corrupted: copy or convert it again)"
         // Only the variable can name the library without a folder: plantleaf's own search uses paths.
         case .libraryPathNotAPath: return " in \(ProjectPaths.liteRtVariable)"
-        case .modelUnreadable, .notAModel, .unsupportedModel, .callFailed, .invalidThreadCount, .threadsUnavailable: return nil
+        case .modelUnreadable, .notAModel, .unsupportedModel, .callFailed, .invalidThreadCount, .invalidInputSide, .threadsUnavailable: return nil
         }
     }
 

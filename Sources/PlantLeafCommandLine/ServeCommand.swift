@@ -84,8 +84,8 @@ enum ServeCommand {
             limits.bodyBytes = options.maxUploadBytes
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
-            let service = WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
-                                     feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, journal: journal,
+            let service = try WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
+                                         feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, journal: journal,
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,
                                      log: { line in Console.error("plantleaf serve: \(line)") })
             server = try HTTPServer(address: options.listen, limits: limits, tls: tls, service: service,

@@ -57,6 +57,18 @@ enum SharedOptions {
         }
     }
 
+    /// --lang CODE: the language of the text output; nil, the environment's (`OutputLanguage`).
+    static let language = Option<Catalogue?>(
+        "--lang", placeholder: "CODE", default: nil,
+        help: .lines(["language of the text output and of the JSON and CSV \"display\" names: " + Catalogue.languages.joined(separator: ", "),
+                      "(default: from LC_ALL, LC_MESSAGES or LANG, else en)"])
+    ) { text throws(UsageError) in
+        guard let catalogue = Catalogue(language: text) else {
+            throw UsageError("--lang: no language '\(text)' (there are " + Catalogue.languages.joined(separator: ", ") + ")")
+        }
+        return catalogue
+    }
+
     /// --min-score X: nil leaves VerdictPolicy's threshold, which does not depend on the checks run.
     static let minimumScore = Declare.number("--min-score", placeholder: "X", range: OptionRange.minimumScore) { range in
         let fallback: String = OptionRange.number(VerdictPolicy(checks: .classifyDefault).minimumScore)

@@ -3,6 +3,9 @@ import PlantLeafCore
 /// PlantLeaf camera as one device with these entities, all read from retained topics so that a
 /// restarted Home Assistant shows the last reading at once:
 ///
+/// The entities' and the device's names are in the catalogue's language; their ids, topics and
+/// states are the same in every language.
+///
 /// - sensor `top_class`, "Reading": the readable state (`MQTTReading.state`: "Tomato — Early
 ///   blight" for a diagnosis, else the verdict in words), with the verdict, time and top 3 as
 ///   attributes. Its object id is the one the raw-label sensor had, so an existing entity (and
@@ -41,18 +44,20 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     ///   - settings: gives the base topic (hence the node id) and the topics read.
     ///   - softwareVersion: shown as the device's firmware version.
     ///   - prefix: Home Assistant's discovery prefix, if changed from the default there.
-    public init(settings: MQTTSettings, softwareVersion: String, prefix: String = HomeAssistantDiscovery.defaultPrefix) {
+    ///   - catalogue: the language of the names Home Assistant shows.
+    public init(settings: MQTTSettings, softwareVersion: String, prefix: String = HomeAssistantDiscovery.defaultPrefix,
+                catalogue: Catalogue = .english) {
         nodeId = HomeAssistantDiscovery.nodeId(baseTopic: settings.baseTopic)
         var device = JSONObject()
         device.add("identifiers", json: "[" + JSONObject.quote("plantleaf_" + nodeId) + "]")
-        device.add("name", "PlantLeaf " + settings.baseTopic)
+        device.add("name", catalogue.text("mqtt.device", ["topic": settings.baseTopic]))
         device.add("model", "PlantLeaf")
         device.add("sw_version", softwareVersion)
 
         let nodeId = nodeId
         messages = HomeAssistantDiscovery.entities.map { entity in
             var config = JSONObject()
-            config.add("name", entity.name)
+            config.add("name", catalogue[entity.nameKey])
             config.add("has_entity_name", true)
             config.add("unique_id", "plantleaf_\(nodeId)_\(entity.objectId)")
             for (key, value) in entity.settings(settings) { config.add(key, value) }
@@ -69,27 +74,28 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     private struct Entity {
         var component: String
         var objectId: String
-        var name: String
+        /// The catalogue's key of the name Home Assistant shows.
+        var nameKey: String
         /// The config's keys between the unique id and the availability, from the topics.
         var settings: @Sendable (MQTTSettings) -> [(String, String)]
     }
 
     private static let entities: [Entity] = [
-        Entity(component: "sensor", objectId: "top_class", name: "Reading") { settings in
+        Entity(component: "sensor", objectId: "top_class", nameKey: "mqtt.reading") { settings in
             [("state_topic", settings.stateTopic), ("json_attributes_topic", settings.attributesTopic), ("icon", "mdi:leaf")]
         },
-        Entity(component: "sensor", objectId: "top_score", name: "Top score") { settings in
+        Entity(component: "sensor", objectId: "top_score", nameKey: "mqtt.top-score") { settings in
             [("state_topic", settings.attributesTopic), ("value_template", HomeAssistantDiscovery.topScoreTemplate),
              ("unit_of_measurement", "%"), ("state_class", "measurement")]
         },
-        Entity(component: "sensor", objectId: "last_seen", name: "Last seen") { settings in
+        Entity(component: "sensor", objectId: "last_seen", nameKey: "mqtt.last-seen") { settings in
             [("state_topic", settings.attributesTopic), ("value_template", "{{ value_json.time }}"), ("device_class", "timestamp")]
         },
-        Entity(component: "binary_sensor", objectId: "problem", name: "Problem") { settings in
+        Entity(component: "binary_sensor", objectId: "problem", nameKey: "mqtt.problem") { settings in
             [("state_topic", settings.problemTopic), ("payload_on", problemOn), ("payload_off", problemOff), ("device_class", "problem")]
         },
         // Home Assistant's MQTT image platform: the topic's payload is the image file itself.
-        Entity(component: "image", objectId: "frame", name: "Frame") { settings in
+        Entity(component: "image", objectId: "frame", nameKey: "mqtt.frame") { settings in
             [("image_topic", settings.imageTopic), ("content_type", "image/jpeg")]
         },
     ]

@@ -40,6 +40,8 @@ public final class MQTTPublisher: Sendable {
 
     public let settings: MQTTSettings
     public let discovery: HomeAssistantDiscovery
+    /// The language of the discovery's names, the "display" attribute, and the words in records.
+    private let catalogue: Catalogue
     private let connection: MQTTConnection
 
     /// Loads libmosquitto, starts connecting on its network thread, and waits up to
@@ -55,10 +57,11 @@ public final class MQTTPublisher: Sendable {
     ///   ``MQTTError/refused(broker:reason:)`` when the broker refuses (wrong user name or
     ///   password, not authorised); ``MQTTError/tlsFailed(broker:reason:)``; or
     ///   ``MQTTError/setupFailed(step:reason:)``.
-    public init(settings: MQTTSettings, softwareVersion: String, connectTimeout: Double = 5) throws(MQTTError) {
+    public init(settings: MQTTSettings, softwareVersion: String, catalogue: Catalogue = .english, connectTimeout: Double = 5) throws(MQTTError) {
+        self.catalogue = catalogue
         try MQTTPublisher.loadLibrary()
         self.settings = settings
-        discovery = HomeAssistantDiscovery(settings: settings, softwareVersion: softwareVersion)
+        discovery = HomeAssistantDiscovery(settings: settings, softwareVersion: softwareVersion, catalogue: catalogue)
         let online = HomeAssistantDiscovery.Message(topic: settings.availabilityTopic, payload: MQTTPublisher.onlinePayload)
         connection = try MQTTConnection(settings: settings, retainedOnConnect: [online] + discovery.messages)
         try connection.start()
@@ -104,9 +107,9 @@ public final class MQTTPublisher: Sendable {
     /// broker is behind with acknowledgements), in place of any older one waiting. Returns at
     /// once. Ignored after ``close(timeout:)``.
     public func publish(_ reading: MQTTReading) {
-        var messages = [MQTTConnection.Outgoing(topic: settings.resultTopic, payload: reading.resultPayload, retain: false),
+        var messages = [MQTTConnection.Outgoing(topic: settings.resultTopic, payload: reading.resultPayload(in: catalogue), retain: false),
                         MQTTConnection.Outgoing(topic: settings.stateTopic, payload: Array(reading.state.utf8), retain: true),
-                        MQTTConnection.Outgoing(topic: settings.attributesTopic, payload: Array(reading.attributes.utf8), retain: true),
+                        MQTTConnection.Outgoing(topic: settings.attributesTopic, payload: Array(reading.attributes(in: catalogue).utf8), retain: true),
                         MQTTConnection.Outgoing(topic: settings.problemTopic,
                                                 payload: Array((reading.isProblem ? HomeAssistantDiscovery.problemOn : HomeAssistantDiscovery.problemOff).utf8),
                                                 retain: true)]

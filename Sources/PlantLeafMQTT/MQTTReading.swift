@@ -17,7 +17,7 @@ public struct MQTTReading: Sendable, Equatable {
     }
 
     /// What the result topic carries: the record's JSON line, as `camera` prints and logs it.
-    public var resultPayload: [UInt8] { Array(record.json.utf8) }
+    public func resultPayload(in catalogue: Catalogue) -> [UInt8] { Array(record.json(in: catalogue).utf8) }
 
     public var verdict: Verdict { record.verdict }
     /// Best first; the first ``attributeClassCount`` go into the attributes.
@@ -25,10 +25,19 @@ public struct MQTTReading: Sendable, Equatable {
 
     /// The state a grower reads: the class's readable name for a diagnosis ("Tomato — Early
     /// blight"), the verdict in words otherwise ("uncertain", "no leaf", "no picture"), so that a
-    /// reading the model should not be trusted on never looks like a diagnosis.
+    /// reading the model should not be trusted on never looks like a diagnosis. Always in
+    /// English, whatever the language: automations compare it; the "display" attribute has it
+    /// in the configured language.
     public var state: String {
-        if verdict == .diagnosis, let best = top.first { return Labels.displayName(best.label) }
+        if verdict == .diagnosis, let best = top.first { return Catalogue.english.className(best.label) }
         return String(verdict.rawValue.map { $0 == "-" ? " " : $0 })
+    }
+
+    /// The state in `catalogue`'s language: the class's name for a diagnosis, the verdict's
+    /// heading otherwise.
+    public func display(in catalogue: Catalogue) -> String {
+        if verdict == .diagnosis, let best = top.first { return catalogue.className(best.label) }
+        return catalogue.heading(verdict)
     }
 
     /// Whether a problem has held as the journal's events hold one: set by a camera that keeps a
@@ -40,16 +49,18 @@ public struct MQTTReading: Sendable, Equatable {
     /// is a diagnosis of a class that is not a healthy one.
     public var isProblem: Bool { establishedProblem ?? Labels.isProblem(verdict: verdict, label: top.first?.label) }
 
-    /// The state sensor's attributes: the verdict, why it is not a diagnosis and what to do, the
+    /// The state sensor's attributes: the state in `catalogue`'s language ("display"), the
+    /// verdict, why it is not a diagnosis and what to do, the
     /// generalist check's leaf-likeness (null when it was skipped), the time the frame was taken
     /// (for the "last seen" sensor) and the top classes by readable name and label, with scores
     /// from 0 to 1.
-    public var attributes: String {
+    public func attributes(in catalogue: Catalogue) -> String {
         var object = JSONObject()
+        object.add("display", display(in: catalogue))
         object.add("verdict", verdict.rawValue)
         if let reason = record.reason {
             object.add("reason", reason.rawValue)
-            object.add("advice", reason.advice)
+            object.add("advice", catalogue.advice(reason))
         }
         switch record.secondOpinion {
         case .notRun: break
@@ -61,7 +72,7 @@ public struct MQTTReading: Sendable, Equatable {
         if let time = record.time { object.add("time", time) }
         object.add("top", objects: top.prefix(MQTTReading.attributeClassCount).map { scored in
             var entry = JSONObject()
-            entry.add("name", Labels.displayName(scored.label))
+            entry.add("name", catalogue.className(scored.label))
             entry.add("label", scored.label)
             entry.add("score", scored.score, decimals: 4)
             return entry

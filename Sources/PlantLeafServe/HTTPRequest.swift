@@ -26,8 +26,9 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
     }
 
-    /// The header names `headers` keeps: what routing, the size limit, the host check and the token need.
-    public static let keptHeaders = ["content-type", "content-length", "authorization", "cookie", "transfer-encoding", "host"]
+    /// The header names `headers` keeps: what routing, the size limit, the host check, the token
+    /// and the language need.
+    public static let keptHeaders = ["content-type", "content-length", "authorization", "cookie", "transfer-encoding", "host", "accept-language"]
 
     /// The query parameters `query` keeps: the journal's selection and paging.
     public static let keptQueryNames = ["since", "until", "source", "after", "limit", "id"]

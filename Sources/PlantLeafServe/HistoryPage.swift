@@ -45,50 +45,56 @@ enum HistoryPage {
             .prefix(10).map { $0 }
     }
 
-    static func page(_ summary: ReadingHistory.Summary?, problem: String?) -> HTTPResponse {
+    /// The page in `catalogue`'s language: a section per window, or `problem` (the server's
+    /// words, as the log said them).
+    static func page(_ summary: ReadingHistory.Summary?, problem: String?, catalogue: Catalogue) -> HTTPResponse {
         var body = ""
         if let problem {
             body = "<p class=\"error\" role=\"alert\">\(escaped(problem))</p>\n"
         } else if let summary {
-            for window in [summary.day, summary.week] { body += section(window) }
+            for window in [summary.day, summary.week] { body += section(window, catalogue) }
             if summary.truncated, let earliest = summary.earliest {
-                body += "<p class=\"hint\">Read from the log's last \(ReadingHistory.tailBytes >> 20) MiB, back to "
-                    + "\(escaped(WallClock.localISO8601(nanoseconds: earliest * 1_000_000_000))).</p>\n"
+                body += "<p class=\"hint\">" + escaped(catalogue.text("history.truncated", ["mebibytes": String(ReadingHistory.tailBytes >> 20),
+                                                                                           "time": WallClock.localISO8601(nanoseconds: earliest * 1_000_000_000)]))
+                    + "</p>\n"
             }
             if summary.unreadableLines > 0 {
-                body += "<p class=\"hint\">Lines of the log that are not readings (cut short or damaged), "
-                    + "not counted: \(summary.unreadableLines).</p>\n"
+                body += "<p class=\"hint\">" + escaped(catalogue.text("history.unreadable", ["count": String(summary.unreadableLines)])) + "</p>\n"
             }
         }
-        let text = WebAssets.document(title: "PlantLeaf: history", head: WebAssets.linkedAssets,
-                                      main: "<nav><a href=\"/live\">Live camera</a> · <a href=\"/\">Photograph a leaf</a></nav>\n" + body)
+        let navigation = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
+        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets, main: navigation + body)
         return HTTPResponse(status: problem == nil ? 200 : 404, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 
-    private static func section(_ window: ReadingHistory.Window) -> String {
-        let title = window.name == "day" ? "The last day" : "The last week"
-        var text = "<section>\n<h2>\(title)</h2>\n" + chart(window)
-        text += "<table><thead><tr><th>Verdict</th><th>Readings</th></tr></thead><tbody>\n"
+    private static func section(_ window: ReadingHistory.Window, _ catalogue: Catalogue) -> String {
+        let title = catalogue[window.name == "day" ? "history.day" : "history.week"]
+        var text = "<section>\n<h2>\(escaped(title))</h2>\n" + chart(window, catalogue)
+        text += "<table><thead><tr><th>\(escaped(catalogue["history.verdict"]))</th><th>\(escaped(catalogue["history.readings"]))</th></tr></thead><tbody>\n"
         for verdict in Verdict.allCases {
             text += "<tr><td><svg width=\"16\" height=\"16\" aria-hidden=\"true\"><rect width=\"16\" height=\"16\" fill=\"\(colours[verdict]!)\"/></svg> "
-                + "\(verdict.rawValue)</td><td>\(window.verdicts[verdict, default: 0])</td></tr>\n"
+                + "\(escaped(verdictName(verdict, catalogue)))</td><td>\(window.verdicts[verdict, default: 0])</td></tr>\n"
         }
         text += "</tbody></table>\n"
         let diagnosed = mostDiagnosed(window)
         if !diagnosed.isEmpty {
-            text += "<h3>Diagnosed</h3>\n<ol>\n" + diagnosed.map { "<li>\(escaped(Labels.displayName($0.label))): \($0.count)</li>\n" }.joined() + "</ol>\n"
+            text += "<h3>\(escaped(catalogue["history.diagnosed"]))</h3>\n<ol>\n"
+                + diagnosed.map { "<li>\(escaped(catalogue.className($0.label))): \($0.count)</li>\n" }.joined() + "</ol>\n"
         }
         return text + "</section>\n"
     }
 
+    private static func verdictName(_ verdict: Verdict, _ catalogue: Catalogue) -> String { catalogue["verdict." + verdict.rawValue + ".name"] }
+
     /// Stacked bars, one per bucket, the verdicts in `Verdict.allCases` order from the bottom.
-    private static func chart(_ window: ReadingHistory.Window) -> String {
+    private static func chart(_ window: ReadingHistory.Window, _ catalogue: Catalogue) -> String {
         let width = 720, height = 220, top = 10, bottom = 190, left = 40
         let barSlot = Double(width - left) / Double(window.buckets.count)
         let largest = max(1, window.buckets.map { $0.values.reduce(0, +) }.max() ?? 1)
         let total = window.verdicts.values.reduce(0, +)
         var text = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(window.name)-title\">\n"
-        text += "<title id=\"\(window.name)-title\">Readings per \(window.bucketSeconds / 3600) h over the last \(window.name): \(total) in all</title>\n"
+        let title = catalogue.text("history.chart." + window.name, ["hours": String(window.bucketSeconds / 3600), "total": String(total)])
+        text += "<title id=\"\(window.name)-title\">\(escaped(title))</title>\n"
         text += "<line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(width)\" y2=\"\(bottom)\" stroke=\"#000\"/>\n"
         text += "<text x=\"\(left - 6)\" y=\"\(top + 12)\" text-anchor=\"end\" font-size=\"14\">\(largest)</text>\n"
         text += "<text x=\"\(left - 6)\" y=\"\(bottom)\" text-anchor=\"end\" font-size=\"14\">0</text>\n"
@@ -101,7 +107,7 @@ enum HistoryPage {
                 let barHeight = Double(bottom - top) * Double(count) / Double(largest)
                 y -= barHeight
                 text += "<rect x=\"\(number(x + 1))\" y=\"\(number(y))\" width=\"\(number(max(1, barSlot - 2)))\" height=\"\(number(barHeight))\" "
-                    + "fill=\"\(colours[verdict]!)\"><title>\(count) \(verdict.rawValue)</title></rect>\n"
+                    + "fill=\"\(colours[verdict]!)\"><title>\(count) \(escaped(verdictName(verdict, catalogue)))</title></rect>\n"
             }
             // A label under every sixth hour's bar (day), or at each day's first bar (week).
             let bucketStart = window.start + Int64(index) * window.bucketSeconds
@@ -117,17 +123,5 @@ enum HistoryPage {
 
     private static func number(_ value: Double) -> String { JSONObject.number(value, decimals: 1) }
 
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    private static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 }

@@ -12,8 +12,10 @@ enum JournalPage {
     static let eventCount = 30
     static let days = 14, weeks = 8
 
-    static func page(_ journal: Journal, source: String?, now: JournalTime) throws(JournalError) -> HTTPResponse {
-        var body = "<nav><a href=\"/live\">Live camera</a> · <a href=\"/\">Photograph a leaf</a></nav>\n"
+    /// The page; `catalogue` names the classes and verdicts and words the title and links in the
+    /// reader's language (the journal's own headings are English for now).
+    static func page(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> HTTPResponse {
+        var body = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
         body += "<p>Show: " + sourceLinks(try journal.sourceNames(), chosen: source) + "</p>\n"
         body += "<p class=\"hint\">Uploads keep their result only, never the photo.</p>\n"
         body += "<section>\n<h2>What changed</h2>\n"
@@ -21,11 +23,11 @@ enum JournalPage {
         if events.isEmpty {
             body += "<p class=\"hint\">No events yet: a state is an event once it holds for a few readings in a row.</p>\n"
         } else {
-            body += "<ol id=\"timeline\">\n" + events.map { event(Self.escaped, $0, now: now) }.joined() + "</ol>\n"
+            body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue) }.joined() + "</ol>\n"
         }
         body += "</section>\n" + (try strips(journal, source: source, now: now))
         body += "<section>\n<h2>Readings</h2>\n" + (try table(journal, source: source, now: now)) + "</section>\n"
-        let text = WebAssets.document(title: "PlantLeaf: history", head: WebAssets.linkedAssets, main: body)
+        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets, main: body)
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 
@@ -37,18 +39,18 @@ enum JournalPage {
         }.joined(separator: " · ")
     }
 
-    private static func event(_ escape: (String) -> String, _ event: JournalEvent, now: JournalTime) -> String {
-        let name = event.state.label.map { Labels.displayName($0) } ?? String(event.state.verdict.rawValue.map { $0 == "-" ? " " : $0 })
+    private static func event(_ event: JournalEvent, now: JournalTime, catalogue: Catalogue) -> String {
+        let name = event.state.label.map { catalogue.className($0) } ?? catalogue.heading(event.state.verdict)
         var text = "<li class=\"event\">"
         if event.hasPicture {
             text += "<img src=\"/api/events/picture?id=\(event.id)\" width=\"112\" height=\"112\" alt=\"The frame that started it\">"
         }
-        text += "<strong class=\"\(event.state.isProblem ? "uncertain" : "diagnosis")\">\(escape(name))</strong>"
+        text += "<strong class=\"\(event.state.isProblem ? "uncertain" : "diagnosis")\">\(escaped(name))</strong>"
         if event.state.isProblem { text += " (problem)" }
         let duration = TimeText.duration(event.durationMilliseconds(now: now))
         text += "<br>\(event.end == nil ? "since" : "from") \(TimeText.readable(event.start))"
         text += event.end.map { " to \(TimeText.readable($0)), \(duration)" } ?? ", \(duration) so far"
-        return text + " · \(escape(event.source))</li>\n"
+        return text + " · \(escaped(event.source))</li>\n"
     }
 
     /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.
@@ -105,7 +107,7 @@ enum JournalPage {
         return text + "</svg>"
     }
 
-    static func escaped(_ text: String) -> String { HistoryPage.escaped(text) }
+    static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 
     private static func percentEncoded(_ text: String) -> String {
         var result = ""

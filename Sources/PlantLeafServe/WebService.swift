@@ -9,7 +9,7 @@ import Synchronization
 /// cookie the page's sign-in sets), compared in constant time. Every route but `/api/health`
 /// also needs a Host header that names this server (`ServedNames`).
 public final class WebService: HTTPService {
-    private let pool: ClassifierPool
+    private let workers: InferenceWorkers
     private let instances: Int
     private let topK: Int
     private let token: AccessToken?
@@ -36,12 +36,15 @@ public final class WebService: HTTPService {
     /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result, and
     /// the camera's readings from `feed` when there is a camera, and their history from its
     /// --log file when it has one. `journal`, when kept, gets each upload's result (never its
-    /// picture) and answers /api/history and /api/events. `servedNames` are the Host values it
-    /// answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS).
-    public init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
+    /// picture) and answers /history, /api/history and /api/events. `servedNames` are the Host
+    /// values it answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS). Each
+    /// classifier runs on a thread of its own (`InferenceWorkers`), and the connections' threads
+    /// hand uploads to them.
+    /// - Throws: `ThreadStartError` when a worker thread cannot be started.
+    package init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
                 journal: JournalRecorder? = nil, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
-                log: @escaping @Sendable (String) -> Void) {
-        pool = ClassifierPool(classifiers)
+                log: @escaping @Sendable (String) -> Void) throws(ThreadStartError) {
+        workers = try InferenceWorkers(classifiers)
         instances = max(1, classifiers.count)
         self.topK = topK
         self.token = token
@@ -71,6 +74,7 @@ public final class WebService: HTTPService {
     }
 
     public func admit(_ request: HTTPRequest) -> HTTPResponse? {
+        if request.path.hasPrefix(WebLanguage.switchPath) { return languageSwitch(request) }
         guard let route = Route(rawValue: request.path) else {
             return refusal(request, 404, "no such page: \(request.path)")
         }
@@ -79,16 +83,15 @@ public final class WebService: HTTPService {
                            headers: [("Allow", route.methods.joined(separator: ", "))])
         }
         // An HTTP/1.0 client may send no Host; a browser always does, so its absence is no rebinding.
-        if route != .health, let host = request.headers["host"], !servedNames.answers(forHost: host) {
-            return refusal(request, 421, "this server does not answer for the name in Host: \(TerminalText.neutralised(host)) "
-                           + "(start it with --host NAME to be reached by that name)")
-        }
+        if route != .health, let wrongHost = hostRefusal(request) { return wrongHost }
         if let token, route != .health, route != .signIn, !token.admits(request) {
-            if route == .page { return secured(WebAssets.signInPage(wrongToken: false), policy: WebAssets.signInPolicy) }
+            if route == .page {
+                return secured(WebAssets.signInPage(wrongToken: false, catalogue: WebLanguage.catalogue(for: request)), policy: WebAssets.signInPolicy)
+            }
             return refusal(request, 401, "this server needs its token: send Authorization: Bearer TOKEN")
         }
         switch route {
-        case .page: return secured(WebAssets.page)
+        case .page: return secured(WebAssets.page(WebLanguage.catalogue(for: request)))
         case .script: return secured(WebAssets.script)
         case .style: return secured(WebAssets.style)
         case .icon: return secured(WebAssets.icon)
@@ -129,6 +132,27 @@ public final class WebService: HTTPService {
         }
     }
 
+    /// `/language/CODE`, the page's switch of language: allowed without the token (the sign-in
+    /// page has the switch too, and it sets nothing but the language), but only for this server's names.
+    private func languageSwitch(_ request: HTTPRequest) -> HTTPResponse {
+        guard ["GET", "HEAD"].contains(request.method) else {
+            return refusal(request, 405, "\(request.path) takes GET or HEAD, not \(request.method)", headers: [("Allow", "GET, HEAD")])
+        }
+        if let wrongHost = hostRefusal(request) { return wrongHost }
+        guard let response = WebLanguage.switchResponse(path: request.path, secure: secureCookies) else {
+            return refusal(request, 404, "no such language: \(TerminalText.neutralised(String(request.path.dropFirst(WebLanguage.switchPath.count)))) "
+                           + "(there are \(Catalogue.languages.joined(separator: ", ")))")
+        }
+        return secured(response)
+    }
+
+    /// The 421 for a Host that does not name this server; nil when it does or there is none.
+    private func hostRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let host = request.headers["host"], !servedNames.answers(forHost: host) else { return nil }
+        return refusal(request, 421, "this server does not answer for the name in Host: \(TerminalText.neutralised(host)) "
+                       + "(start it with --host NAME to be reached by that name)")
+    }
+
     /// A 503 that says when to try again, when the uploads in or waiting for a model instance
     /// are already as many as the instances take in reasonable time; nil when there is room.
     private func queueFull(_ request: HTTPRequest) -> HTTPResponse? {
@@ -146,14 +170,14 @@ public final class WebService: HTTPService {
     /// The camera's routes: its page, its newest reading, that reading's frame, and the stream of frames.
     private func live(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
         guard let feed else { return refusal(request, 404, "no camera: this server was started without --device or --input") }
-        if route == .live { return secured(WebAssets.livePage) }
+        if route == .live { return secured(WebAssets.livePage(WebLanguage.catalogue(for: request))) }
         if route == .stream {
             var response = HTTPResponse(status: 200, contentType: MJPEGViewer.contentType, body: [])
             response.stream = MJPEGViewer(feed: feed)
             return secured(response)
         }
         guard let reading = feed.current.reading else { return refusal(request, 404, "no reading yet: the camera is starting") }
-        if route == .latest { return secured(.json(200, reading.record.json)) }
+        if route == .latest { return secured(.json(200, reading.record.json(in: WebLanguage.catalogue(for: request)))) }
         guard let jpeg = reading.frameJPEG else { return refusal(request, 404, "no frame yet: the camera is starting") }
         return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
     }
@@ -176,8 +200,8 @@ public final class WebService: HTTPService {
         }
         if route == .historyPage {
             do {
-                let source = request.query["source"]
-                return secured(try journal.read { (journal: Journal) throws(JournalError) in try JournalPage.page(journal, source: source, now: now) })
+                let source = request.query["source"], catalogue = WebLanguage.catalogue(for: request)
+                return secured(try journal.read { (journal: Journal) throws(JournalError) in try JournalPage.page(journal, source: source, now: now, catalogue: catalogue) })
             } catch {
                 return refusal(request, 503, "\(error)")
             }
@@ -203,7 +227,8 @@ public final class WebService: HTTPService {
         if let history {
             do {
                 let summary = try history.summary()
-                return secured(route == .historyPage ? HistoryPage.page(summary, problem: nil) : .json(200, HistoryPage.json(summary)))
+                return secured(route == .historyPage ? HistoryPage.page(summary, problem: nil, catalogue: WebLanguage.catalogue(for: request))
+                                                     : .json(200, HistoryPage.json(summary)))
             } catch {
                 // The camera has not written its first reading yet, or the file went away.
                 problem = "cannot read the log \(history.path): \(error.reason)"
@@ -212,7 +237,8 @@ public final class WebService: HTTPService {
             problem = "no history: this server was started without a camera's --log FILE"
         }
         refused(request.line, status: 404, reason: problem)
-        return secured(route == .historyPage ? HistoryPage.page(nil, problem: problem) : .error(404, problem))
+        return secured(route == .historyPage ? HistoryPage.page(nil, problem: problem, catalogue: WebLanguage.catalogue(for: request))
+                                             : .error(404, problem))
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -245,7 +271,7 @@ public final class WebService: HTTPService {
                 queue.lastSeconds = seconds
             }
         }
-        let outcome: Result<Classification, InputError<ImageError>> = pool.withClassifier { classifier in
+        let outcome: Result<Classification, InputError<ImageError>> = workers.run { classifier in
             do throws(InputError<ImageError>) {
                 return .success(try classifier.classify(bytes: upload, topK: topK))
             } catch {
@@ -261,7 +287,7 @@ public final class WebService: HTTPService {
             kept.path = nil
             kept.pathHex = nil
             journal?.record(kept, source: "upload", time: .now(), makesEvents: false) { nil }
-            return secured(.json(200, record.json))
+            return secured(.json(200, record.json(in: WebLanguage.catalogue(for: request))))
         case .failure(.unusable(let error)):
             metrics.unclassifiable()
             return refusal(request, 422, "not an image PlantLeaf can read: \(error)")
@@ -282,7 +308,7 @@ public final class WebService: HTTPService {
     private func signIn(_ request: HTTPRequest) -> HTTPResponse {
         guard let token, token.matches(URLEncodedForm.value(of: "token", in: request.body) ?? []) else {
             refused(request.line, status: 401, reason: "wrong token")
-            return secured(WebAssets.signInPage(wrongToken: true), policy: WebAssets.signInPolicy)
+            return secured(WebAssets.signInPage(wrongToken: true, catalogue: WebLanguage.catalogue(for: request)), policy: WebAssets.signInPolicy)
         }
         return secured(HTTPResponse(status: 303, contentType: "text/plain; charset=utf-8", body: Array("signed in\n".utf8),
                                     headers: [("Location", "/"), ("Set-Cookie", token.cookie(port: request.localPort, secure: secureCookies))]))

@@ -11,7 +11,7 @@ import Testing
         #expect(result.status == 0)
         let lines = result.stdoutLines
         #expect(lines.count == 5 && lines[0] == Self.leaf)
-        #expect(lines[1] == "  diagnosis: the top class is the answer")
+        #expect(lines[1] == "  Diagnosis: the top class is the answer")
         #expect(lines[2].hasSuffix("%  Tomato — Early blight"), "\(lines)")
         #expect(lines[2].trimmingCharacters(in: .whitespaces).first?.isNumber == true)
     }
@@ -41,12 +41,13 @@ import Testing
         #expect(result.status == 0)
         let rows = result.stdoutLines
         #expect(rows.count == 3)
-        #expect(rows[0] == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms")
+        #expect(rows[0] == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display")
         // The path holds spaces but no comma, so it stays unquoted.
         #expect(rows[1].hasPrefix(Self.leaf + ",diagnosis,1,29,Tomato___Early_blight,"))
         #expect(rows[2].hasPrefix(Self.leaf + ",diagnosis,2,"))
         // A diagnosis has no reason: that column is empty, the likeness and its time are not.
-        #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false).count == 13)
+        #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false).count == 14)
+        #expect(rows[1].hasSuffix(",Tomato — Early blight"))
         #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false)[10] == "")
     }
 

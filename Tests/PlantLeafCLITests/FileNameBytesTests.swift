@@ -64,7 +64,7 @@ import Testing
         Self.write(try FileReader.readAll(path: Self.leaf), toName: Array("a".utf8) + [0xFF] + Array(".jpg".utf8), in: folder)
         Self.write(Array("not a photo".utf8), toName: Array("a\u{FFFD}.jpg".utf8), in: folder)
         Self.write(Array("not a photo".utf8), toName: Array("a\\xff.jpg".utf8), in: folder)
-        let expectedOut = ["\(folder)/a\\xff.jpg", "  diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"]
+        let expectedOut = ["\(folder)/a\\xff.jpg", "  Diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"]
         let expectedErrors = ["plantleaf classify: \(folder)/a\\\\xff.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
                               "plantleaf classify: \(folder)/a\u{FFFD}.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
                               "plantleaf classify: 2 of 3 inputs failed"]

@@ -59,7 +59,7 @@ import Testing
         TestImages.write(try FileReader.readAll(path: TestPaths.plantVillageImages()[0]), to: leaf)
         let result = try runInstalled(prefix, ["classify", "leaf.jpg"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdoutLines == ["leaf.jpg", "  diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab", "    0.4%  Apple — healthy",
+        #expect(result.stdoutLines == ["leaf.jpg", "  Diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab", "    0.4%  Apple — healthy",
                                        "    0.0%  Apple — Black rot"])
         #expect(result.stderr == "")
     }

@@ -21,7 +21,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: folder + "/parent", withDestinationPath: ".")
         let result = try runPlantLeafUnprivileged(["classify", "--top-k", "1", folder, folder + "/locked"])
         #expect(result.status == 1)
-        #expect(result.stdoutLines == [folder + "/leaf.jpg", "  diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"])
+        #expect(result.stdoutLines == [folder + "/leaf.jpg", "  Diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"])
         #expect(result.stderrLines == [
             "plantleaf classify: \(folder)/dangling.jpg: symbolic link to a file that does not exist",
             "plantleaf classify: \(folder)/locked: cannot search folder: permission denied",
@@ -45,7 +45,7 @@ import Testing
         while tooLong.utf8.count < Int(PATH_MAX) { tooLong += "/" + component }
         let result = try runPlantLeaf(["classify", "--top-k", "1", folder], timeLimit: 60)
         #expect(result.status == 1)
-        #expect(result.stdoutLines == [folder + "/leaf.jpg", "  diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"])
+        #expect(result.stdoutLines == [folder + "/leaf.jpg", "  Diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"])
         #expect(result.stderrLines == ["plantleaf classify: \(tooLong): path longer than the system allows (PATH_MAX 4096 bytes)",
                                        "plantleaf classify: 1 of 2 inputs failed"])
     }

@@ -34,12 +34,20 @@ import Testing
         #expect(made.stdout.contains("\nyour photos ") && made.stdout.contains("/24\n"), "\(made.stdout)")
         #expect(made.stdout.hasSuffix("wrote \(written) (24 photos); delete it to go back to the default reference\n"))
         let text = try String(contentsOfFile: written, encoding: .utf8)
-        #expect(text.hasPrefix("plantleaf-leaf-reference 1\nphotos 24\nclasses 1001\n"))
+        #expect(text.hasPrefix("plantleaf-leaf-reference 2\nphotos 24\nclasses 1001\ninput 224\n"))
         // classify reads it: a damaged copy there is what classify then reports, naming it.
         let good = try runPlantLeaf(["classify", "--format", "json", TestPaths.appleScabLeaf], environment: environment)
         #expect(good.status == 0 && good.stderr.isEmpty, "\(good.stderr)")
         let likeness = try #require(try Self.records(good.stdout).first?["leaf_likeness"] as? Double)
         #expect(likeness > 0.3)
+        // The generalist run at another side than the reference was made at: refused in one line
+        // that names the file and the remedy.
+        let otherSide = try runPlantLeaf(["classify", "--format", "json", TestPaths.appleScabLeaf],
+                                         environment: environment.merging(["PLANTLEAF_GENERALIST_SIDE": "160"]) { $1 })
+        #expect(otherSide.status == 0)
+        #expect(otherSide.stderrLines == ["plantleaf classify: warning: generalist check skipped in every result: the leaf reference \(written) "
+                                          + "was made at 224×224 pixels, the generalist model runs at 160×160: make it again with "
+                                          + "`plantleaf calibrate DIR`, or delete it to use the default one"], "\(otherSide.stderr)")
         try Data("plantleaf-leaf-reference 1\nphotos 24\n".utf8).write(to: URL(fileURLWithPath: written))
         let damaged = try runPlantLeaf(["classify", "--format", "json", TestPaths.appleScabLeaf], environment: environment)
         #expect(damaged.status == 0)
@@ -90,7 +98,8 @@ import Testing
             #expect((record["leaf_likeness_skipped"] as? String)?.contains(missing) == true)
         }
         let csv = try runPlantLeaf(["classify", "--format", "csv", "--top-k", "1", "--reference", missing, TestPaths.appleScabLeaf])
-        #expect(csv.stdout.split(separator: "\n").last?.hasSuffix(",,,") == true, "\(csv.stdout)")
+        // Reason, likeness and the generalist's time empty; the class's name last.
+        #expect(csv.stdout.split(separator: "\n").last?.hasSuffix(",,,,Apple — Apple scab") == true, "\(csv.stdout)")
         let text = try runPlantLeaf(["classify", "--reference", missing, TestPaths.appleScabLeaf])
         #expect(text.stderrLines.count == 1 && text.stderr.contains("generalist check skipped in every result"))
         // Without the check nothing is said and nothing is written about it.

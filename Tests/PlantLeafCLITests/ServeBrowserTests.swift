@@ -32,6 +32,12 @@ import Testing
         var verdict: String { fields["verdict"] as? String ?? "" }
         var top: [String] { fields["top"] as? [String] ?? [] }
         var timing: String { fields["timing"] as? String ?? "" }
+        /// How the page is laid out (serve_page.py's LAYOUT): "dir", "lang", "too_wide" (elements
+        /// past the viewport's sides), "score_directions", "top_behind_details", "hosts",
+        /// "meaning", "codes", "problem", "photo_controls".
+        var layout: [String: Any] { fields["layout"] as? [String: Any] ?? [:] }
+        func layoutText(_ key: String) -> String { layout[key] as? String ?? "" }
+        func layoutList(_ key: String) -> [String] { layout[key] as? [String] ?? ["(none reported)"] }
         var status: String { fields["status"] as? String ?? "" }
         var timedOut: Bool { fields["timed_out"] as? Bool ?? true }
         var resultShown: Bool { fields["result_shown"] as? Bool ?? false }
@@ -56,6 +62,11 @@ import Testing
     /// the screenshot goes to `screenshot`.
     static func pick(_ photo: String, on server: TestServer, screenshot: String) throws -> PageState {
         try runScript(["http://127.0.0.1:\(server.port)/", photo, screenshot], screenshot: screenshot)
+    }
+
+    /// As `pick`, in a browser of a phone's size (390 × 844) that asks for `language` first.
+    static func pickOnAPhone(_ photo: String, language: String, on server: TestServer, screenshot: String) throws -> PageState {
+        try runScript(["--phone", "--lang", language, "http://127.0.0.1:\(server.port)/", photo, screenshot], screenshot: screenshot)
     }
 
     /// Opens the served /live page and watches it until its heading and its frame have changed.
@@ -161,7 +172,10 @@ import Testing
         let page = try Self.pick(fake, on: server, screenshot: Self.outputFolder + "/not-an-image.png")
         #expect(!page.timedOut, "no answer within 60 s; status: \(page.status)")
         #expect(!page.resultShown)
-        #expect(page.status.hasPrefix("not an image PlantLeaf can read: "), "\(page.status)")
+        // Plain words first; the server's own words behind Details.
+        #expect(page.status == "This file is not a photo PlantLeaf can read. Choose a JPEG or PNG photo of a leaf.")
+        #expect(page.layoutText("problem").hasPrefix("not an image PlantLeaf can read: not a PNG or JPEG image (starts with "),
+                "\(page.layout)")
         // The refused upload is the browser's one console entry: the 422 of the request itself.
         #expect(page.console.count == 1, "\(page.console)")
         #expect(page.console.allSatisfy { $0.contains("/api/classify") && $0.contains("422") }, "\(page.console)")
@@ -209,7 +223,8 @@ import Testing
         #expect(Set(page.verdicts) == names, "\(page.verdicts)")
         #expect(Set(page.frameColours).count >= 2, "\(page.frameColours)")
         #expect(page.top.count == 3, "\(page.top)")
-        let timing = #"^Leaf-likeness \d{1,3} % \(the generalist check\)\. Frame \d+ captured \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d, read in \d+\.\d ms\.$"#
+        // The capture time on the browser's clock, as a person says it.
+        let timing = #"^Leaf-likeness \d{1,3} % \(the generalist check\)\. Frame \d+, taken (today|yesterday) \d\d:\d\d, read in \d+\.\d ms\.$"#
         #expect(page.timing.range(of: timing, options: .regularExpression) != nil, "\(page.timing)")
         #expect(page.status == "")
         #expect(page.console == [], "the page logged, threw or was refused something")
@@ -217,5 +232,66 @@ import Testing
         #expect(Self.isPNG(screenshot), "no PNG at \(screenshot)")
         print("live page screenshot: \(screenshot)")
         print("live page showed: \(page.verdicts.joined(separator: " → ")); frame colours \(page.frameColours); \(page.timing)")
+    }
+
+    /// The page in Arabic on a phone, as a browser set to Arabic asks for it: right to left, the
+    /// diagnosis and the top classes named in Arabic, the numbers still left to right, nothing
+    /// wider than the screen, nothing logged, nothing asked of another host.
+    @Test func arabicPhonePageShowsTheDiagnosisRightToLeft() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let screenshot = Self.outputFolder + "/phone-ar-diagnosis.png"
+        let page = try Self.pickOnAPhone(TestPaths.appleScabLeaf, language: "ar", on: server, screenshot: screenshot)
+        #expect(!page.timedOut, "no answer within 60 s; status: \(page.status)")
+        #expect(page.layoutText("lang") == "ar" && page.layoutText("dir") == "rtl", "\(page.layout)")
+        #expect(page.verdict == "تفاح — جرب التفاح")
+        #expect(page.layoutText("meaning") == "يبدو أن هذا هو الأرجح. قارن الورقة بصور هذا المرض قبل أن تعالج النبات.")
+        #expect(page.top.count == 3 && page.top.first?.hasSuffix("تفاح — جرب التفاح") == true, "\(page.top)")
+        #expect(page.layout["top_behind_details"] as? Bool == false)
+        Self.expectAPhoneLayout(page, port: server.port)
+        #expect(page.timing.hasPrefix("الشبه بأوراق النبات "), "\(page.timing)")
+        #expect(page.screenshotSaved && Self.isPNG(screenshot), "no PNG at \(screenshot)")
+        print("arabic phone page screenshot: \(screenshot)")
+    }
+
+    /// A picture with nothing in it, on a phone in each language: a heading in plain words and
+    /// one sentence of advice; the class scores (the model names a class for anything) only
+    /// behind Details. These screenshots are the ones docs/serve.md shows (a synthetic picture:
+    /// no third-party photo in the repository).
+    @Test func phonePageLeadsWithPlainWordsInEachLanguage() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let folder = TestPaths.temporaryDirectory("phone")
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let (width, height) = (320, 240)
+        let dark = folder + "/dark.png"
+        TestImages.write(TestImages.png([UInt8](repeating: 6, count: width * height * 3), width: width, height: height, colorType: 2, bitDepth: 8),
+                         to: dark)
+        let expected = [("en", "Nothing to see in this picture", "The picture is too dark. Take it in daylight or turn a light on.", "Result: no-picture Reason: dark"),
+                        ("ar", "الصورة غير صالحة", "الصورة مظلمة جداً. صوّر في ضوء النهار أو أشعل ضوءاً.", "النتيجة: no-picture السبب: dark")]
+        for (language, heading, advice, codes) in expected {
+            let screenshot = Self.outputFolder + "/phone-\(language).png"
+            let page = try Self.pickOnAPhone(dark, language: language, on: server, screenshot: screenshot)
+            #expect(!page.timedOut, "no answer within 60 s; status: \(page.status)")
+            #expect(page.layoutText("dir") == (language == "ar" ? "rtl" : "ltr"), "\(page.layout)")
+            #expect(page.verdict == heading)
+            #expect(page.layoutText("meaning") == advice)
+            #expect(page.layoutText("codes") == codes)
+            #expect(page.layout["top_behind_details"] as? Bool == true)
+            #expect(page.top.count == 3, "\(page.top)")
+            Self.expectAPhoneLayout(page, port: server.port)
+            #expect(page.screenshotSaved && Self.isPNG(screenshot), "no PNG at \(screenshot)")
+            print("phone page screenshot (\(language)): \(screenshot)")
+        }
+    }
+
+    /// What every phone page must be: no element past the screen's sides, one photo control in
+    /// sight, the scores laid out left to right, nothing logged, and nothing asked of another host.
+    static func expectAPhoneLayout(_ page: PageState, port: UInt16) {
+        #expect(page.layout["viewport_width"] as? Int == 390, "\(page.layout)")
+        #expect(page.layoutList("too_wide") == [], "\(page.layout)")
+        #expect(page.layout["page_width"] as? Int == 390, "\(page.layout)")
+        #expect(page.layout["photo_controls"] as? Int == 1, "\(page.layout)")
+        #expect(page.layoutList("score_directions") == ["ltr", "ltr", "ltr"], "\(page.layout)")
+        #expect(page.layoutList("hosts") == ["127.0.0.1:\(port)"], "\(page.layout)")
+        #expect(page.console == [], "the page logged, threw or was refused something")
     }
 }

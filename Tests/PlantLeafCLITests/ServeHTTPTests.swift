@@ -56,13 +56,13 @@ import Testing
             }
         }
         let page = try Self.get(server, "/")
-        #expect(page.text.contains("<input id=\"photo\" type=\"file\" accept=\"image/*\" capture=\"environment\">"))
+        #expect(page.text.contains("<input id=\"photo\" class=\"offscreen\" type=\"file\" accept=\"image/*\" capture=\"environment\">"))
         // The page names its icon, so browsers do not ask for /favicon.ico (a 404 in their console).
         #expect(page.text.contains("<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">"))
         let icon = try Self.get(server, "/favicon.svg")
         #expect(icon.status == 200 && icon.headers["content-type"] == "image/svg+xml")
         #expect(icon.headers["content-security-policy"] == page.headers["content-security-policy"])
-        #expect(icon.text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\">") && icon.text.hasSuffix("</svg>"))
+        #expect(icon.text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\">") && icon.text.hasSuffix("</svg>\n"))
         let head = try RawHTTP.exchange(port: server.port, RawHTTP.request("HEAD", "/"))
         #expect(head.status == 200 && head.body.isEmpty)
     }
@@ -319,9 +319,21 @@ import Testing
         let policy = "Content-Security-Policy: " + (signIn.headers["content-security-policy"] ?? "")
         let documented = try String(contentsOfFile: TestPaths.root + "/docs/serve.md", encoding: .utf8)
         #expect(documented.contains("\n" + policy + "\n"), "docs/serve.md does not show \(policy)")
+        // The language: the browser's (Accept-Language), unless the switch's cookie chose one; the
+        // switch needs no token, as the sign-in page has it too.
+        let arabic = try Self.get(server, "/", headers: ["Accept-Language: ar-EG,ar;q=0.9,en;q=0.8"])
+        #expect(arabic.status == 200 && arabic.text.contains("<html lang=\"ar\" dir=\"rtl\">"))
+        #expect(arabic.text.contains("<label for=\"token\">كلمة المرور لهذا الجهاز</label>"))
+        let chosen = try Self.get(server, "/", headers: ["Accept-Language: ar", "Cookie: plantleaf_lang=en"])
+        #expect(chosen.text.contains("<html lang=\"en\" dir=\"ltr\">"))
+        let switched = try Self.get(server, "/language/ar")
+        #expect(switched.status == 303 && switched.headers["location"] == "/")
+        #expect(switched.headers["set-cookie"] == "plantleaf_lang=ar; Path=/; SameSite=Strict; Max-Age=31536000")
+        let unknown = try Self.get(server, "/language/fr")
+        #expect(unknown.status == 404 && unknown.text == #"{"error": "no such language: fr (there are ar, en)"}"# + "\n")
         let wrong = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/sign-in", headers: ["Content-Type: application/x-www-form-urlencoded"],
                                                                             body: Array("token=nope".utf8)))
-        #expect(wrong.status == 401 && wrong.text.contains("That is not this server's token."))
+        #expect(wrong.status == 401 && wrong.text.contains("That is not this server&#39;s password. Try again."))
         let right = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/sign-in", headers: ["Content-Type: application/x-www-form-urlencoded"],
                                                                             body: Array("token=\(token)".utf8)))
         #expect(right.status == 303 && right.headers["location"] == "/")

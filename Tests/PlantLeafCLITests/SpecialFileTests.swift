@@ -22,7 +22,7 @@ import Testing
         TestImages.write(try FileReader.readAll(path: Self.leaf), to: folder + "/leaf.jpg")
         let result = try runPlantLeaf(["classify", "--top-k", "1", folder, fifo, "/dev/zero", "/dev/null", "/proc/self/status", Self.leaf], timeLimit: 60)
         #expect(result.status == 1)
-        let leafLines = ["  diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"]
+        let leafLines = ["  Diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"]
         #expect(result.stdoutLines == [folder + "/leaf.jpg"] + leafLines + [Self.leaf] + leafLines)
         #expect(result.stderrLines == [
             "plantleaf classify: \(fifo): is a FIFO (named pipe), not a regular file",
@@ -76,7 +76,7 @@ import Testing
     @Test func dashIsStandardInput() throws {
         let piped = try runPlantLeafInShell("cat \"$1\" | \"$0\" classify --top-k 1 -", [Self.leaf], timeLimit: 60)
         #expect(piped.status == 0, "\(piped.stderr)")
-        #expect(piped.stdoutLines == ["-", "  diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"])
+        #expect(piped.stdoutLines == ["-", "  Diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"])
         let empty = try runPlantLeafInShell("exec \"$0\" classify - </dev/null", [], timeLimit: 60)
         #expect(empty.status == 1)
         #expect(empty.stderrLines == ["plantleaf classify: -: empty file (0 bytes)", "plantleaf classify: 1 of 1 inputs failed"])

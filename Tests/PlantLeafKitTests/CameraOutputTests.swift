@@ -28,14 +28,14 @@ import Testing
     @Test func frameRecordNamesTheStagesAsEveryOutputDoes() {
         #expect(Self.result(savedPath: "frames/000017-Apple_Cedar_apple_rust.jpg").record.json
             == #"{"schema": 2, "frame": 17, "time": "2026-12-02T05:01:02.345+01:00", "verdict": "uncertain", "top": [{"index": 2, "label": "Apple___Cedar_apple_rust", "#
-            + #""score": 0.875}], "age_ms": 41.23, "timing_ms": {"prepare": 0.735, "invoke": 4.4}, "capture_fps": 29.97, "#
+            + #""score": 0.875, "display": "Apple — Cedar apple rust"}], "age_ms": 41.23, "timing_ms": {"prepare": 0.735, "invoke": 4.4}, "capture_fps": 29.97, "#
             + #""inference_fps": 14.95, "dropped": 2, "saved": "frames/000017-Apple_Cedar_apple_rust.jpg"}"#)
     }
 
     @Test func statusLinesLeadWithTheVerdictThenShowTheFrameAndABarPerClass() {
-        #expect(CameraOutput.statusLines(Self.result(), header: "/dev/video0 (vivid)", preview: nil) == [
+        #expect(CameraOutput.statusLines(Self.result(), header: "/dev/video0 (vivid)", preview: nil, catalogue: .english) == [
             "/dev/video0 (vivid)",
-            "uncertain: not a diagnosis, maybe a leaf but not one to trust the model on",
+            "Not sure what this leaf has (uncertain): not a diagnosis",
             "",
             "2026-12-02T05:01:02.345+01:00   frame 17   age 41 ms   capture 30 fps   inference 15 fps   dropped 2",
             "  87.5% ██████████████████·· Apple — Cedar apple rust",

@@ -9,40 +9,41 @@ import Testing
         verdict: .diagnosis, timings: StageTimings(read: 0.0412, prepare: 0.8123, invoke: 4.2, postprocess: 0.0041))
 
     @Test func textLeadsWithTheVerdictThenShowsPercentagesAndDisplayNames() {
-        #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .text)
-            == "leaf.jpg\n  diagnosis: the top class is the answer\n   99.6%  Apple — Black rot\n    0.4%  Apple — healthy")
+        #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .text, catalogue: .english)
+            == "leaf.jpg\n  Diagnosis: the top class is the answer\n   99.6%  Apple — Black rot\n    0.4%  Apple — healthy")
     }
 
-    /// Every verdict but a diagnosis says so in words, and the scores stay as the model gave them.
+    /// Every verdict but a diagnosis says so in plain words first, its name after, and the scores
+    /// stay as the model gave them.
     @Test func textSaysAnythingButADiagnosisIsNone() {
         var result = Self.result
         for verdict in [Verdict.uncertain, .noLeaf, .noPicture] {
             result.verdict = verdict
-            let lines = ClassificationOutput.record(result, path: PathName("leaf.jpg"), format: .text).split(separator: "\n")
-            #expect(lines[1].hasPrefix("  \(verdict.rawValue): not a diagnosis, "))
+            let lines = ClassificationOutput.record(result, path: PathName("leaf.jpg"), format: .text, catalogue: .english).split(separator: "\n")
+            #expect(lines[1] == "  " + Catalogue.english.heading(verdict) + " (\(verdict.rawValue)): not a diagnosis")
             #expect(lines.dropFirst(2) == ["   99.6%  Apple — Black rot", "    0.4%  Apple — healthy"])
         }
     }
 
     @Test func jsonCarriesTheVerdictBeforeTheTopAndTheStagesByTheirOneName() {
-        #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json)
-            == #"{"schema": 2, "path": "leaf.jpg", "verdict": "diagnosis", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961}, "#
-            + #"{"index": 3, "label": "Apple___healthy", "score": 0.0039}], "#
+        #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json, catalogue: .english)
+            == #"{"schema": 2, "path": "leaf.jpg", "verdict": "diagnosis", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961, "display": "Apple — Black rot"}, "#
+            + #"{"index": 3, "label": "Apple___healthy", "score": 0.0039, "display": "Apple — healthy"}], "#
             + #""timing_ms": {"read": 0.041, "prepare": 0.812, "invoke": 4.2, "postprocess": 0.004}}"#)
     }
 
     @Test func csvRowsMatchTheHeaderAndQuoteWhatNeedsIt() {
-        let rows = ClassificationOutput.record(Self.result, path: PathName("a,\"b\".jpg"), format: .csv).split(separator: "\n")
+        let rows = ClassificationOutput.record(Self.result, path: PathName("a,\"b\".jpg"), format: .csv, catalogue: .english).split(separator: "\n")
         #expect(ClassificationOutput.csvHeader
-            == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms")
-        #expect(rows == [#""a,""b"".jpg",diagnosis,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,,,"#,
-                         #""a,""b"".jpg",diagnosis,2,3,Apple___healthy,0.0039,0.041,0.812,4.2,0.004,,,"#])
+            == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display")
+        #expect(rows == [#""a,""b"".jpg",diagnosis,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,,,,Apple — Black rot"#,
+                         #""a,""b"".jpg",diagnosis,2,3,Apple___healthy,0.0039,0.041,0.812,4.2,0.004,,,,Apple — healthy"#])
         // A result the generalist checked and refused: its reason, likeness and time fill the last columns.
         var refused = Self.result
         (refused.verdict, refused.reason, refused.secondOpinion) = (.noLeaf, .unlikeLeaves, .leafLikeness(0.01234))
         refused.timings.generalist = 6.8
-        #expect(ClassificationOutput.record(refused, path: PathName("dog.jpg"), format: .csv).split(separator: "\n").first
-            == "dog.jpg,no-leaf,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,unlike-leaves,0.0123,6.8")
+        #expect(ClassificationOutput.record(refused, path: PathName("dog.jpg"), format: .csv, catalogue: .english).split(separator: "\n").first
+            == "dog.jpg,no-leaf,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,unlike-leaves,0.0123,6.8,Apple — Black rot")
     }
 
     @Test func failuresHaveARecordOnlyInJSON() {

@@ -10,10 +10,10 @@ import Testing
     static let result = Classification(top: [ScoredClass(index: 0, label: hostile, score: 0.5)], verdict: .diagnosis, timings: StageTimings())
 
     @Test func textAndCSVNeutraliseJSONStaysExact() {
-        #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .text) == "leaf.jpg\n  diagnosis: the top class is the answer\n   50.0%  " + Self.shown)
-        let csv = ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .csv)
-        #expect(csv == #"leaf.jpg,diagnosis,1,0,Apple___\x1b]0;pwned\x07scab\xe2\x80\xaegpj.exe\xc2\x9b2J,0.5,0,0,0,0,,,"#)
-        let json = ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json)
+        #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .text, catalogue: .english) == "leaf.jpg\n  Diagnosis: the top class is the answer\n   50.0%  " + Self.shown)
+        let csv = ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .csv, catalogue: .english)
+        #expect(csv == #"leaf.jpg,diagnosis,1,0,Apple___\x1b]0;pwned\x07scab\xe2\x80\xaegpj.exe\xc2\x9b2J,0.5,0,0,0,0,,,,"# + Self.shown)
+        let json = ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json, catalogue: .english)
         #expect(json.contains(#""label": "Apple___\u001b]0;pwned\u0007scab"# + "\u{202E}" + #"gpj.exe\u009b2J""#))
         #expect(Labels.displayName("Tomato___Early_blight") == "Tomato — Early blight")
     }

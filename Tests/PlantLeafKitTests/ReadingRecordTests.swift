@@ -40,7 +40,7 @@ import Testing
         #expect(record.path == "leaf.jpg" && record.pathHex == nil && record.frame == nil)
         #expect(try Self.decode(record.json) == record)
         // classify's JSON line is this very record.
-        #expect(ClassificationOutput.record(Self.classification, path: PathName("leaf.jpg"), format: .json) == record.json)
+        #expect(ClassificationOutput.record(Self.classification, path: PathName("leaf.jpg"), format: .json, catalogue: .english) == record.json)
     }
 
     @Test func classifyRecordOfANameThatIsNotUTF8ReadsBackWithItsBytes() throws {
@@ -64,8 +64,8 @@ import Testing
     @Test func mqttPayloadIsTheRecord() throws {
         let record = Self.cameraResult(savedPath: nil).record
         let reading = MQTTReading(record: record)
-        #expect(reading.resultPayload == Array(record.json.utf8))
-        #expect(try ReadingRecord(decoding: reading.resultPayload) == record)
+        #expect(reading.resultPayload(in: .english) == Array(record.json.utf8))
+        #expect(try ReadingRecord(decoding: reading.resultPayload(in: .english)) == record)
         #expect(reading.verdict == .uncertain && reading.top == record.top)
     }
 
@@ -79,14 +79,14 @@ import Testing
     /// A camera line of schema 1 had its stages beside the age; it reads as the same reading,
     /// and is written again in schema 2.
     @Test func schemaOneCameraLinesStillRead() throws {
-        let line = #"{"frame": 72, "time": "2026-12-02T00:58:41.310+00:00", "verdict": "diagnosis", "top": [{"index": 37, "label": "Tomato___healthy", "score": 0.996094}, {"index": 0, "label": "Apple___Apple_scab", "score": 0}], "age_ms": 1102.42, "prepare_ms": 30.649, "invoke_ms": 1071.021, "capture_fps": 55.88, "inference_fps": 0.9, "dropped": 7}"#
+        let line = #"{"frame": 72, "time": "2026-12-02T00:58:41.310+00:00", "verdict": "diagnosis", "top": [{"index": 37, "label": "Tomato___healthy", "score": 0.996094, "display": "Tomato — healthy"}, {"index": 0, "label": "Apple___Apple_scab", "score": 0, "display": "Apple — Apple scab"}], "age_ms": 1102.42, "prepare_ms": 30.649, "invoke_ms": 1071.021, "capture_fps": 55.88, "inference_fps": 0.9, "dropped": 7}"#
         let record = try Self.decode(line)
         #expect(record == ReadingRecord(frame: 72, time: "2026-12-02T00:58:41.310+00:00", verdict: .diagnosis,
                                         top: [ScoredClass(index: 37, label: "Tomato___healthy", score: 0.996094),
                                               ScoredClass(index: 0, label: "Apple___Apple_scab", score: 0)],
                                         ageMilliseconds: 1102.42, timings: ReadingRecord.Timings(prepare: 30.649, invoke: 1071.021),
                                         captureFramesPerSecond: 55.88, inferenceFramesPerSecond: 0.9, dropped: 7))
-        #expect(record.json == #"{"schema": 2, "frame": 72, "time": "2026-12-02T00:58:41.310+00:00", "verdict": "diagnosis", "top": [{"index": 37, "label": "Tomato___healthy", "score": 0.996094}, {"index": 0, "label": "Apple___Apple_scab", "score": 0}], "age_ms": 1102.42, "timing_ms": {"prepare": 30.649, "invoke": 1071.021}, "capture_fps": 55.88, "inference_fps": 0.9, "dropped": 7}"#)
+        #expect(record.json == #"{"schema": 2, "frame": 72, "time": "2026-12-02T00:58:41.310+00:00", "verdict": "diagnosis", "top": [{"index": 37, "label": "Tomato___healthy", "score": 0.996094, "display": "Tomato — healthy"}, {"index": 0, "label": "Apple___Apple_scab", "score": 0, "display": "Apple — Apple scab"}], "age_ms": 1102.42, "timing_ms": {"prepare": 30.649, "invoke": 1071.021}, "capture_fps": 55.88, "inference_fps": 0.9, "dropped": 7}"#)
         // classify's lines of schema 1 already had "timing_ms".
         let classify = try Self.decode(#"{"path": "leaf.jpg", "verdict": "uncertain", "top": [], "timing_ms": {"read": 1, "prepare": 2, "invoke": 3, "postprocess": 4}}"#)
         #expect(classify.timings == ReadingRecord.Timings(read: 1, prepare: 2, invoke: 3, postprocess: 4))

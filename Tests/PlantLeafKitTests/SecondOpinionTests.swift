@@ -1,4 +1,4 @@
-import PlantLeafCore
+@testable import PlantLeafCore
 import PlantLeafTestSupport
 import Testing
 
@@ -9,20 +9,20 @@ import Testing
         (0..<classes).map { $0 == peak ? 0.9 : 0.1 / Double(classes - 1) }
     }
 
-    static let reference = try! LeafReference(meanOf: (0..<20).map { distribution(peak: 100 + $0 % 4) })
+    static let reference = try! LeafReference(meanOf: (0..<20).map { distribution(peak: 100 + $0 % 4) }, inputSide: 224)
 
     @Test func likenessIsTheBhattacharyyaCoefficient() throws {
         let uniform = [Double](repeating: 1.0 / 1001, count: 1001)
-        let same = try LeafReference(meanOf: Array(repeating: uniform, count: 20))
+        let same = try LeafReference(meanOf: Array(repeating: uniform, count: 20), inputSide: 224)
         #expect(abs(same.likeness(uniform) - 1) < 1e-9)
         let onlyFirst = (0..<1001).map { $0 == 0 ? 1.0 : 0 }, onlyLast = (0..<1001).map { $0 == 1000 ? 1.0 : 0 }
-        #expect(try LeafReference(meanOf: Array(repeating: onlyFirst, count: 20)).likeness(onlyLast) == 0)
+        #expect(try LeafReference(meanOf: Array(repeating: onlyFirst, count: 20), inputSide: 224).likeness(onlyLast) == 0)
         #expect(Self.reference.likeness(Self.distribution(peak: 101)) > Self.reference.likeness(Self.distribution(peak: 900)))
     }
 
     @Test func fileRoundTripsToTheSameLikeness() throws {
         let text = Self.reference.text
-        let read = try LeafReference.parse(Array(text.utf8), path: "r.txt", expectedClasses: 1001)
+        let read = try LeafReference.parse(Array(text.utf8), path: "r.txt", expectedClasses: 1001, inputSide: 224)
         #expect(read.photoCount == 20 && read.distribution.count == 1001)
         for peak in [0, 101, 500] {
             #expect(abs(read.likeness(Self.distribution(peak: peak)) - Self.reference.likeness(Self.distribution(peak: peak))) < 1e-6)
@@ -30,26 +30,51 @@ import Testing
         #expect(read.text == text)
     }
 
+    /// The generalist's distributions change with its input size, so a reference says the side
+    /// it was made at and is refused at any other; one of the first format, without the line,
+    /// was made at 224.
+    @Test func aReferenceIsUsedOnlyAtTheSideItWasMadeAt() throws {
+        let small = try LeafReference(meanOf: (0..<20).map { Self.distribution(peak: 100 + $0 % 4) }, inputSide: 160)
+        #expect(small.text.hasPrefix("plantleaf-leaf-reference 2\nphotos 20\nclasses 1001\ninput 160\n"))
+        let read = try LeafReference.parse(Array(small.text.utf8), path: "r.txt", expectedClasses: 1001, inputSide: 160)
+        #expect(read.inputSide == 160 && read.text == small.text)
+        #expect(throws: LeafReferenceError.wrongInputSide(path: "r.txt", side: 160, expected: 224)) {
+            try LeafReference.parse(Array(small.text.utf8), path: "r.txt", expectedClasses: 1001, inputSide: 224)
+        }
+        // The first format: the same lines without the input line, under its own header and checksum.
+        let current = Self.reference.text
+        let body = current.prefix(upTo: try #require(current.range(of: "sha256 ")).lowerBound)
+            .replacingOccurrences(of: "plantleaf-leaf-reference 2\n", with: "plantleaf-leaf-reference 1\n")
+            .replacingOccurrences(of: "\ninput 224\n", with: "\n")
+        let first = Array((body + "sha256 " + SHA256.hex(of: Array(body.utf8)) + "\n").utf8)
+        let old = try LeafReference.parse(first, path: "old.txt", expectedClasses: 1001, inputSide: 224)
+        let same = try LeafReference.parse(Array(current.utf8), path: "r.txt", expectedClasses: 1001, inputSide: 224)
+        #expect(old.inputSide == 224 && old.photoCount == 20 && old.distribution == same.distribution)
+        #expect(throws: LeafReferenceError.wrongInputSide(path: "old.txt", side: 224, expected: 128)) {
+            try LeafReference.parse(first, path: "old.txt", expectedClasses: 1001, inputSide: 128)
+        }
+    }
+
     @Test func damagedWrongLengthAndForeignFilesAreRefusedByName() throws {
         let text = Self.reference.text
         #expect(throws: LeafReferenceError.notAReference(path: "r.txt")) {
-            try LeafReference.parse(Array("hello\n".utf8), path: "r.txt", expectedClasses: 1001)
+            try LeafReference.parse(Array("hello\n".utf8), path: "r.txt", expectedClasses: 1001, inputSide: 224)
         }
         // One value changed: the checksum no longer matches.
         let altered = text.replacingOccurrences(of: "\nphotos 20\n", with: "\nphotos 21\n")
         #expect(throws: LeafReferenceError.damaged(path: "r.txt", problem: "its checksum does not match its contents")) {
-            try LeafReference.parse(Array(altered.utf8), path: "r.txt", expectedClasses: 1001)
+            try LeafReference.parse(Array(altered.utf8), path: "r.txt", expectedClasses: 1001, inputSide: 224)
         }
         // Cut short.
-        #expect(throws: LeafReferenceError.self) { try LeafReference.parse(Array(text.utf8.prefix(text.utf8.count / 2)), path: "r.txt", expectedClasses: 1001) }
+        #expect(throws: LeafReferenceError.self) { try LeafReference.parse(Array(text.utf8.prefix(text.utf8.count / 2)), path: "r.txt", expectedClasses: 1001, inputSide: 224) }
         #expect(throws: LeafReferenceError.wrongLength(path: "r.txt", classes: 1001, expected: 38)) {
-            try LeafReference.parse(Array(text.utf8), path: "r.txt", expectedClasses: 38)
+            try LeafReference.parse(Array(text.utf8), path: "r.txt", expectedClasses: 38, inputSide: 224)
         }
         #expect(throws: LeafReferenceError.tooFewPhotos(count: 19, minimum: 20)) {
-            try LeafReference(meanOf: Array(repeating: Self.distribution(peak: 1), count: 19))
+            try LeafReference(meanOf: Array(repeating: Self.distribution(peak: 1), count: 19), inputSide: 224)
         }
         let missing = TestPaths.temporaryDirectory() + "/none.txt"
-        #expect(throws: LeafReferenceError.self) { try LeafReference.load(path: missing, expectedClasses: 1001) }
+        #expect(throws: LeafReferenceError.self) { try LeafReference.load(path: missing, expectedClasses: 1001, inputSide: 224) }
     }
 }
 
@@ -142,5 +167,44 @@ import Testing
         #expect(Self.judge(VerdictTestPictures.colourBars, jpegQuality: cut) == Judgement(verdict: .noPicture, reason: .drawn))
         #expect(Self.judge(VerdictTestPictures.colourBars) == Judgement(verdict: .noPicture, reason: .drawn))
         #expect(Self.judge(VerdictTestPictures.brownLeaf, jpegQuality: 75) == Judgement(verdict: .noLeaf, reason: .noGreen))
+    }
+}
+
+/// The generalist run at a smaller input than its own: MobileNetV2's file pools with a fixed 7×7
+/// window, which XNNPACK refuses on a smaller feature map until the window follows it.
+@Suite struct GeneralistInputSideTests {
+    @Test func theModelsGlobalPoolIsFoundAndSizedForEachSide() throws {
+        let model = try ModelFile(path: TestPaths.imagenetModel)
+        let windows = try withExtendedLifetime(model) { try GlobalPoolWindow.find(in: model.bytes) }
+        #expect(windows.count == 1)
+        let window = try #require(windows.first)
+        #expect(window.featureSide == 7 && window.modelInputSide == 224)
+        #expect([224, 160, 128, 100].map { window.side(forInputSide: $0) } == [7, 5, 4, 4])
+        // The leaf model pools with MEAN, whatever its input: nothing to change there.
+        let leafModel = try ModelFile(path: TestPaths.defaultModel)
+        let leafWindows = try withExtendedLifetime(leafModel) { try GlobalPoolWindow.find(in: leafModel.bytes) }
+        #expect(leafWindows.isEmpty)
+    }
+
+    @Test func aLeafLooksMuchTheSameToTheGeneralistAt160AsAt224() throws {
+        let leaf = try ImageDecoder().decode(try FileReader.readAll(path: TestPaths.appleScabLeaf))
+        let own = try SecondOpinion(options: .init(modelPath: TestPaths.imagenetModel, referencePath: nil), runtime: TestPaths.runtime)
+        let small = try SecondOpinion(options: .init(modelPath: TestPaths.imagenetModel, referencePath: nil, inputSide: 160),
+                                      runtime: TestPaths.runtime)
+        #expect(own.inputSide == 224 && small.inputSide == 160)
+        let atOwn = try own.distribution(of: leaf).distribution, atSmall = try small.distribution(of: leaf).distribution
+        #expect(atSmall.count == 1001 && abs(atSmall.reduce(0, +) - 1) < 1e-6)
+        let reference = try LeafReference(meanOf: Array(repeating: atOwn, count: 20), inputSide: 224)
+        let likeness = reference.likeness(atSmall)
+        #expect(likeness > 0.5 && likeness < 1, "\(likeness)")
+        // The window was changed in this process's copy only: the model at its own side still runs.
+        #expect(try SecondOpinion(options: .init(modelPath: TestPaths.imagenetModel, referencePath: nil), runtime: TestPaths.runtime)
+            .distribution(of: leaf).distribution == atOwn)
+    }
+
+    @Test func aSideOutsideTheRangeIsRefusedByName() {
+        #expect(throws: RuntimeError.invalidInputSide(0, allowed: 32...1024)) {
+            try Interpreter(modelPath: TestPaths.imagenetModel, options: TestPaths.runtime, inputSide: 0)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 @testable import PlantLeafCore
 import PlantLeafTestSupport
@@ -111,4 +112,52 @@ import Testing
         let uncached = try run(cache: nil)
         #expect(result.output == uncached.output)
     }
+
+    /// Each model or runtime change leaves a cache of megabytes behind. Writing a cache prunes
+    /// the others that are stale (another runtime's, unused for 30 days), the least recently used
+    /// beyond 8, files of writers that died, and digests no cache is named by.
+    @Test func writingACachePrunesStaleCachesAndBoundsTheFolder() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let cache = folder + "/plantleaf", xnnpack = folder + "/plantleaf/xnnpack"
+        #expect(try run(cache: cache).cache == .built)
+        let leafCache = try #require(cacheFile(in: cache))
+        let digestsInName = leafCache.split(separator: "/").last!.dropLast(6).split(separator: "-").map(String.init)
+        let runtime = digestsInName[1]
+        func age(_ path: String, seconds: Int) {
+            var times = [timespec(tv_sec: time(nil) - seconds, tv_nsec: 0), timespec(tv_sec: time(nil) - seconds, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        }
+        func plant(_ name: String, unusedFor days: Int) -> String {
+            let path = xnnpack + "/" + name
+            TestImages.write(Array("not packed weights".utf8), to: path)
+            TestImages.write(Array("stamp".utf8), to: path + ".stamp")
+            age(path + ".stamp", seconds: days * 86_400)
+            return path
+        }
+        func digest(_ digit: Int) -> String { String(repeating: String(digit), count: 64) }
+        let otherRuntime = plant("\(digest(1))-\(digest(2)).cache", unusedFor: 0)
+        let monthOld = plant("\(digest(3))-\(runtime).cache", unusedFor: 31)
+        // Nine recent caches of this runtime, used 1 to 9 days ago.
+        let recent = (1...9).map { plant(String(repeating: "a", count: 63) + "\($0)-\(runtime).cache", unusedFor: $0) }
+        let abandoned = xnnpack + "/\(digest(4))-\(runtime).cache.999999.tmp"
+        TestImages.write(Array("half written".utf8), to: abandoned)
+        age(abandoned, seconds: 7200)
+        let orphanDigest = cache + "/digests/1-2-3-4.5-6.7.sha256"
+        TestImages.write(Array(digest(5).utf8), to: orphanDigest)
+
+        // Another model: a cache is written, and the folder pruned.
+        #expect(try run(cache: cache, model: TestPaths.floatModel).cache == .built)
+        func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+        #expect(!exists(otherRuntime) && !exists(otherRuntime + ".stamp"))
+        #expect(!exists(monthOld) && !exists(abandoned) && !exists(orphanDigest))
+        // Eight kept: the new cache, the int8 model's (written a moment ago) and the six most recent.
+        #expect(exists(leafCache) && recent.prefix(6).allSatisfy(exists) && !recent.dropFirst(6).contains(where: exists))
+        // The digests of the caches kept stay, so their next start does not hash the files again.
+        let digests = try FileManager.default.contentsOfDirectory(atPath: cache + "/digests")
+            .map { try String(contentsOfFile: cache + "/digests/" + $0, encoding: .utf8) }
+        #expect(digests.contains(runtime) && digests.contains(digestsInName[0]))
+        #expect(try run(cache: cache).cache == .loaded)
+    }
 }
+

@@ -90,7 +90,9 @@ def upload_latency():
     report = tempfile.NamedTemporaryFile(suffix=".json")
     subprocess.run([PLANTLEAF, "bench", "--image", LEAF, "--runs", "200", "--json", report.name], check=True, capture_output=True)
     stages = json.load(open(report.name))["results"][0]["stages"]
-    floor = stages["prepare"]["median_ms"] + stages["invoke"]["median_ms"]
+    # Uploads run the default checks, the generalist's second model among them: its stage counts
+    # as the leaf model's invoke does (absent when the check is skipped, as it is then in serve).
+    floor = sum(stages[name]["median_ms"] for name in ("prepare", "invoke", "generalist") if stages.get(name))
     body = open(LEAF, "rb").read()
     server = Server(["--jobs", "1"])
     connection = http.client.HTTPConnection("127.0.0.1", server.port)
@@ -103,9 +105,9 @@ def upload_latency():
         times.append((time.perf_counter() - start) * 1000)
     server.stop()
     median = statistics.median(times)
-    print(f"  classify's prepare + invoke (plantleaf bench): {floor:.2f} ms; upload -> JSON: median {median:.2f} ms, "
+    print(f"  classify's prepare + invoke + generalist (plantleaf bench): {floor:.2f} ms; upload -> JSON: median {median:.2f} ms, "
           f"p90 {statistics.quantiles(times, n=10)[-1]:.2f} ms; difference {median - floor:.2f} ms")
-    verdict("upload -> JSON minus (prepare + invoke)", median - floor, 3.0, " ms")
+    verdict("upload -> JSON minus (prepare + invoke + generalist)", median - floor, 3.0, " ms")
 
 
 def throughput():

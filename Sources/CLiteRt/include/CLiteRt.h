@@ -118,8 +118,10 @@ static inline uint32_t pl_layout_rank(const LiteRtLayout *layout) { return layou
 // call-through wrappers.
 // Every name is required when the library is loaded, so only names that are called belong here.
 // Ownership: LiteRtCreateModelFromBuffer does not copy the buffer, which must outlive the model;
-// LiteRtAddOpaqueOptions takes the opaque options over; the destroy order that ran clean under
-// valgrind is buffers, compiled model, options, model, environment.
+// LiteRtAddOpaqueOptions takes the opaque options over; the non-strict input resize is the one
+// that resizes a fixed [1, 224, 224, 3] input (the strict one wants -1 dimensions in the model);
+// the destroy order that ran clean under valgrind is buffers, compiled model, options, model,
+// environment.
 #define PL_LITERT_FUNCTIONS(X) \
     X(LiteRtStatus, LiteRtCreateEnvironment, (int count, const LiteRtEnvOption *options, LiteRtEnvironment *env), (count, options, env)) \
     X(void, LiteRtDestroyEnvironment, (LiteRtEnvironment env), (env)) \
@@ -143,6 +145,7 @@ static inline uint32_t pl_layout_rank(const LiteRtLayout *layout) { return layou
     X(LiteRtStatus, LiteRtCreateCompiledModel, (LiteRtEnvironment env, LiteRtModel model, LiteRtOptions options, LiteRtCompiledModel *compiled), (env, model, options, compiled)) \
     X(void, LiteRtDestroyCompiledModel, (LiteRtCompiledModel compiled), (compiled)) \
     X(LiteRtStatus, LiteRtGetCompiledModelInputTensorLayout, (LiteRtCompiledModel compiled, LiteRtParamIndex signature, LiteRtParamIndex index, LiteRtLayout *layout), (compiled, signature, index, layout)) \
+    X(LiteRtStatus, LiteRtCompiledModelResizeInputTensorNonStrict, (LiteRtCompiledModel compiled, LiteRtParamIndex signature, LiteRtParamIndex index, const int *dims, size_t dims_size), (compiled, signature, index, dims, dims_size)) \
     X(LiteRtStatus, LiteRtGetCompiledModelOutputTensorLayouts, (LiteRtCompiledModel compiled, LiteRtParamIndex signature, size_t count, LiteRtLayout *layouts, bool update_allocation), (compiled, signature, count, layouts, update_allocation)) \
     X(LiteRtStatus, LiteRtRunCompiledModel, (LiteRtCompiledModel compiled, LiteRtParamIndex signature, size_t input_count, LiteRtTensorBuffer *inputs, size_t output_count, LiteRtTensorBuffer *outputs), (compiled, signature, input_count, inputs, output_count, outputs)) \
     X(LiteRtStatus, LiteRtCreateManagedTensorBuffer, (LiteRtEnvironment env, int32_t buffer_type, const LiteRtRankedTensorType *type, size_t size, LiteRtTensorBuffer *buffer), (env, buffer_type, type, size, buffer)) \

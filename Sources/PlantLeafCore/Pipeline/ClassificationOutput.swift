@@ -1,7 +1,7 @@
 /// The three forms `plantleaf classify` writes a result in, and their schema:
 /// - text: the path, then the verdict line (`verdictLine`), the reason's advice when it is not a
 ///   diagnosis, then one line per class: the score as a percentage with one decimal, and the
-///   label's display name (the leaf-likeness is in JSON and CSV; a skipped check is said once on
+///   class's name (the leaf-likeness is in JSON and CSV; a skipped check is said once on
 ///   stderr);
 /// - json: one `ReadingRecord` per line, the record every front end writes: "schema", "path"
 ///   (and "path_hex" when the name is not UTF-8), "verdict" (`Verdict`'s names: diagnosis,
@@ -9,8 +9,10 @@
 ///   "leaf_likeness", "timing_ms" ("read", "prepare", "invoke", "postprocess", "generalist"); a
 ///   file that failed is {"schema", "path", "error"};
 /// - csv: `csvHeader`, then the record flattened: one row per class of each image, each with the
-///   image's verdict, times, reason and leaf-likeness; paths escaped as in text, labels with control or bidirectional
-///   formatting characters written as \xHH (JSON keeps them exact, escaped).
+///   image's verdict, times, reason and leaf-likeness, and last the class's name for people; paths escaped as in text,
+///   labels with control or bidirectional formatting characters written as \xHH (JSON keeps them exact, escaped).
+/// Text is in the catalogue's language; JSON and CSV keep their keys, columns and values in
+/// every language but the words for people ("advice", "display").
 /// The scores are the model's whatever the verdict.
 /// The stage names are `StageTimings`'s, as in camera records and bench reports.
 public enum ClassificationOutput {
@@ -19,32 +21,27 @@ public enum ClassificationOutput {
         case text, json, csv
     }
 
-    public static let csvHeader = "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms"
+    public static let csvHeader = "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display"
 
     /// The verdict as a line of text: its name, and what it means for the scores beside it, so
     /// that only a diagnosis reads as an answer.
-    public static func verdictLine(_ verdict: Verdict) -> String {
-        switch verdict {
-        case .diagnosis: return "diagnosis: the top class is the answer"
-        case .uncertain: return "uncertain: not a diagnosis, maybe a leaf but not one to trust the model on"
-        case .noLeaf: return "no-leaf: not a diagnosis, this is not a leaf photo"
-        case .noPicture: return "no-picture: not a diagnosis, the picture shows nothing to read"
-        }
+    public static func verdictLine(_ verdict: Verdict, in catalogue: Catalogue) -> String {
+        catalogue["verdict." + verdict.rawValue + ".line"]
     }
 
     /// The lines for one classified file (no trailing newline).
-    public static func record(_ result: Classification, path: PathName, format: Format) -> String {
+    public static func record(_ result: Classification, path: PathName, format: Format, catalogue: Catalogue) -> String {
         switch format {
         case .text:
-            var lines = [path.escaped, "  " + verdictLine(result.verdict)]
-            if let reason = result.reason { lines.append("  " + reason.advice) }
+            var lines = [path.escaped, "  " + verdictLine(result.verdict, in: catalogue)]
+            if let reason = result.reason { lines.append("  " + catalogue.advice(reason)) }
             for entry in result.top {
                 let percent = DecimalText.fixed(entry.score * 100, decimals: 1)
-                lines.append("  " + String(repeating: " ", count: max(0, 5 - percent.count)) + percent + "%  " + Labels.displayName(entry.label))
+                lines.append("  " + String(repeating: " ", count: max(0, 5 - percent.count)) + percent + "%  " + catalogue.className(entry.label))
             }
             return lines.joined(separator: "\n")
         case .json:
-            return ReadingRecord(result, path: path).json
+            return ReadingRecord(result, path: path).json(in: catalogue)
         case .csv:
             let record = ReadingRecord(result, path: path)
             let t = record.timings
@@ -54,7 +51,7 @@ public enum ClassificationOutput {
                               t.generalist.map { JSONObject.number($0, decimals: 3) } ?? ""].joined(separator: ",")
             return record.top.enumerated().map { rank, entry in
                 [csvField(path.escaped), record.verdict.rawValue, String(rank + 1), String(entry.index), csvField(TerminalText.neutralised(entry.label)),
-                 JSONObject.number(entry.score, decimals: 6), times, generalist].joined(separator: ",")
+                 JSONObject.number(entry.score, decimals: 6), times, generalist, csvField(catalogue.className(entry.label))].joined(separator: ",")
             }.joined(separator: "\n")
         }
     }

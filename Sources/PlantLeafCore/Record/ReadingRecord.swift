@@ -12,7 +12,9 @@
 ///   time with its offset);
 /// - "verdict" (`Verdict`'s names); "reason" when it is not a diagnosis (`VerdictReason`'s
 ///   names: the reading that decided) and "advice", what to do, in words (read back from
-///   "reason", not from the line); "top" (best first: "index", "label", "score");
+///   "reason", not from the line); "top" (best first: "index", "label", "score", and "display",
+///   the class's name for people); "advice" and "display" are in the catalogue's language, the
+///   rest the same in every language;
 /// - "leaf_likeness" when the generalist check runs: how like leaf photos the generalist model
 ///   finds the picture, 0...1; null, with "leaf_likeness_skipped" saying why, when its model or
 ///   leaf reference could not be used;
@@ -104,9 +106,13 @@ public struct ReadingRecord: Sendable, Equatable {
         return (text, nil)
     }
 
-    /// The record as its JSON line (schema above; no newline). Times have three decimals at
-    /// most, the age and rates two, scores six; a number that is not finite is null.
-    public var json: String {
+    /// The record as its JSON line in English (schema above; no newline).
+    public var json: String { json(in: .english) }
+
+    /// The record as its JSON line, its words ("advice", "display") in `catalogue`'s language.
+    /// Times have three decimals at most, the age and rates two, scores six; a number that is
+    /// not finite is null.
+    public func json(in catalogue: Catalogue) -> String {
         var object = JSONObject()
         object.add("schema", ReadingRecord.schema)
         if let path { object.add("path", path) }
@@ -116,9 +122,13 @@ public struct ReadingRecord: Sendable, Equatable {
         object.add("verdict", verdict.rawValue)
         if let reason {
             object.add("reason", reason.rawValue)
-            object.add("advice", reason.advice)
+            object.add("advice", catalogue.advice(reason))
         }
-        object.add("top", objects: top.map(\.json))
+        object.add("top", objects: top.map { entry in
+            var item = entry.json
+            item.add("display", catalogue.className(entry.label))
+            return item
+        })
         switch secondOpinion {
         case .notRun: break
         case .leafLikeness(let likeness): object.add("leaf_likeness", likeness, decimals: 4)

@@ -21,11 +21,12 @@ public final class ModelFile {
     /// The mapped file's identity, which keys its stored digest (`WeightCache`).
     let identity: FileIdentity
 
-    /// Maps and checks the file at `path`. Throws `RuntimeError.modelNotFound`,
-    /// `.modelUnreadable` (not a regular file, or not readable), `.notAModel` or `.damagedModel`.
+    /// Maps and checks the file at `path`. With `inputSide`, the windows of its global average
+    /// pools are set for a square input of that side (`GlobalPoolWindow`), in this process's copy
+    /// of their page only: the file and other processes' mappings of it keep theirs.
     ///
     /// - Throws: `RuntimeError.modelNotFound`, `.modelUnreadable`, `.notAModel` or `.damagedModel`.
-    public init(path: String) throws(RuntimeError) {
+    public init(path: String, inputSide: Int? = nil) throws(RuntimeError) {
         // O_NONBLOCK: a FIFO given as the model must not hang the open; it is refused below.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -45,12 +46,17 @@ public final class ModelFile {
         guard size >= ModelFile.minimumSize else { throw .notAModel(path: path, reason: "only \(size) bytes") }
         // Mapped rather than read: the pages stay the page cache's, one copy for every
         // interpreter and process running this model.
-        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
+        let protection = inputSide == nil ? PROT_READ : PROT_READ | PROT_WRITE
+        guard let mapping = mmap(nil, size, protection, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
             throw .modelUnreadable(path: path, reason: SystemError(errno).reason)
         }
         let bytes = UnsafeRawBufferPointer(start: mapping, count: size)
         do {
             try ModelFile.check(contents: bytes, path: path)
+            if let inputSide {
+                try ModelFile.setGlobalPoolWindows(UnsafeMutableRawBufferPointer(mutating: bytes), inputSide: inputSide, path: path)
+                mprotect(mapping, size, PROT_READ)
+            }
         } catch {
             munmap(mapping, size)
             throw error
@@ -62,6 +68,20 @@ public final class ModelFile {
 
     deinit {
         munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+
+    private static func setGlobalPoolWindows(_ bytes: UnsafeMutableRawBufferPointer, inputSide: Int, path: String) throws(RuntimeError) {
+        let windows: [GlobalPoolWindow]
+        do {
+            windows = try GlobalPoolWindow.find(in: UnsafeRawBufferPointer(bytes))
+        } catch {
+            throw .damagedModel(path: path, reason: error.reason)
+        }
+        for window in windows {
+            let side = UInt32(window.side(forInputSide: inputSide)).littleEndian
+            bytes.storeBytes(of: side, toByteOffset: window.widthPosition, as: UInt32.self)
+            bytes.storeBytes(of: side, toByteOffset: window.heightPosition, as: UInt32.self)
+        }
     }
 
     /// Checks a model's bytes: size, identifier, and the flatbuffer structure LiteRT will follow.

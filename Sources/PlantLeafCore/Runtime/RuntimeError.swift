@@ -18,6 +18,8 @@ public enum RuntimeError: PlantLeafError {
     /// A LiteRT call returned an error status.
     case callFailed(function: String, status: Int32, context: String)
     case invalidThreadCount(Int)
+    /// An input side was asked for outside those the model can be resized to.
+    case invalidInputSide(Int, allowed: ClosedRange<Int>)
     /// The interpreter's thread pool could not be started (the thread limit, `ulimit -u`).
     case threadsUnavailable(threads: Int, reason: String)
 
@@ -34,6 +36,8 @@ public enum RuntimeError: PlantLeafError {
         case .unsupportedModel(let path, _): return "model \(path) is not supported"
         case .callFailed(let function, _, let context): return "\(function) failed for \(context)"
         case .invalidThreadCount(let threads): return "thread count must be at least 1, got \(threads)"
+        case .invalidInputSide(let side, let allowed):
+            return "an input side of \(side) pixels was asked for; \(allowed.lowerBound) to \(allowed.upperBound) can be"
         case .threadsUnavailable(let threads, _):
             return "cannot start the \(threads - 1) helper threads of a \(threads)-thread interpreter"
         }
@@ -41,7 +45,7 @@ public enum RuntimeError: PlantLeafError {
 
     public var details: String? {
         switch self {
-        case .libraryNotFound, .libraryPathNotAPath, .modelNotFound, .invalidThreadCount: return nil
+        case .libraryNotFound, .libraryPathNotAPath, .modelNotFound, .invalidThreadCount, .invalidInputSide: return nil
         case .libraryUnusable(_, let reason): return "\(reason); PlantLeaf needs libLiteRt.so from ai-edge-litert 2.3.0"
         case .modelUnreadable(_, let reason), .notAModel(_, let reason), .damagedModel(_, let reason), .unsupportedModel(_, let reason):
             return reason

@@ -27,12 +27,25 @@ public enum WeightCacheState: Equatable, Sendable {
 ///
 /// Everything is written as the user, 0600 in 0700 folders, under a temporary name then renamed,
 /// and opened with O_NOFOLLOW: a symbolic link planted in the folder is refused, not followed.
+///
+/// Each model or runtime change leaves a cache of 3-9 MB behind, so whenever one is written the
+/// folder is pruned (`prune`): caches of another runtime, caches unused for `maximumAge`, the
+/// least recently used beyond `maximumCaches`, and digests no cache is named by. A cache's last
+/// use is its stamp's modification time, set each time the cache is read.
 struct WeightCache {
+    /// Caches kept at most: a grower switching between a few models keeps each one's.
+    static let maximumCaches = 8
+    /// A cache unused this long (seconds: 30 days) is stale.
+    static let maximumAge = 30 * 24 * 3600
+    /// A temporary file older than this (seconds) was left by a process that died while writing.
+    static let abandonedAfter = 3600
+
     /// The path XNNPACK is given: the trusted cache, or a new empty file for it to fill.
     let compilePath: String
     let building: Bool
     private let cachePath: String
     private let stampPath: String
+    private let runtimeDigest: String
 
     /// Finds the cache for `model` run by the runtime at `runtimePath` under `folder`, creating
     /// the folders as needed.
@@ -53,11 +66,14 @@ struct WeightCache {
         let runtimeDigest = try WeightCache.digest(identity: FileIdentity(runtimeStatus), in: digests) {
             SHA256.hex(ofFile: runtimePath)
         }
+        self.runtimeDigest = runtimeDigest
         cachePath = "\(xnnpack)/\(modelDigest)-\(runtimeDigest).cache"
         stampPath = cachePath + ".stamp"
         if let identity = WeightCache.ownFileIdentity(cachePath), WeightCache.readSmallFile(stampPath) == identity.text {
             compilePath = cachePath
             building = false
+            // The last use, which pruning keeps the most recent caches by.
+            utimensat(AT_FDCWD, stampPath, nil, AT_SYMLINK_NOFOLLOW)
         } else {
             // A new file of our own for XNNPACK to fill; renamed over the cache once complete.
             compilePath = "\(cachePath).\(getpid()).tmp"
@@ -88,7 +104,51 @@ struct WeightCache {
         } catch {
             return .unavailable(error.reason)
         }
+        prune()
         return .built
+    }
+
+    /// Removes, beside the cache just written: other runtimes' caches, caches unused for
+    /// `maximumAge`, the least recently used beyond `maximumCaches`, temporary files of processes
+    /// that died while writing, and stored digests that no remaining cache is named by.
+    /// Only regular files of this user's are removed; what cannot be removed is left.
+    func prune(now: Int = Int(time(nil))) {
+        let xnnpack = WeightCache.parentFolder(of: cachePath)
+        let digests = WeightCache.parentFolder(of: xnnpack) + "/digests"
+        var kept: [(path: String, lastUse: Int)] = []
+        var keptDigests: Set<String> = []
+        for name in WeightCache.fileNames(in: xnnpack) {
+            let path = xnnpack + "/" + name
+            if name.hasSuffix(".tmp") {
+                if let modified = WeightCache.modificationTime(path), now - modified > WeightCache.abandonedAfter { unlink(path) }
+                continue
+            }
+            guard name.hasSuffix(".cache") else {
+                // A stamp whose cache is gone.
+                if name.hasSuffix(".cache.stamp"), WeightCache.modificationTime(String(path.dropLast(6))) == nil { unlink(path) }
+                continue
+            }
+            guard path != cachePath else { continue }
+            let digestsInName = name.dropLast(6).split(separator: "-").map(String.init)
+            let lastUse = WeightCache.modificationTime(path + ".stamp") ?? WeightCache.modificationTime(path) ?? 0
+            if digestsInName.count != 2 || digestsInName[1] != runtimeDigest || now - lastUse > WeightCache.maximumAge {
+                WeightCache.removeCache(path)
+            } else {
+                kept.append((path, lastUse))
+            }
+        }
+        kept.sort { $0.lastUse > $1.lastUse }
+        for old in kept.dropFirst(WeightCache.maximumCaches - 1) { WeightCache.removeCache(old.path) }
+        for cache in kept.prefix(WeightCache.maximumCaches - 1) + [(cachePath, now)] {
+            let name = cache.path.split(separator: "/").last.map { String($0.dropLast(6)) } ?? ""
+            keptDigests.formUnion(name.split(separator: "-").map(String.init))
+        }
+        for name in WeightCache.fileNames(in: digests) {
+            let path = digests + "/" + name
+            let stale = name.hasSuffix(".tmp") ? (WeightCache.modificationTime(path).map { now - $0 > WeightCache.abandonedAfter } ?? false)
+                : name.hasSuffix(".sha256") && !(WeightCache.readSmallFile(path).map(keptDigests.contains) ?? false)
+            if stale { unlink(path) }
+        }
     }
 
     /// After a failed compile: removes the file XNNPACK was filling.
@@ -97,6 +157,35 @@ struct WeightCache {
     }
 
     // MARK: - Files
+
+    private static func removeCache(_ path: String) {
+        unlink(path)
+        unlink(path + ".stamp")
+    }
+
+    private static func parentFolder(of path: String) -> String {
+        String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    }
+
+    /// The names in `folder` of regular files of this user's (no links, no folders).
+    private static func fileNames(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            var status = stat()
+            guard lstat(folder + "/" + name, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == geteuid() else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// A path's modification time in seconds (the link itself for a link), or nil when there is none.
+    private static func modificationTime(_ path: String) -> Int? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? Int(status.st_mtim.tv_sec) : nil
+    }
 
     /// The identity of a regular file of this user's at `path` (not a link) that no one else
     /// can write; nil otherwise.

@@ -4,9 +4,10 @@
 ///
 /// Stored as text, so a grower can see what it is and a damaged copy is found, not used:
 ///
-///     plantleaf-leaf-reference 1
+///     plantleaf-leaf-reference 2
 ///     photos 76
 ///     classes 1001
+///     input 224           the side of the square picture the generalist was run on
 ///     0.000012
 ///     …                   one line per class, the mean probability
 ///     sha256 <hex>        of every line above, each with its newline
@@ -15,15 +16,22 @@ public struct LeafReference: Sendable, Equatable {
     public let distribution: [Double]
     /// How many photos the mean was taken over.
     public let photoCount: Int
+    /// The side of the square picture the generalist model was run on: its distributions differ
+    /// with the size, so a reference holds for one size only.
+    public let inputSide: Int
 
     /// The format's first line.
-    static let header = "plantleaf-leaf-reference 1"
+    static let header = "plantleaf-leaf-reference 2"
+    /// The first format's, without an input line: every such reference was made at 224×224.
+    static let firstHeader = "plantleaf-leaf-reference 1"
+    static let firstFormatInputSide = 224
     /// Fewer photos than this make a reference of one grower's few leaves, not of their crop.
     public static let minimumPhotos = 20
 
-    /// The mean of `distributions` (each the generalist's output for one leaf photo).
+    /// The mean of `distributions` (each the generalist's output for one leaf photo, run at
+    /// `inputSide`×`inputSide`).
     /// - Throws: `LeafReferenceError.tooFewPhotos` below `minimumPhotos`.
-    public init(meanOf distributions: [[Double]]) throws(LeafReferenceError) {
+    public init(meanOf distributions: [[Double]], inputSide: Int) throws(LeafReferenceError) {
         guard distributions.count >= Self.minimumPhotos, let classes = distributions.first?.count else {
             throw .tooFewPhotos(count: distributions.count, minimum: Self.minimumPhotos)
         }
@@ -32,12 +40,14 @@ public struct LeafReference: Sendable, Equatable {
             for index in 0..<min(classes, distribution.count) { sum[index] += distribution[index] }
         }
         let total = sum.reduce(0, +)
-        self.init(distribution: sum.map { total > 0 ? $0 / total : 1 / Double(classes) }, photoCount: distributions.count)
+        self.init(distribution: sum.map { total > 0 ? $0 / total : 1 / Double(classes) }, photoCount: distributions.count,
+                  inputSide: inputSide)
     }
 
-    init(distribution: [Double], photoCount: Int) {
+    init(distribution: [Double], photoCount: Int, inputSide: Int) {
         self.distribution = distribution
         self.photoCount = photoCount
+        self.inputSide = inputSide
     }
 
     /// The Bhattacharyya coefficient Σ √(pᵢ mᵢ) of a distribution `p` against this reference:
@@ -52,29 +62,30 @@ public struct LeafReference: Sendable, Equatable {
     /// The file's text (format above), each probability to nine decimals: the rounding moves a
     /// likeness by less than 10⁻³.
     public var text: String {
-        var body = Self.header + "\n" + "photos \(photoCount)\n" + "classes \(distribution.count)\n"
+        var body = Self.header + "\n" + "photos \(photoCount)\n" + "classes \(distribution.count)\n" + "input \(inputSide)\n"
         for value in distribution { body += DecimalText.shortest(value, decimals: 9).map { $0 + "\n" } ?? "0\n" }
         return body + "sha256 " + SHA256.hex(of: Array(body.utf8)) + "\n"
     }
 
     /// Reads a reference from the file at `path`, which must hold `expectedClasses` classes (the
-    /// generalist model's output count).
+    /// generalist model's output count) and have been made at `inputSide` (the side it runs at).
     /// - Throws: `LeafReferenceError` naming the file and what is wrong with it.
-    public static func load(path: String, expectedClasses: Int) throws(LeafReferenceError) -> LeafReference {
+    public static func load(path: String, expectedClasses: Int, inputSide: Int) throws(LeafReferenceError) -> LeafReference {
         let bytes: [UInt8]
         do {
             bytes = try FileReader.readAll(path: path, maximumSize: 1 << 20)
         } catch {
             throw .unreadable(path: path, reason: error.reason)
         }
-        return try parse(bytes, path: path, expectedClasses: expectedClasses)
+        return try parse(bytes, path: path, expectedClasses: expectedClasses, inputSide: inputSide)
     }
 
     /// Reads a reference from its file's bytes; `path` names it in errors.
     /// - Throws: `LeafReferenceError` naming what is wrong.
-    public static func parse(_ bytes: [UInt8], path: String, expectedClasses: Int) throws(LeafReferenceError) -> LeafReference {
+    public static func parse(_ bytes: [UInt8], path: String, expectedClasses: Int, inputSide: Int) throws(LeafReferenceError) -> LeafReference {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard text.hasPrefix(header + "\n") else { throw .notAReference(path: path) }
+        let firstFormat = text.hasPrefix(firstHeader + "\n")
+        guard firstFormat || text.hasPrefix(header + "\n") else { throw .notAReference(path: path) }
         guard text.hasSuffix("\n"), let checksumLine = text.dropLast().lastIndex(of: "\n") else {
             throw .damaged(path: path, problem: "it does not end with its checksum line")
         }
@@ -88,10 +99,19 @@ public struct LeafReference: Sendable, Equatable {
             throw .damaged(path: path, problem: "its photos and classes lines are missing or wrong")
         }
         guard classes == expectedClasses else { throw .wrongLength(path: path, classes: classes, expected: expectedClasses) }
-        let values = lines.dropFirst(3).compactMap(Double.init)
-        guard values.count == classes, lines.count == classes + 3, values.allSatisfy({ $0 >= 0 && $0 <= 1 }) else {
-            throw .damaged(path: path, problem: "it holds \(lines.count - 3) values for \(classes) classes")
+        var madeAt = firstFormatInputSide
+        if !firstFormat {
+            guard lines.count >= 4, lines[3].hasPrefix("input "), let side = Int(lines[3].dropFirst(6)) else {
+                throw .damaged(path: path, problem: "its input line is missing or wrong")
+            }
+            madeAt = side
         }
-        return LeafReference(distribution: values, photoCount: photos)
+        guard madeAt == inputSide else { throw .wrongInputSide(path: path, side: madeAt, expected: inputSide) }
+        let header = firstFormat ? 3 : 4
+        let values = lines.dropFirst(header).compactMap(Double.init)
+        guard values.count == classes, lines.count == classes + header, values.allSatisfy({ $0 >= 0 && $0 <= 1 }) else {
+            throw .damaged(path: path, problem: "it holds \(lines.count - header) values for \(classes) classes")
+        }
+        return LeafReference(distribution: values, photoCount: photos, inputSide: madeAt)
     }
 }

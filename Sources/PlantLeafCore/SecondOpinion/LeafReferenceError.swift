@@ -8,6 +8,8 @@ public enum LeafReferenceError: PlantLeafError {
     case damaged(path: String, problem: String)
     /// The reference was made for a model with another number of classes.
     case wrongLength(path: String, classes: Int, expected: Int)
+    /// The reference was made with the generalist run at another input size.
+    case wrongInputSide(path: String, side: Int, expected: Int)
     /// Too few photos, or photos the generalist model does not see as one kind of thing.
     case tooFewPhotos(count: Int, minimum: Int)
 
@@ -18,6 +20,8 @@ public enum LeafReferenceError: PlantLeafError {
         case .damaged(let path, _): return "the leaf reference \(path) is damaged"
         case .wrongLength(let path, let classes, let expected):
             return "the leaf reference \(path) has \(classes) classes, the generalist model \(expected)"
+        case .wrongInputSide(let path, let side, let expected):
+            return "the leaf reference \(path) was made at \(side)×\(side) pixels, the generalist model runs at \(expected)×\(expected)"
         case .tooFewPhotos(let count, let minimum):
             return "a leaf reference needs at least \(minimum) leaf photos, got \(count)"
         }

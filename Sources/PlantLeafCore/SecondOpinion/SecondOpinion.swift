@@ -9,16 +9,21 @@ public final class SecondOpinion {
         public var modelPath: String
         /// nil: the distribution is measured but there is nothing to compare it with (calibrate).
         public var referencePath: String?
+        /// The side of the square picture the generalist runs on, its input resized to it; nil
+        /// for the model's own (224). The reference must have been made at the same side.
+        public var inputSide: Int?
 
-        public init(modelPath: String, referencePath: String?) {
+        public init(modelPath: String, referencePath: String?, inputSide: Int? = nil) {
             self.modelPath = modelPath
             self.referencePath = referencePath
+            self.inputSide = inputSide
         }
     }
 
     private let interpreter: Interpreter
     private let quantizer: InputQuantizer
-    /// Resizes pictures of another size than the model's input (a leaf model with another input size).
+    /// Resizes pictures of another size than the generalist's input (a leaf model with another
+    /// input size, or the generalist run at a smaller one).
     private let resizer: RowResizer
     public let reference: LeafReference?
     public let options: Options
@@ -28,7 +33,7 @@ public final class SecondOpinion {
     public init(options: Options, runtime: Interpreter.Options) throws(SecondOpinionError) {
         self.options = options
         do {
-            interpreter = try Interpreter(modelPath: options.modelPath, options: runtime)
+            interpreter = try Interpreter(modelPath: options.modelPath, options: runtime, inputSide: options.inputSide)
         } catch {
             throw .model(error)
         }
@@ -37,7 +42,8 @@ public final class SecondOpinion {
         resizer = RowResizer(width: size.width, height: size.height)
         if let path = options.referencePath {
             do {
-                reference = try LeafReference.load(path: path, expectedClasses: interpreter.output.elementCount)
+                reference = try LeafReference.load(path: path, expectedClasses: interpreter.output.elementCount,
+                                                   inputSide: interpreter.inputSize.width)
             } catch {
                 throw .reference(error)
             }
@@ -74,6 +80,9 @@ public final class SecondOpinion {
 
     /// The generalist's output classes (1001 for ImageNet's, with background).
     public var classCount: Int { interpreter.output.elementCount }
+
+    /// The side of the square picture the generalist runs on.
+    public var inputSide: Int { interpreter.inputSize.width }
 
     private func resized(_ image: RGBImage) -> RGBImage {
         _ = resizer.begin(width: image.width, height: image.height, orientation: .upright)

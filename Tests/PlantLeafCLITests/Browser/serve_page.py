@@ -2,14 +2,17 @@
 loads it, picks a photo with the file input, waits for the answer, and prints what the page
 shows (and what the browser logged) as one JSON object on stdout.
 
-With --history it opens /history at a phone's size (390x844 CSS pixels) and reports its events,
+With --history it opens /history as a phone shows it (390x844 CSS pixels) and reports its events,
 whether their pictures loaded, and the smallest type size of the readings table.
 
 With --live it opens the camera's page (URL is then that of /live) instead, and watches the
 frame and the reading until each has changed at least once. With --sign-in it opens the page of
 a server that has a token, reads whether the sign-in page is styled, and signs in with TOKEN.
 
-usage: serve_page.py URL PHOTO SCREENSHOT
+With --phone the browser is a phone's size (390 x 844 CSS pixels, as an iPhone 12 to 15), and
+with --lang CODE it asks for that language first (Accept-Language), as a phone set to it does.
+
+usage: serve_page.py [--phone] [--lang CODE] URL PHOTO SCREENSHOT
        serve_page.py --live URL SCREENSHOT
        serve_page.py --sign-in TOKEN URL SCREENSHOT
        serve_page.py --history URL SCREENSHOT
@@ -61,25 +64,59 @@ def missing():
     return ", ".join(absent)
 
 
-def browser(profile):
+def browser(profile, phone=False, language="en"):
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + profile,
-                 "--window-size=800,1400", "--no-first-run", "--disable-extensions"]:
+                 "--window-size=800,1400", "--no-first-run", "--disable-extensions", "--lang=" + language]:
         options.add_argument(flag)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2}})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
 
 def answered(driver):
-    """The result is shown, or the status line says something other than that it is reading."""
-    status = driver.find_element(By.ID, "status").text
-    return driver.find_element(By.ID, "result").is_displayed() or status not in ("", "Reading the leaf…")
+    """The result is shown, or a problem is (the status line then says it in plain words)."""
+    return driver.find_element(By.ID, "result").is_displayed() or driver.find_element(By.ID, "problem").is_displayed()
 
 
 def shown(driver, element_id):
     """What a person sees of the element: nothing while it is hidden."""
     return driver.find_element(By.ID, element_id).text
+
+
+def content(driver, element_id):
+    """The element's text whether or not it is shown (behind a closed "Details" too)."""
+    return driver.execute_script("return document.getElementById(arguments[0]).textContent", element_id)
+
+
+# How the page is laid out: its language and direction, whether anything is wider than the
+# viewport, the direction the scores are laid out in, where the class list is (first, or behind
+# Details), and every host the page loaded anything from.
+LAYOUT = """
+const root = document.documentElement;
+const wide = [...document.querySelectorAll("body *")].filter(element => {
+  const box = element.getBoundingClientRect();
+  return box.width > 0 && (box.right > root.clientWidth + 1 || box.left < -1) && !element.classList.contains("offscreen");
+}).map(element => element.tagName + (element.id ? "#" + element.id : ""));
+return {
+  lang: root.lang, dir: root.dir,
+  viewport_width: root.clientWidth, page_width: root.scrollWidth, too_wide: wide,
+  score_directions: [...document.querySelectorAll("#top .score")].map(score => getComputedStyle(score).direction),
+  top_behind_details: document.getElementById("top").closest("details") !== null,
+  hosts: [...new Set(performance.getEntriesByType("resource").concat(performance.getEntriesByType("navigation"))
+                     .map(entry => new URL(entry.name).host))],
+  meaning: document.getElementById("meaning").textContent,
+  codes: document.getElementById("codes").textContent,
+  problem: document.getElementById("problem").hidden ? "" : document.getElementById("problem-text").textContent,
+  photo_controls: [...document.querySelectorAll("input[type=file], label.button")].filter(element => {
+    const box = element.getBoundingClientRect();
+    return box.width > 2 && box.height > 2;
+  }).length
+};
+"""
 
 
 def console(driver):
@@ -111,8 +148,8 @@ def live(url, screenshot):
                 "verdicts": verdicts,
                 "frame_colours": colours,
                 "frame_width": driver.execute_script('return document.getElementById("frame").naturalWidth'),
-                "top": [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#top li")],
-                "timing": shown(driver, "timing"),
+                "top": driver.execute_script('return [...document.querySelectorAll("#top li")].map(item => item.textContent)'),
+                "timing": content(driver, "timing"),
                 "status": shown(driver, "status"),
                 "console": console(driver),
                 "screenshot_saved": driver.save_screenshot(screenshot),
@@ -177,9 +214,8 @@ return {
 
 def history(url, screenshot):
     with tempfile.TemporaryDirectory(prefix="serve-page-chromium-") as profile:
-        driver = browser(profile)
+        driver = browser(profile, phone=True)
         try:
-            driver.set_window_size(390, 844)
             driver.get(url)
             WebDriverWait(driver, ANSWER_SECONDS).until(
                 lambda page: page.execute_script('return [...document.images].every(image => image.complete)'))
@@ -193,9 +229,9 @@ def history(url, screenshot):
     print(json.dumps(report))
 
 
-def main(url, photo, screenshot):
+def main(url, photo, screenshot, phone=False, language="en"):
     with tempfile.TemporaryDirectory(prefix="serve-page-chromium-") as profile:
-        driver = browser(profile)
+        driver = browser(profile, phone, language)
         try:
             driver.get(url)
             driver.find_element(By.ID, "photo").send_keys(photo)
@@ -208,9 +244,10 @@ def main(url, photo, screenshot):
                 "timed_out": timed_out,
                 "result_shown": driver.find_element(By.ID, "result").is_displayed(),
                 "verdict": shown(driver, "verdict"),
-                "top": [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#top li")],
-                "timing": shown(driver, "timing"),
+                "top": driver.execute_script('return [...document.querySelectorAll("#top li")].map(item => item.textContent)'),
+                "timing": content(driver, "timing"),
                 "status": shown(driver, "status"),
+                "layout": driver.execute_script(LAYOUT),
                 "console": console(driver),
                 "screenshot_saved": driver.save_screenshot(screenshot),
             }
@@ -230,4 +267,11 @@ if __name__ == "__main__":
     elif sys.argv[1] == "--history":
         history(*sys.argv[2:])
     else:
-        main(*sys.argv[1:])
+        arguments = sys.argv[1:]
+        phone = arguments[0] == "--phone"
+        if phone:
+            arguments = arguments[1:]
+        language = "en"
+        if arguments[0] == "--lang":
+            language, arguments = arguments[1], arguments[2:]
+        main(*arguments, phone=phone, language=language)

@@ -1,0 +1,54 @@
+import Foundation
+import PlantLeafTestSupport
+import Testing
+
+/// classify in the grower's language: the text follows LC_ALL, LC_MESSAGES and LANG (or --lang);
+/// JSON keeps every key and value but its words for people ("display", "advice").
+@Suite struct ClassifyLanguageTests {
+    static let leaf = ClassifyOutputTests.leaf
+    static let cat = TestPaths.samples + "/imagenet/cat_720p.jpg"
+
+    @Test func anArabicLocalePrintsArabicNamesAndAdvice() throws {
+        let result = try runPlantLeaf(["classify", Self.leaf, Self.cat], environment: ["LC_ALL": "", "LC_MESSAGES": "", "LANG": "ar_EG.UTF-8"])
+        #expect(result.status == 0)
+        let lines = result.stdoutLines
+        #expect(lines.count == 11, "\(lines)")
+        #expect(lines[0] == Self.leaf)
+        #expect(lines[1] == "  تشخيص: الصنف الأول هو الجواب")
+        #expect(lines[2].hasSuffix("%  طماطم — اللفحة المبكرة"), "\(lines)")
+        // The cat: no leaf, said and advised in Arabic; the numbers stay as they are.
+        #expect(lines[5] == Self.cat)
+        #expect(lines[6] == "  لا توجد ورقة في الصورة: ليس تشخيصاً")
+        #expect(lines[7] == "  لا نرى ورقة نبات في الصورة. صوّر ورقة واحدة بحيث تملأ معظم الصورة.")
+        #expect(lines[8].range(of: #"^ +\d{1,3}\.\d%  \S"#, options: .regularExpression) != nil, "\(lines[8])")
+    }
+
+    /// The same files in JSON, in Arabic and in English (LC_ALL=C over an Arabic LANG, as POSIX
+    /// orders them): the same records but for "display", "advice" and the times each run took.
+    @Test func jsonDiffersOnlyInItsWordsForPeople() throws {
+        let arabic = try runPlantLeaf(["classify", "--format", "json", Self.leaf, Self.cat], environment: ["LC_ALL": "", "LANG": "ar_EG.UTF-8"])
+        let english = try runPlantLeaf(["classify", "--format", "json", Self.leaf, Self.cat], environment: ["LC_ALL": "C", "LANG": "ar_EG.UTF-8"])
+        #expect(arabic.status == 0 && english.status == 0)
+        let arabicRecords = arabic.stdoutLines.compactMap(jsonObject), englishRecords = english.stdoutLines.compactMap(jsonObject)
+        #expect(arabicRecords.count == 2 && englishRecords.count == 2)
+        for (translated, plain) in zip(arabicRecords, englishRecords) {
+            #expect(Self.machineFields(translated) == Self.machineFields(plain))
+        }
+        let displays = arabicRecords.map { (($0["top"] as? [[String: Any]])?.first?["display"] as? String) ?? "" }
+        #expect(displays[0] == "طماطم — اللفحة المبكرة")
+        #expect((englishRecords[0]["top"] as? [[String: Any]])?.first?["display"] as? String == "Tomato — Early blight")
+        #expect(arabicRecords[1]["verdict"] as? String == "no-leaf")
+        #expect(arabicRecords[1]["advice"] as? String == "لا نرى ورقة نبات في الصورة. صوّر ورقة واحدة بحيث تملأ معظم الصورة.")
+        #expect(englishRecords[1]["advice"] as? String == "No leaf found in the picture. Photograph one leaf so that it fills most of the picture.")
+    }
+
+    /// A record re-encoded with sorted keys, its "display" and "advice" and its times' values left out.
+    static func machineFields(_ record: [String: Any]) -> String {
+        var record = record
+        record["advice"] = nil
+        record["timing_ms"] = (record["timing_ms"] as? [String: Any])?.keys.sorted()
+        record["top"] = (record["top"] as? [[String: Any]])?.map { entry in entry.filter { $0.key != "display" } }
+        let data = (try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,133 @@
+import PlantLeafCore
+import PlantLeafMQTT
+@testable import PlantLeafServe
+import PlantLeafTestSupport
+import Testing
+
+/// The text catalogue: one file a language under Sources/PlantLeafCore/Embedded/Locales, built in.
+@Suite struct CatalogueTests {
+    static let english = Catalogue.english
+    static let arabic = Catalogue(language: "ar")
+
+    @Test func everyLanguageFileIsAFlatObjectOfStrings() {
+        #expect(Catalogue.languages == ["ar", "en"])
+        for (language, text) in Catalogue.files {
+            do {
+                _ = try Catalogue.flatStrings(Array(text.utf8))
+            } catch {
+                Issue.record("\(language).json: \(error)")
+            }
+        }
+    }
+
+    /// A language lacking a key English has would show English there; one with a key English no
+    /// longer has carries a text nothing shows. Either is a file to bring up to date.
+    @Test func everyLanguageHasExactlyEnglishsKeys() throws {
+        let englishKeys = Self.english.ownKeys
+        #expect(englishKeys.count > 100)
+        for language in Catalogue.languages {
+            let keys = try #require(Catalogue(language: language)).ownKeys
+            #expect(englishKeys.subtracting(keys).sorted() == [], "missing from \(language).json")
+            #expect(keys.subtracting(englishKeys).sorted() == [], "in \(language).json but not in en.json")
+        }
+    }
+
+    @Test func everyClassOfTheLabelsFileHasANameInEveryLanguage() throws {
+        let labels = try Labels.load(path: TestPaths.labels)
+        #expect(labels.count == 38)
+        for language in Catalogue.languages {
+            let keys = try #require(Catalogue(language: language)).ownKeys
+            let unnamed = labels.names.filter { !keys.contains("class." + $0) }
+            #expect(unnamed == [], "\(language) has no name for these")
+        }
+        let arabic = try #require(Self.arabic)
+        #expect(arabic.className("Tomato___Late_blight") == "طماطم — اللفحة المتأخرة")
+        #expect(arabic.className("Potato___Early_blight") == "بطاطس — اللفحة المبكرة")
+        #expect(arabic.className("Squash___Powdery_mildew") == "كوسة — البياض الدقيقي")
+        #expect(arabic.className("Tomato___Leaf_Mold") == "طماطم — عفن الأوراق")
+        #expect(arabic.className("Tomato___healthy") == "طماطم — سليم")
+        // English keeps the names the label's own reading gave before there was a catalogue.
+        #expect(labels.names.allSatisfy { Self.english.className($0) == Labels.displayName($0) })
+    }
+
+    /// Every verdict and reason, and every key the pages name, has its English text.
+    @Test func everyKeyTheProgramUsesIsInEnglish() {
+        let keys = Self.english.ownKeys
+        var used = Verdict.allCases.flatMap { verdict in ["line", "heading", "name"].map { "verdict." + verdict.rawValue + "." + $0 } }
+        used += VerdictReason.allCases.map { "reason." + $0.rawValue }
+        used += ["verdict.diagnosis.advice", "language.name", "language.direction"]
+        for page in PageTemplate.fileNames where page.hasSuffix(".html") { used += PageTemplate.keys(in: page) }
+        #expect(used.filter { !keys.contains($0) } == [])
+    }
+
+    @Test func aMissingKeyReadsAsEnglish() {
+        let partial = Catalogue(code: "xx", texts: ["page.hint": "xx hint"])
+        #expect(partial["page.hint"] == "xx hint")
+        #expect(partial["page.photo-button"] == "Take or choose a photo")
+        #expect(partial.advice(.dark) == Self.english.advice(.dark))
+        #expect(partial.className("Tomato___Late_blight") == "Tomato — Late blight")
+        // A label no catalogue knows is read as the label says.
+        #expect(partial.className("Rose___Black_spot") == "Rose — Black spot")
+    }
+
+    @Test func theLanguageComesFromLocalesAndAcceptLanguage() {
+        #expect(Catalogue.matching(locale: "ar_EG.UTF-8")?.language == "ar")
+        #expect(Catalogue.matching(locale: "en_GB.UTF-8")?.language == "en")
+        #expect(Catalogue.matching(locale: "C") == nil)
+        #expect(Catalogue.matching(locale: "fr_FR.UTF-8") == nil)
+        #expect(Catalogue.preferred(acceptLanguage: "ar-EG,ar;q=0.9,en-US;q=0.8,en;q=0.7").language == "ar")
+        #expect(Catalogue.preferred(acceptLanguage: "fr-FR,fr;q=0.9,ar;q=0.5,en;q=0.4").language == "ar")
+        #expect(Catalogue.preferred(acceptLanguage: "en;q=0.9,ar;q=0.2").language == "en")
+        #expect(Catalogue.preferred(acceptLanguage: "fr, de").language == "en")
+        #expect(Catalogue.preferred(acceptLanguage: "").language == "en")
+    }
+
+    /// Every page in every language: no field left unfilled, the language and direction on
+    /// <html>, and the script's texts in a data block no text can end.
+    @Test func thePagesAreFilledInInEachLanguage() throws {
+        let arabic = try #require(Self.arabic)
+        for catalogue in [Self.english, arabic] {
+            let pages = [WebAssets.page(catalogue), WebAssets.livePage(catalogue), WebAssets.signInPage(wrongToken: true, catalogue: catalogue)]
+            for page in pages.map({ String(decoding: $0.body, as: UTF8.self) }) {
+                #expect(!page.contains("{{") && !page.contains("}}"))
+                let direction = catalogue.isRightToLeft ? "rtl" : "ltr"
+                #expect(page.contains("<html lang=\"\(catalogue.language)\" dir=\"\(direction)\">"))
+            }
+            #expect(!WebAssets.scriptTexts(catalogue).contains("</"))
+        }
+        let page = String(decoding: WebAssets.page(arabic).body, as: UTF8.self)
+        #expect(page.contains("<label class=\"button\" for=\"photo\">التقط صورة أو اخترها</label>"))
+        #expect(page.contains("<a href=\"/language/en\" lang=\"en\" hreflang=\"en\" dir=\"ltr\">English</a>"))
+        #expect(page.contains("\"verdict.no-leaf.heading\": \"لا توجد ورقة في الصورة\""))
+    }
+
+    /// Home Assistant's names follow the language; the ids, topics and states do not, as
+    /// automations compare them.
+    @Test func discoveryInArabicKeepsTheEnglishStates() throws {
+        let arabic = try #require(Self.arabic)
+        let settings = try MQTTSettings(url: "mqtt://broker/greenhouse")
+        let english = HomeAssistantDiscovery(settings: settings, softwareVersion: "1.0")
+        let translated = HomeAssistantDiscovery(settings: settings, softwareVersion: "1.0", catalogue: arabic)
+        #expect(english.messages.map(\.topic) == translated.messages.map(\.topic))
+        let names = translated.messages.compactMap { jsonObject($0.payload)?["name"] as? String }
+        #expect(names == ["القراءة", "أعلى درجة", "آخر قراءة", "مشكلة", "الصورة"])
+        for (plain, arabicMessage) in zip(english.messages, translated.messages) {
+            var first = try #require(jsonObject(plain.payload)), second = try #require(jsonObject(arabicMessage.payload))
+            first["name"] = nil; second["name"] = nil
+            first["device"] = nil; second["device"] = nil
+            #expect(first.keys.sorted() == second.keys.sorted())
+            #expect(first.map { "\($0.key)=\($0.value)" }.sorted() == second.map { "\($0.key)=\($0.value)" }.sorted())
+        }
+        let sick = MQTTReading(record: ReadingRecord(time: "t", verdict: .diagnosis, top: [ScoredClass(index: 30, label: "Tomato___Late_blight", score: 0.8)],
+                                                     timings: .init(prepare: 1, invoke: 1)))
+        #expect(sick.state == "Tomato — Late blight")
+        #expect(jsonObject(sick.attributes(in: arabic))?["display"] as? String == "طماطم — اللفحة المتأخرة")
+        let cat = MQTTReading(record: ReadingRecord(time: "t", verdict: .noLeaf, reason: .unlikeLeaves,
+                                                    top: [ScoredClass(index: 30, label: "Tomato___Late_blight", score: 0.8)],
+                                                    timings: .init(prepare: 1, invoke: 1)))
+        #expect(cat.state == "no leaf")
+        let attributes = try #require(jsonObject(cat.attributes(in: arabic)))
+        #expect(attributes["display"] as? String == "لا توجد ورقة في الصورة")
+        #expect(attributes["verdict"] as? String == "no-leaf" && attributes["reason"] as? String == "unlike-leaves")
+    }
+}
