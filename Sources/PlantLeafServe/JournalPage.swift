@@ -12,27 +12,27 @@ enum JournalPage {
     static let eventCount = 30
     static let days = 14, weeks = 8
 
-    /// The page; `catalogue` names the classes and verdicts and words the title and links in the
-    /// reader's language (the journal's own headings are English for now).
+    /// The page in `catalogue`'s language (its words, class and verdict names; the dates and
+    /// durations are written as `TimeText` writes them).
     static func page(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> HTTPResponse {
         var body = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
-        body += "<p>Show: " + sourceLinks(try journal.sourceNames(), chosen: source) + "</p>\n"
-        body += "<p class=\"hint\">Uploads keep their result only, never the photo.</p>\n"
-        body += "<section>\n<h2>What changed</h2>\n"
+        body += "<p>\(escaped(catalogue["journal.show"])) " + sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue) + "</p>\n"
+        body += "<p class=\"hint\">\(escaped(catalogue["journal.uploads-kept"]))</p>\n"
+        body += "<section>\n<h2>\(escaped(catalogue["journal.changed"]))</h2>\n"
         let events = try journal.events(Journal.Selection(source: source == "upload" ? nil : source, limit: eventCount))
         if events.isEmpty {
-            body += "<p class=\"hint\">No events yet: a state is an event once it holds for a few readings in a row.</p>\n"
+            body += "<p class=\"hint\">\(escaped(catalogue["journal.no-events"]))</p>\n"
         } else {
             body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue) }.joined() + "</ol>\n"
         }
-        body += "</section>\n" + (try strips(journal, source: source, now: now))
-        body += "<section>\n<h2>Readings</h2>\n" + (try table(journal, source: source, now: now)) + "</section>\n"
+        body += "</section>\n" + (try strips(journal, source: source, now: now, catalogue: catalogue))
+        body += "<section>\n<h2>\(escaped(catalogue["history.readings"]))</h2>\n" + (try table(journal, source: source, now: now, catalogue: catalogue)) + "</section>\n"
         let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets, main: body)
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 
-    private static func sourceLinks(_ names: [String], chosen: String?) -> String {
-        let choices: [(String, String?)] = [("All", nil)] + names.map { ($0 == "upload" ? "Uploads" : $0, $0) }
+    private static func sourceLinks(_ names: [String], chosen: String?, catalogue: Catalogue) -> String {
+        let choices: [(String, String?)] = [(catalogue["journal.all"], nil)] + names.map { ($0 == "upload" ? catalogue["journal.uploads"] : $0, $0) }
         return choices.map { label, value in
             let address = value.map { "/history?source=" + percentEncoded($0) } ?? "/history"
             return value == chosen ? "<strong>\(escaped(label))</strong>" : "<a href=\"\(escaped(address))\">\(escaped(label))</a>"
@@ -43,24 +43,24 @@ enum JournalPage {
         let name = event.state.label.map { catalogue.className($0) } ?? catalogue.heading(event.state.verdict)
         var text = "<li class=\"event\">"
         if event.hasPicture {
-            text += "<img src=\"/api/events/picture?id=\(event.id)\" width=\"112\" height=\"112\" alt=\"The frame that started it\">"
+            text += "<img src=\"/api/events/picture?id=\(event.id)\" width=\"112\" height=\"112\" alt=\"\(escaped(catalogue["journal.picture"]))\">"
         }
         text += "<strong class=\"\(event.state.isProblem ? "uncertain" : "diagnosis")\">\(escaped(name))</strong>"
-        if event.state.isProblem { text += " (problem)" }
-        let duration = TimeText.duration(event.durationMilliseconds(now: now))
-        text += "<br>\(event.end == nil ? "since" : "from") \(TimeText.readable(event.start))"
-        text += event.end.map { " to \(TimeText.readable($0)), \(duration)" } ?? ", \(duration) so far"
-        return text + " · \(escaped(event.source))</li>\n"
+        if event.state.isProblem { text += " " + escaped(catalogue["journal.problem"]) }
+        let duration = TimeText.duration(event.durationMilliseconds(now: now)), start = TimeText.readable(event.start)
+        let span = event.end.map { catalogue.text("journal.ended", ["start": start, "end": TimeText.readable($0), "duration": duration]) }
+            ?? catalogue.text("journal.lasting", ["start": start, "duration": duration])
+        return text + "<br>\(escaped(span)) · \(escaped(event.source))</li>\n"
     }
 
     /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.
-    private static func strips(_ journal: Journal, source: String?, now: JournalTime) throws(JournalError) -> String {
+    private static func strips(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
         let cameras = try journal.sourceNames().filter { $0 != "upload" && (source == nil || $0 == source) }
         var text = ""
         for camera in cameras {
             let frames = try journal.strip(source: camera, since: JournalTime(milliseconds: now.milliseconds - 86_400_000, offsetMinutes: now.offsetMinutes))
             guard !frames.isEmpty else { continue }
-            text += "<section>\n<h2>The last day, hour by hour: \(escaped(camera))</h2>\n<p class=\"strip\">"
+            text += "<section>\n<h2>\(escaped(catalogue.text("journal.strip", ["camera": camera])))</h2>\n<p class=\"strip\">"
             text += frames.map { frame in
                 let hour = JournalTime(milliseconds: frame.hour.milliseconds, offsetMinutes: now.offsetMinutes)
                 let label = String(hour.iso8601.dropFirst(11).prefix(5))
@@ -71,7 +71,7 @@ enum JournalPage {
     }
 
     /// One table: a row a day, then a row a week, each with its bar and counts by verdict.
-    private static func table(_ journal: Journal, source: String?, now: JournalTime) throws(JournalError) -> String {
+    private static func table(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
         let day: Int64 = 86_400_000
         let today = (now.milliseconds + Int64(now.offsetMinutes) * 60_000) / day * day - Int64(now.offsetMinutes) * 60_000
         let daily = try journal.verdictCounts(Journal.Selection(since: JournalTime(milliseconds: today - Int64(days - 1) * day, offsetMinutes: now.offsetMinutes),
@@ -83,13 +83,14 @@ enum JournalPage {
                                                                  source: source), periodMilliseconds: week, offsetMinutes: now.offsetMinutes + 3 * 1440)
         let largest = max(1, (daily + weekly).map { $0.counts.values.reduce(0, +) }.max() ?? 1)
         // Three columns, the counts in words in the last: a column a verdict is wider than a phone.
-        var text = "<table id=\"readings\">\n<thead><tr><th>When</th><th>Readings</th><th>Verdicts</th></tr></thead>\n<tbody>\n"
-        for (title, rows) in [("Per day", daily), ("Per week, from Monday", weekly)] {
-            text += "<tr><th colspan=\"3\">\(title)</th></tr>\n"
+        var text = "<table id=\"readings\">\n<thead><tr>" + ["journal.when", "history.readings", "journal.verdicts"].map { "<th>\(escaped(catalogue[$0]))</th>" }.joined()
+            + "</tr></thead>\n<tbody>\n"
+        for (title, rows) in [(catalogue["journal.per-day"], daily), (catalogue["journal.per-week"], weekly)] {
+            text += "<tr><th colspan=\"3\">\(escaped(title))</th></tr>\n"
             for row in rows {
                 let start = JournalTime(milliseconds: row.periodStart.milliseconds, offsetMinutes: now.offsetMinutes)
-                let counts = Verdict.allCases.compactMap { verdict in row.counts[verdict].map { "\($0) \(verdict.rawValue)" } }
-                text += "<tr><td>\(TimeText.day(start))</td><td>\(bar(row.counts, largest: largest))</td><td>\(counts.joined(separator: ", "))</td></tr>\n"
+                let counts = Verdict.allCases.compactMap { verdict in row.counts[verdict].map { "\($0) " + catalogue["verdict." + verdict.rawValue + ".name"] } }
+                text += "<tr><td>\(TimeText.day(start))</td><td>\(bar(row.counts, largest: largest))</td><td>\(escaped(counts.joined(separator: ", ")))</td></tr>\n"
             }
         }
         return text + "</tbody>\n</table>\n"
