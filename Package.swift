@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CMosquitto", dependencies: ["CLibraryLoader"]),
         // libmicrohttpd likewise: only `serve` needs it installed.
         .target(name: "CMicroHTTPD", dependencies: ["CLibraryLoader"]),
+        // libsqlite3 likewise: the journal says in one line that it is missing, the camera reads on.
+        .target(name: "CSQLite", dependencies: ["CLibraryLoader"]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Declares libFuzzer's driver entry for the fuzz build of plantleaf-fuzz.
@@ -35,8 +37,8 @@ let package = Package(
         // The resize's inner loops with SIMD intrinsics (SSE4.1/AVX2 chosen at run time, NEON);
         // the portable Swift loops stay as their reference and fallback.
         .target(name: "CResample"),
-        // Dependencies run one way: core <- camera, core <- bench, core <- mqtt, core <- serve, and the
-        // command line over all five. None of the four over the core uses another.
+        // Dependencies run one way: core <- camera, core <- bench, core <- mqtt, core <- journal <- serve,
+        // and the command line over all six. Serve reads the journal; none of the others over the core uses another.
         // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
         // machine-readable result every front end writes.
         // Its Embedded/ folder holds the text catalogue, one file per language (Locales/en.json...).
@@ -48,13 +50,17 @@ let package = Package(
         .target(name: "PlantLeafBench", dependencies: ["PlantLeafCore", "CScheduler", "CJPEG"]),
         // Results published over MQTT, with Home Assistant's discovery messages.
         .target(name: "PlantLeafMQTT", dependencies: ["PlantLeafCore", "CMosquitto", "CLibraryLoader"]),
-        // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the JSON API.
-        // Its Embedded/ folder holds the pages, the script, the style sheet and the icon.
-        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "CMicroHTTPD", "CLibraryLoader"],
+        // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the
+        // JSON API, the history from the journal. Its Embedded/ folder holds the pages, the script,
+        // the style sheet and the icon.
+        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "PlantLeafJournal", "CMicroHTTPD", "CLibraryLoader"],
                 plugins: ["EmbedFiles"]),
+        // The greenhouse journal: readings, events and their pictures in SQLite, with retention.
+        .target(name: "PlantLeafJournal", dependencies: ["PlantLeafCore", "CSQLite", "CLibraryLoader"]),
         // The command-line front end: options, help texts, terminal presentation, what to type
         // when something fails.
-        .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe"]),
+        .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe",
+                                                            "PlantLeafJournal"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafCommandLine"]),
         // Encodes the PNG variants the decoder must read: for the tests and fuzz seeds only.
         .target(name: "CPNGEncoder", path: "Tests/CPNGEncoder", linkerSettings: [.linkedLibrary("png16")]),
@@ -63,10 +69,10 @@ let package = Package(
                 path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
-        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG"]),
+        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafJournal", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG"]),
         // Expected/ holds the recorded whole outputs HelpTextTests compares with; Browser/ the script
         // ServeBrowserTests drives Chromium with.
-        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafCommandLine", "PlantLeafTestSupport"],
+        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafCore", "PlantLeafJournal", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafCommandLine", "PlantLeafTestSupport"],
                     exclude: ["Expected", "Browser"]),
         // Camera runs through real V4L2 drivers in a VM (../shared/tools/camera-fixture).
         .testTarget(name: "PlantLeafCameraTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafCommandLine", "PlantLeafTestSupport"]),

@@ -32,6 +32,8 @@ public struct CameraCommandOptions: Sendable {
     public var labelsPath: String?
     /// --log FILE: one JSON line appended per result.
     public var logPath: String?
+    /// --journal FILE, --no-journal, events and retention.
+    public var journal = JournalOptions()
     /// --mqtt URL, --mqtt-password-file FILE and --mqtt-ca FILE.
     public var mqttURL: String?
     public var mqttPasswordFile: String?
@@ -115,6 +117,7 @@ public struct CameraCommandOptions: Sendable {
         CameraMonitorOptions.input.spec,
         CameraMonitorOptions.every.spec,
         CameraMonitorOptions.log.spec,
+    ] + JournalOptions.all + [
         CameraMonitorOptions.mqtt.spec,
         CameraMonitorOptions.mqttPasswordFile.spec,
         CameraMonitorOptions.mqttCA.spec,
@@ -151,6 +154,7 @@ public struct CameraCommandOptions: Sendable {
             options.notices.append(DeprecatedSpelling.notice("--json", replacement: "--format json"))
         }
         try CameraMonitorOptions.read(parsed, into: &options)
+        options.journal = try JournalOptions.read(parsed)
         options.session.topK = try parsed.value(SharedOptions.topK)
         options.session.frameLimit = try parsed.value(Declared.frames)
         options.session.duration = try parsed.value(Declared.duration)

@@ -1,10 +1,11 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafJournal
 import PlantLeafMQTT
 
 /// The camera monitor as `camera` runs it and `serve` runs it beside its pages: the session, its
-/// --log file and MQTT publisher, and the lines it writes on stderr under the command's name.
+/// journal, --log file and MQTT publisher, and the lines it writes on stderr under the command's name.
 struct CameraMonitor {
     /// Where each result goes on stdout.
     enum Output {
@@ -21,6 +22,9 @@ struct CameraMonitor {
     private(set) var session: CameraSession
     private let log: AppendLog?
     private let publisher: MQTTPublisher?
+    private let journal: JournalRecorder?
+    /// The readings' source in the journal: the device's path, or the stream's file ("stdin" for -).
+    private let source: String
     private var options: CameraOptions
     /// The language of the status block, the JSON lines' "display" and "advice", and MQTT's names.
     let catalogue: Catalogue
@@ -33,10 +37,13 @@ struct CameraMonitor {
     }
 
     /// Loads the model and opens the --log file and the broker connection; nil after saying on
-    /// stderr, in one line, what could not be set up.
-    init?(_ parsed: CameraCommandOptions, command: String) {
+    /// stderr, in one line, what could not be set up. `openJournal` is called once the rest is
+    /// set up (a journal that cannot be kept is no set-up failure); the journal it gives, if any,
+    /// gets every reading.
+    init?(_ parsed: CameraCommandOptions, command: String, openJournal: () -> JournalRecorder?) {
         self.command = command
         options = parsed.session
+        source = parsed.session.inputPath.map { $0 == "-" ? "stdin" : $0 } ?? parsed.session.devicePath
         catalogue = OutputLanguage.catalogue(option: parsed.language)
         let classifier: Classifier
         do {
@@ -69,6 +76,9 @@ struct CameraMonitor {
         }
         self.log = log
         self.publisher = publisher
+        journal = openJournal()
+        // An event keeps the frame that started it.
+        if journal != nil { options.keepModelInput = true }
         session = CameraSession(classifier: classifier, options: options)
     }
 
@@ -108,9 +118,17 @@ struct CameraMonitor {
                     output = .statusBlock(status)
                 case .none: break
                 }
-                // Encoded once for the broker and the pages alike.
-                let frame = result.modelInput.flatMap { try? JPEGEncoder.encode($0, quality: CameraOutput.frameJPEGQuality) }
-                publisher?.publish(MQTTReading(record: record, frameJPEG: frame))
+                // Encoded once for the broker and the pages alike; the journal asks for its picture
+                // only when a reading may start an event or is its hour's first, and takes this one if it fits.
+                let frame = publisher == nil && alsoDeliver == nil ? nil
+                    : result.modelInput.flatMap { try? JPEGEncoder.encode($0, quality: CameraOutput.frameJPEGQuality) }
+                let established = journal?.record(record, source: source, time: JournalTime(iso8601: result.time) ?? .now(), makesEvents: true) {
+                    frame.flatMap { $0.count <= EventPicture.maximumBytes ? $0 : nil } ?? result.modelInput.flatMap(EventPicture.encode)
+                }
+                var reading = MQTTReading(record: record, frameJPEG: frame)
+                // The problem sensor follows the events: on once a problem has held, as the page shows it.
+                if journal != nil { reading.establishedProblem = established?.isProblem ?? false }
+                publisher?.publish(reading)
                 alsoDeliver?(record, frame)
                 reportConnection()
                 if let log {

@@ -17,6 +17,7 @@ public enum PlantLeafCommand {
           bench              per-stage latency on this machine; bench compare A.json B.json ...
           serve              a page and JSON API to classify photos from a phone's browser
           calibrate DIR      teach the generalist check your own leaf photos (your crop, camera, light)
+          journal            the readings and events camera and serve keep: export, import a --log, events
 
         Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
         """
@@ -43,7 +44,7 @@ public enum PlantLeafCommand {
         case nil, EPIPE?:
             break  // EPIPE: the reader has what it wanted; the command stopped and says how its inputs went
         case let code?:
-            let command = ["classify", "camera", "bench", "serve", "calibrate"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
+            let command = ["classify", "camera", "bench", "serve", "calibrate", "journal"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
             let reason = code == EBADF ? "standard output is closed" : SystemError(code).reason
             Console.error("plantleaf\(command): cannot write the results to standard output: \(reason)")
             status = ExitCode.setupFailure
@@ -85,6 +86,12 @@ public enum PlantLeafCommand {
                 return ExitCode.setupFailure
             }
             return BenchCommand.run(Array(arguments.dropFirst()))
+        case "journal":
+            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
+                Console.error("plantleaf journal: \(refusal) (see plantleaf journal --help)")
+                return ExitCode.setupFailure
+            }
+            return JournalCommand.run(Array(arguments.dropFirst()))
         case "calibrate":
             if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
                 Console.error("plantleaf calibrate: \(refusal) (see plantleaf calibrate --help)")

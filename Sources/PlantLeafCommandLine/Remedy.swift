@@ -1,6 +1,7 @@
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafBench
+import PlantLeafJournal
 import PlantLeafMQTT
 import PlantLeafServe
 
@@ -42,6 +43,7 @@ enum Remedy {
         case let error as BenchError: return suffix(for: error)
         case let error as MQTTError: return suffix(for: error)
         case let error as ServeError: return suffix(for: error)
+        case let error as JournalError: return suffix(for: error)
         default: return nil
         }
     }
@@ -127,6 +129,19 @@ enum Remedy {
         case .cannotListen: return " (check --listen's address is this machine's, a port below 1024 needs root, and --tls-key fits --tls-cert)"
         // These name the file and what is wrong with it, or the thread and the system's reason.
         case .unusableFile, .cannotStart: return nil
+        }
+    }
+
+    private static func suffix(for error: JournalError) -> String? {
+        switch error {
+        case .libraryMissing: return ": install libsqlite3-0 (sudo apt install libsqlite3-0)"
+        case .libraryUnusable: return "; reinstall libsqlite3-0 (sudo apt install --reinstall libsqlite3-0)"
+        case .notFound: return " (camera and serve make it as they read; --journal FILE names another)"
+        case .notADatabase, .notAJournal: return "; move it away or give another --journal FILE"
+        case .newerSchema: return "; use the newer plantleaf, or give another --journal FILE"
+        case .readOnly: return "; give a --journal FILE this user can write"
+        // These say what failed; the disk or the file system is the user's to see to.
+        case .diskFull, .failed: return nil
         }
     }
 }

@@ -57,9 +57,11 @@ enum ServeCommand {
         sigemptyset(&signals)
         for number in [SIGINT, SIGTERM, SIGUSR1, SIGHUP] { sigaddset(&signals, number) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
+        // One journal for the camera's readings and the uploads' results.
+        let journal = options.journal.recorder(command: "plantleaf serve")
         var monitor: CameraMonitor?
         if let camera = options.camera {
-            guard var made = CameraMonitor(camera, command: "plantleaf serve") else { return ExitCode.setupFailure }
+            guard var made = CameraMonitor(camera, command: "plantleaf serve", openJournal: { journal }) else { return ExitCode.setupFailure }
             made.keepModelInput()
             monitor = made
         }
@@ -83,7 +85,7 @@ enum ServeCommand {
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
             let service = try WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
-                                     feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) },
+                                         feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, journal: journal,
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,
                                      log: { line in Console.error("plantleaf serve: \(line)") })
             server = try HTTPServer(address: options.listen, limits: limits, tls: tls, service: service,

@@ -24,6 +24,8 @@ public struct ServeOptions: Sendable {
     public var referencePath: String?
     /// --checks and --min-score, for uploads (the camera reads them with its own default checks).
     public var verdictPolicy = VerdictPolicy(checks: SharedOptions.checks.defaultValue)
+    /// --journal FILE or --no-journal, events and retention: for uploads and the camera alike.
+    public var journal = JournalOptions()
     /// The camera monitor's options, when --device or --input names a camera.
     public var camera: CameraCommandOptions?
     /// One line each for old spellings used (`DeprecatedSpelling`), for the command to print.
@@ -98,6 +100,7 @@ public struct ServeOptions: Sendable {
         SharedOptions.jobs.described(.lines(["uploads classified at once, each on its own model instance, \(OptionRange.phrase(OptionRange.jobs))",
                                              "(default: one per core, divided by --threads)"])).spec,
         SharedOptions.noCache.spec,
+    ] + JournalOptions.all + [
         OptionSpec(names: CameraMonitorOptions.device.spec.names, kind: CameraMonitorOptions.device.spec.kind, help: .sharesEntryWithNext(separator: " | ")),
         OptionSpec(names: CameraMonitorOptions.input.spec.names, kind: CameraMonitorOptions.input.spec.kind, help: .lines([
             "run the camera monitor on this V4L2 device or motion-JPEG stream, shown live at",
@@ -136,6 +139,7 @@ public struct ServeOptions: Sendable {
         options.noCache = parsed.has(SharedOptions.noCache)
         options.referencePath = try parsed.value(SharedOptions.reference)
         options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: SharedOptions.checks)
+        options.journal = try JournalOptions.read(parsed)
         options.camera = try cameraOptions(parsed, serve: options)
         if parsed.gave(Declared.oldPixelFormat) {
             let text = try parsed.value(Declared.oldPixelFormat)
@@ -163,6 +167,7 @@ public struct ServeOptions: Sendable {
         camera.labelsPath = serve.labelsPath
         camera.noCache = serve.noCache
         camera.referencePath = serve.referencePath
+        camera.journal = serve.journal
         camera.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: CameraCommandOptions.Declared.checks)
         return camera
     }

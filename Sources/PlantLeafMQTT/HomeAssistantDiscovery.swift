@@ -10,9 +10,11 @@ import PlantLeafCore
 ///   blight" for a diagnosis, else the verdict in words), with the verdict, time and top 3 as
 ///   attributes. Its object id is the one the raw-label sensor had, so an existing entity (and
 ///   the dashboards using it) carries on;
-/// - sensor `top_score`: the best class's score as a percentage, 0-100 with one decimal;
+/// - sensor `top_score`: the best class's score as a percentage, 0-100 with one decimal, for a
+///   diagnosis; unknown otherwise, so it never shows a score the state says not to trust;
 /// - sensor `last_seen`: the reading's time (ISO 8601 with offset), as a timestamp sensor;
-/// - binary_sensor `problem` (device class problem): on for a diagnosis of a class that is not healthy;
+/// - binary_sensor `problem` (device class problem): on for a diagnosis of a class that is not
+///   healthy; with a journal, once such a diagnosis has held as long as an event needs;
 /// - image `frame`: the picture the reading was made from (JPEG).
 ///
 /// Each entity goes offline with the availability topic. Config topics are
@@ -26,6 +28,8 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// Home Assistant's default discovery prefix.
     public static let defaultPrefix = "homeassistant"
+    /// The score sensor's value: none (unknown) when the reading is no diagnosis.
+    public static let topScoreTemplate = "{{ (value_json.top[0].score * 100) | round(1) if value_json.verdict == 'diagnosis' else none }}"
     /// The problem sensor's payloads.
     public static let problemOn = "ON"
     public static let problemOff = "OFF"
@@ -81,7 +85,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
             [("state_topic", settings.stateTopic), ("json_attributes_topic", settings.attributesTopic), ("icon", "mdi:leaf")]
         },
         Entity(component: "sensor", objectId: "top_score", nameKey: "mqtt.top-score") { settings in
-            [("state_topic", settings.attributesTopic), ("value_template", "{{ (value_json.top[0].score * 100) | round(1) }}"),
+            [("state_topic", settings.attributesTopic), ("value_template", HomeAssistantDiscovery.topScoreTemplate),
              ("unit_of_measurement", "%"), ("state_class", "measurement")]
         },
         Entity(component: "sensor", objectId: "last_seen", nameKey: "mqtt.last-seen") { settings in

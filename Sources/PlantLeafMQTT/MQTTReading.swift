@@ -40,12 +40,14 @@ public struct MQTTReading: Sendable, Equatable {
         return catalogue.heading(verdict)
     }
 
-    /// Whether the problem sensor is on: a diagnosis of a class that is not a healthy one.
-    /// PlantVillage names its healthy classes "<crop>___healthy".
-    public var isProblem: Bool {
-        guard verdict == .diagnosis, let best = top.first else { return false }
-        return !best.label.lowercased().hasSuffix("healthy")
-    }
+    /// Whether a problem has held as the journal's events hold one: set by a camera that keeps a
+    /// journal, so the problem sensor turns on and off with the events (one odd frame turns
+    /// nothing on); nil goes by this reading alone.
+    public var establishedProblem: Bool?
+
+    /// Whether the problem sensor is on: `establishedProblem` when set, else whether this reading
+    /// is a diagnosis of a class that is not a healthy one.
+    public var isProblem: Bool { establishedProblem ?? Labels.isProblem(verdict: verdict, label: top.first?.label) }
 
     /// The state sensor's attributes: the state in `catalogue`'s language ("display"), the
     /// verdict, why it is not a diagnosis and what to do, the

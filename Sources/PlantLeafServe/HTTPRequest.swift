@@ -9,6 +9,8 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// The headers the service looks at (lower-case names), as sent.
     public var headers: [String: String]
+    /// The query parameters the service looks at (`keptQueryNames`), percent-decoded.
+    public var query: [String: String] = [:]
     /// The body as sent, when it was not a form.
     public var body: [UInt8] = []
     /// A multipart/form-data form's fields by name. (A urlencoded body stays in `body`: the one
@@ -27,6 +29,9 @@ public struct HTTPRequest: Sendable {
     /// The header names `headers` keeps: what routing, the size limit, the host check, the token
     /// and the language need.
     public static let keptHeaders = ["content-type", "content-length", "authorization", "cookie", "transfer-encoding", "host", "accept-language"]
+
+    /// The query parameters `query` keeps: the journal's selection and paging.
+    public static let keptQueryNames = ["since", "until", "source", "after", "limit", "id"]
 
     /// Whether a body follows the head: a length above zero, or chunks.
     public var hasBody: Bool {

@@ -377,6 +377,9 @@ private final class ServerContext: Sendable {
             if let value = pl_MHD_lookup_connection_value(connection, kPLHTTPHeaderKind, name) { headers[name] = String(cString: value) }
         }
         var request = HTTPRequest(method: method, path: path, headers: headers)
+        for name in HTTPRequest.keptQueryNames {
+            if let value = pl_MHD_lookup_connection_value(connection, kPLHTTPQueryKind, name) { request.query[name] = String(cString: value) }
+        }
         request.localPort = ClientAddress.localPort(of: pl_http_connection_socket(connection))
         return request
     }

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafJournal
 import Synchronization
 
 /// What `plantleaf serve` answers: the page and its assets (script, style, icon), the JSON API
@@ -18,6 +19,7 @@ public final class WebService: HTTPService {
     private let metrics = ServeMetrics()
     private let feed: LiveFeed?
     private let history: ReadingHistory?
+    private let journal: JournalRecorder?
     private let log: @Sendable (String) -> Void
     private let logThrottle = LogThrottle()
     /// Uploads whose body is in, being classified or waiting for a model instance, and how long
@@ -33,12 +35,14 @@ public final class WebService: HTTPService {
 
     /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result, and
     /// the camera's readings from `feed` when there is a camera, and their history from its
-    /// --log file when it has one. `servedNames` are the Host values it answers; `secureCookies`
-    /// marks the sign-in's cookie Secure (under HTTPS). Each classifier runs on a thread of its
-    /// own (`InferenceWorkers`), and the connections' threads hand uploads to them.
+    /// --log file when it has one. `journal`, when kept, gets each upload's result (never its
+    /// picture) and answers /history, /api/history and /api/events. `servedNames` are the Host
+    /// values it answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS). Each
+    /// classifier runs on a thread of its own (`InferenceWorkers`), and the connections' threads
+    /// hand uploads to them.
     /// - Throws: `ThreadStartError` when a worker thread cannot be started.
     package init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
-                servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
+                journal: JournalRecorder? = nil, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
                 log: @escaping @Sendable (String) -> Void) throws(ThreadStartError) {
         workers = try InferenceWorkers(classifiers)
         instances = max(1, classifiers.count)
@@ -49,6 +53,7 @@ public final class WebService: HTTPService {
         self.secureCookies = secureCookies
         self.feed = feed
         self.history = history
+        self.journal = journal
         self.log = log
     }
 
@@ -57,7 +62,8 @@ public final class WebService: HTTPService {
         case page = "/", script = "/app.js", style = "/style.css", icon = "/favicon.svg", health = "/api/health",
              classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in",
              live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg",
-             historyPage = "/history", historyData = "/api/history"
+             historyPage = "/history", historyData = "/api/history", events = "/api/events", eventPicture = "/api/events/picture",
+             stripPicture = "/api/strip/picture"
 
         var methods: [String] {
             switch self {
@@ -96,6 +102,8 @@ public final class WebService: HTTPService {
                                         body: Array(metrics.text(camera: feed?.currentCounts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
+        case .historyPage where journal != nil, .historyData where journal != nil, .events, .eventPicture, .stripPicture:
+            return journalAnswer(route, request)
         case .historyPage, .historyData:
             return readings(route, request)
         case .classify:
@@ -174,6 +182,45 @@ public final class WebService: HTTPService {
         return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
     }
 
+    /// The journal's history, events and pictures.
+    private func journalAnswer(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+        guard let journal else { return refusal(request, 404, "no journal: this server was started with --no-journal") }
+        let now = JournalTime.now()
+        if route == .eventPicture || route == .stripPicture {
+            guard let id = request.query["id"].flatMap({ Int64($0) }) else { return refusal(request, 400, "id must be a picture's number") }
+            do {
+                let jpeg = try journal.read { (journal: Journal) throws(JournalError) in
+                    route == .eventPicture ? try journal.eventPicture(id: id) : try journal.snapshot(id: id)
+                }
+                guard let jpeg else { return refusal(request, 404, "no picture \(id) (or retention removed it)") }
+                return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
+            } catch {
+                return refusal(request, 503, "\(error)")
+            }
+        }
+        if route == .historyPage {
+            do {
+                let source = request.query["source"], catalogue = WebLanguage.catalogue(for: request)
+                return secured(try journal.read { (journal: Journal) throws(JournalError) in try JournalPage.page(journal, source: source, now: now, catalogue: catalogue) })
+            } catch {
+                return refusal(request, 503, "\(error)")
+            }
+        }
+        let selection: Journal.Selection
+        switch JournalAPI.selection(request.query, now: now, defaultSpan: route == .historyData ? JournalAPI.defaultHistoryMilliseconds : nil) {
+        case .success(let chosen): selection = chosen
+        case .failure(let error): return refusal(request, 400, error.message)
+        }
+        do {
+            let text = try journal.read { (journal: Journal) throws(JournalError) in
+                route == .events ? try JournalAPI.events(journal, selection, now: now) : try JournalAPI.history(journal, selection, now: now)
+            }
+            return secured(.json(200, text))
+        } catch {
+            return refusal(request, 503, "\(error)")
+        }
+    }
+
     /// The history of the --log file, as a page or as JSON.
     private func readings(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
         let problem: String
@@ -234,7 +281,13 @@ public final class WebService: HTTPService {
         switch outcome {
         case .success(let result):
             metrics.classified(result.verdict, seconds: MonotonicClock.milliseconds(since: start) / 1000)
-            return secured(.json(200, ReadingRecord(result, path: PathName(name)).json(in: WebLanguage.catalogue(for: request))))
+            let record = ReadingRecord(result, path: PathName(name))
+            // The result only: an upload's photo and its file's name stay the grower's.
+            var kept = record
+            kept.path = nil
+            kept.pathHex = nil
+            journal?.record(kept, source: "upload", time: .now(), makesEvents: false) { nil }
+            return secured(.json(200, record.json(in: WebLanguage.catalogue(for: request))))
         case .failure(.unusable(let error)):
             metrics.unclassifiable()
             return refusal(request, 422, "not an image PlantLeaf can read: \(error)")

@@ -2,6 +2,7 @@ import Foundation
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafMQTT
+import PlantLeafJournal
 import PlantLeafTestSupport
 import Testing
 
@@ -18,7 +19,10 @@ import Testing
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let stream = folder + "/three.mjpeg"
         TestImages.write(leaf + leaf + leaf, to: stream)
-        let result = try runPlantLeaf(["camera", "--input", stream, "--format", "json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1"], timeLimit: 120)
+        // One reading in a row makes an event: the problem sensor then follows each reading.
+        let journalPath = folder + "/journal.sqlite"
+        let result = try runPlantLeaf(["camera", "--input", stream, "--format", "json", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/greenhouse/bench1",
+                                       "--journal", journalPath, "--event-readings", "1"], timeLimit: 120)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderrLines.contains("plantleaf camera: mqtt: connected to 127.0.0.1:\(broker.port)"))
         let (frames, _) = CameraStreamTests.records(result.stdout)
@@ -58,6 +62,11 @@ import Testing
         // The generalist check's reading, in the payload and among the attributes alike.
         let likeness = try #require(jsonObject(lastLine)?["leaf_likeness"] as? Double)
         #expect(attributes["leaf_likeness"] as? Double == likeness && likeness > 0.3)
+        // The journal tells the same: its last reading is the retained one, its lasting event the problem sensor's.
+        let journal = try Journal(path: journalPath, readOnly: true)
+        let lastReading = try journal.readings(Journal.Selection()).last
+        #expect(lastReading?.record.time == attributes["time"] as? String && lastReading?.record.verdict.rawValue == verdict)
+        #expect(try journal.events(Journal.Selection(limit: 1)).first?.state.isProblem == diagnosis)
         later.stop()
         reader.stop()
         // The frame the reading was made from: the model's 224×224 input as JPEG.

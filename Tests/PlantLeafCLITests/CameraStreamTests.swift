@@ -2,6 +2,7 @@ import Foundation
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafTestSupport
+import PlantLeafJournal
 import Testing
 
 /// `plantleaf camera --input`: motion-JPEG streams from ffmpeg, pipes and files the tests make,
@@ -115,9 +116,9 @@ import Testing
     @Test func logLinesAreWholeAfterSIGKILL() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
-        let log = folder + "/camera.jsonl"
-        let result = try runPlantLeafInShell(Self.lineWaiting + Self.feeder + #" --log "$1" >/dev/null 2>&1 & pid=$!; await_lines "$1" 3; "#
-                                             + #"kill -KILL $pid; wait $pid; echo "rc=$?""#, [log, Self.appleScab], timeLimit: 240)
+        let log = folder + "/camera.jsonl", journalPath = folder + "/journal.sqlite"
+        let result = try runPlantLeafInShell(Self.lineWaiting + Self.feeder + #" --log "$1" --journal "$3" >/dev/null 2>&1 & pid=$!; await_lines "$1" 3; "#
+                                             + #"kill -KILL $pid; wait $pid; echo "rc=$?""#, [log, Self.appleScab, journalPath], timeLimit: 240)
         #expect(result.stdout.contains("rc=137"), "\(result.stdout) \(result.stderr)")
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.hasSuffix("\n"))
@@ -128,6 +129,14 @@ import Testing
             #expect(Self.topLabel(record) == "Apple___Apple_scab")
             #expect((record["time"] as? String)?.wholeMatch(of: try Regex(Self.timePattern)) != nil)
         }
+        // The journal opens after the kill and holds every reading it committed: each reading is
+        // committed before its log line is written, so it has the log's readings and at most the
+        // one whose line was being written.
+        let journal = try Journal(path: journalPath, readOnly: true)
+        let times = try journal.readings(Journal.Selection()).map { $0.record.time }
+        let logTimes = lines.map { jsonObject(String($0))?["time"] as? String }
+        #expect(times.count == logTimes.count || times.count == logTimes.count + 1, "\(times.count) readings, \(logTimes.count) lines")
+        #expect(Array(times.prefix(logTimes.count)) == logTimes)
     }
 
     @Test func sighupReopensTheLogForLogrotate() throws {

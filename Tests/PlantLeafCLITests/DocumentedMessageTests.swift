@@ -167,6 +167,17 @@ import Testing
             .remedy(CameraError.noSuchDevice(path: "/dev/video0", existing: [])),
         "plantleaf serve: standard input: no frame within 5 s; check the camera is connected and not covered by another input (or raise --timeout)":
             .remedy(CameraError.noFrame(path: "standard input", timeout: 5)),
+        // docs/journal.md: JournalCLITests expects each of these whole for its own files.
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite is not an SQLite database; move it away or give another --journal FILE; readings go on without it":
+            .example("a text file as --journal; JournalCLITests.aJournalThatCannotBeKeptIsOneLineAndTheCameraReadsOn"),
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite has schema 3, newer than this build reads (1); use the newer plantleaf, or give another --journal FILE; readings go on without it":
+            .example("a journal whose schema_version says 3; JournalCLITests checks the line for version 99"),
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite cannot be written (read-only); give a --journal FILE this user can write; readings go on without it":
+            .example("a mode 444 journal in a mode 555 folder; JournalCLITests.aReadOnlyJournalIsOneLineAndTheCameraReadsOn"),
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite: the disk is full; readings go on without it":
+            .example("a 64 KiB tmpfs; JournalCLITests.aFullDiskIsOneLineAndTheCameraReadsOn"),
+        "plantleaf journal: monitor.jsonl: 120 readings imported into /home/grower/.local/state/plantleaf/journal.sqlite, 2 events":
+            .example("a log of 120 readings five minutes apart; JournalCLITests checks the line for its own log of 60"),
         // README.md
         "plantleaf serve: listening on http://127.0.0.1:8080/ (2 model instances, uploads up to 25 MiB)":
             .example("serve with no options on the 2-core build machine; TestServer waits for 'listening on http://127.0.0.1:'"),

@@ -18,6 +18,7 @@ import Testing
         ("bench-help", ["bench", "--help"]),
         ("serve-help", ["serve", "--help"]),
         ("calibrate-help", ["calibrate", "--help"]),
+        ("journal-help", ["journal", "--help"]),
         ("unknown-command", ["nonsense"]),
         ("unknown-option", ["classify", "--frobnicate", "leaf.jpg"]),
         ("bad-top-k", ["classify", "--top-k", "zero", "leaf.jpg"]),

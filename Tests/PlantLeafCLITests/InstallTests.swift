@@ -112,6 +112,8 @@ import Testing
         let unit = prefix + "/lib/systemd/system/" + name
         let text = try String(contentsOfFile: unit, encoding: .utf8)
         #expect(text.contains("ExecStart=\(prefix)/bin/plantleaf \(expected.command)\n"))
+        // The journal's default place is a folder systemd keeps for the service.
+        #expect(text.contains("\nStateDirectory=") && text.contains("\nEnvironment=XDG_STATE_HOME=%S"))
         #expect(!text.contains("@BINDIR@") && !text.contains("@DOCDIR@"), "a placeholder was left in the unit")
         for file in expected.options {
             #expect(FileManager.default.fileExists(atPath: prefix + "/share/plantleaf/" + file), "\(file) not installed")

@@ -1,5 +1,6 @@
 import Foundation
 import PlantLeafCore
+import PlantLeafJournal
 import PlantLeafTestSupport
 import Testing
 
@@ -80,6 +81,11 @@ import Testing
 
     /// serve_page.py with `arguments`, its report read; `screenshot` is removed first, so that
     /// the one found afterwards is this run's.
+    /// Opens the served /history at a phone's size.
+    static func readHistory(on server: TestServer, screenshot: String) throws -> PageState {
+        try runScript(["--history", "http://127.0.0.1:\(server.port)/history", screenshot], screenshot: screenshot)
+    }
+
     static func runScript(_ arguments: [String], screenshot: String) throws -> PageState {
         let folder = TestPaths.temporaryDirectory("servebrowser")
         defer { TestPaths.removeTemporaryDirectory(folder) }
@@ -97,6 +103,39 @@ import Testing
     static func isPNG(_ path: String) -> Bool {
         let bytes: [UInt8] = (try? FileReader.readAll(path: path)) ?? []
         return Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    }
+
+    /// A journal with a healthy spell then a blight that lasts, each event with its frame: the
+    /// phone reads the timeline newest first with both pictures, the day's strip, and one table
+    /// whose text is at least 12 CSS pixels.
+    @Test func historyPageReadsOnAPhone() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/journal.sqlite"
+        let recorder = try JournalRecorder(settings: JournalSettings(path: path, eventReadings: 2)) { line in Issue.record("\(line)") }
+        let picture = try #require(EventPicture.encode(try ImageDecoder().decode(try FileReader.readAll(path: TestPaths.appleScabLeaf))))
+        let now = JournalTime.now()
+        for (minutesAgo, label) in [(90, "Tomato___healthy"), (80, "Tomato___healthy"), (40, "Tomato___Early_blight"), (30, "Tomato___Early_blight")] {
+            let time = JournalTime(milliseconds: now.milliseconds - Int64(minutesAgo) * 60_000, offsetMinutes: now.offsetMinutes)
+            let record = ReadingRecord(time: time.iso8601, verdict: .diagnosis, top: [ScoredClass(index: 29, label: label, score: 0.9375)],
+                                       timings: .init(prepare: 1, invoke: 9))
+            recorder.record(record, source: "/dev/video0", time: time, makesEvents: true) { picture }
+        }
+        let server = try TestServer(["--jobs", "1", "--journal", path])
+        let page = try Self.readHistory(on: server, screenshot: Self.outputFolder + "/history.png")
+        let events = page.fields["events"] as? [String] ?? []
+        #expect(events.count == 2, "\(page.fields)")
+        #expect(events.first?.hasPrefix("Tomato — Early blight (problem)\nsince ") == true, "\(events)")
+        #expect(events.first?.hasSuffix(", 40 min so far · /dev/video0") == true, "\(events)")
+        #expect(events.last?.hasPrefix("Tomato — healthy\nfrom ") == true && events.last?.contains(", 50 min · ") == true, "\(events)")
+        #expect(page.fields["pictures_loaded"] as? [Bool] == [true, true])
+        // The day's strip: the first frame of each hour the readings fell in (an hour and a half: two or three).
+        let strip = page.fields["strip_loaded"] as? [Bool] ?? []
+        #expect((2...3).contains(strip.count) && !strip.contains(false), "\(strip)")
+        #expect((page.fields["smallest_table_text_px"] as? Double ?? 0) >= 12, "\(page.fields)")
+        #expect(page.fields["tables"] as? Int == 1 && page.fields["viewport_width"] as? Int == 390)
+        #expect(page.console == [], "the page logged or was refused something")
+        #expect(page.screenshotSaved)
     }
 
     @Test func leafPhotoShowsItsDiagnosis() throws {

@@ -33,7 +33,7 @@ import Testing
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let log = folder + "/readings.jsonl"
-        let server = try TestServer(["--jobs", "1", "--input", try Self.streamFile(in: folder), "--log", log])
+        let server = try TestServer(["--jobs", "1", "--input", try Self.streamFile(in: folder), "--log", log, "--journal", folder + "/journal.sqlite"])
         try Self.waitForCamera(server, state: "ended")
         // The frames come faster than they are read: the newest is read each time, so one to three.
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -64,13 +64,14 @@ import Testing
 
         let page = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/live"))
         #expect(page.status == 200 && page.text.contains("<img id=\"frame\" src=\"/stream.mjpg\""))
+        // The history from the journal: the log's readings, each with its source.
         let history = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/api/history"))
         #expect(history.status == 200)
-        let day = try #require(jsonObject(history.text)?["day"] as? [String: Any])
-        let verdicts = try #require(day["verdicts"] as? [String: Int])
-        #expect(verdicts.values.reduce(0, +) == lines.count, "\(history.text)")
+        let readings = try #require(jsonObject(history.text)?["readings"] as? [[String: Any]])
+        #expect(readings.map { $0["time"] as? String } == lines.map { jsonObject($0)?["time"] as? String }, "\(history.text)")
+        #expect(readings.allSatisfy { ($0["source"] as? String)?.hasSuffix("/leaves.mjpg") == true }, "\(history.text)")
         let chart = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/history"))
-        #expect(chart.status == 200 && chart.text.contains("<svg class=\"chart\" viewBox=\"0 0 720 220\" role=\"img\""))
+        #expect(chart.status == 200 && chart.text.contains("<table id=\"readings\">"))
         let metrics = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/metrics"))
         let counted = metrics.text.split(separator: "\n").filter { $0.hasPrefix("plantleaf_camera_readings_total{") }
             .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
@@ -80,7 +81,8 @@ import Testing
     }
 
     @Test func withoutACameraTheLiveRoutesSaySo() throws {
-        let server = try TestServer(["--jobs", "1"])
+        // Without a journal, the history is the camera's --log, which there is none of.
+        let server = try TestServer(["--jobs", "1", "--no-journal"])
         let message = #"{"error": "no camera: this server was started without --device or --input"}"# + "\n"
         for target in ["/live", "/api/latest", "/snapshot.jpg", "/stream.mjpg"] {
             let response = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", target))

@@ -36,7 +36,7 @@ import Testing
         #expect(configs[0]["json_attributes_topic"] as? String == "greenhouse/bench 1/attributes")
         #expect(configs[0]["value_template"] == nil)
         #expect(configs[1]["state_topic"] as? String == "greenhouse/bench 1/attributes")
-        #expect(configs[1]["value_template"] as? String == "{{ (value_json.top[0].score * 100) | round(1) }}")
+        #expect(configs[1]["value_template"] as? String == "{{ (value_json.top[0].score * 100) | round(1) if value_json.verdict == 'diagnosis' else none }}")
         #expect(configs[1]["unit_of_measurement"] as? String == "%")
         #expect(configs[1]["state_class"] as? String == "measurement")
         #expect(configs[2]["state_topic"] as? String == "greenhouse/bench 1/attributes")

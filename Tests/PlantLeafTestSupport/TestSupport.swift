@@ -14,8 +14,19 @@ public enum TestPaths {
 
     /// The plantleaf binary `swift build` made: PLANTLEAF_BIN if set, else .build/debug/plantleaf.
     public static var binary: String {
-        ProcessInfo.processInfo.environment["PLANTLEAF_BIN"] ?? root + "/.build/debug/plantleaf"
+        _ = journalHome
+        return ProcessInfo.processInfo.environment["PLANTLEAF_BIN"] ?? root + "/.build/debug/plantleaf"
     }
+
+    /// Where the journal of every plantleaf a test runs without --journal goes: a folder of this
+    /// test run's, set as XDG_STATE_HOME (which the children inherit) before the first one starts,
+    /// so that the tests never write the user's journal, nor wait on each other's.
+    private static let journalHome: String = {
+        let path = temporaryPrefix + "state-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        setenv("XDG_STATE_HOME", path, 1)
+        return path
+    }()
 
     /// Whether that binary was built with AddressSanitizer (`make test-sanitize` says so in
     /// PLANTLEAF_SANITIZER), whose own allocator replaces glibc's malloc and its tuning.

@@ -70,7 +70,7 @@ public enum ClassificationOutput {
     }
 
     /// RFC 4180: quote fields holding commas, quotes or line breaks; double inner quotes.
-    static func csvField(_ text: String) -> String {
+    package static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }

@@ -42,6 +42,13 @@ public struct Labels: Sendable, Equatable {
     /// The name of output `index`.
     public subscript(index: Int) -> String { names[index] }
 
+    /// Whether a reading of `verdict` whose best class is `label` is a problem: a diagnosis of a
+    /// class that is not a healthy one. PlantVillage names its healthy classes "<crop>___healthy".
+    public static func isProblem(verdict: Verdict, label: String?) -> Bool {
+        guard verdict == .diagnosis, let label else { return false }
+        return !label.lowercased().hasSuffix("healthy")
+    }
+
     /// A name for people: PlantVillage's "Tomato___Early_blight" reads "Tomato — Early blight".
     /// Other labels only lose their underscores. Control and bidirectional formatting
     /// characters are written as \xHH (`TerminalText`): the name goes to terminals.

@@ -2,6 +2,9 @@
 loads it, picks a photo with the file input, waits for the answer, and prints what the page
 shows (and what the browser logged) as one JSON object on stdout.
 
+With --history it opens /history as a phone shows it (390x844 CSS pixels) and reports its events,
+whether their pictures loaded, and the smallest type size of the readings table.
+
 With --live it opens the camera's page (URL is then that of /live) instead, and watches the
 frame and the reading until each has changed at least once. With --sign-in it opens the page of
 a server that has a token, reads whether the sign-in page is styled, and signs in with TOKEN.
@@ -12,6 +15,7 @@ with --lang CODE it asks for that language first (Accept-Language), as a phone s
 usage: serve_page.py [--phone] [--lang CODE] URL PHOTO SCREENSHOT
        serve_page.py --live URL SCREENSHOT
        serve_page.py --sign-in TOKEN URL SCREENSHOT
+       serve_page.py --history URL SCREENSHOT
 """
 import json
 import shutil
@@ -191,6 +195,40 @@ def sign_in(token, url, screenshot):
     print(json.dumps(report))
 
 
+# The history page as a phone shows it: each event's text and whether its picture loaded, the
+# day's strip's frames loaded, the
+# smallest computed font size in the readings table, and how many tables there are.
+HISTORY_STATE = """
+const events = [...document.querySelectorAll("#timeline li")];
+const cells = [...document.querySelectorAll("#readings th, #readings td")];
+return {
+    "events": events.map(item => item.innerText),
+    "strip_loaded": [...document.querySelectorAll(".strip img")].map(image => image.complete && image.naturalWidth > 0),
+    "pictures_loaded": events.map(item => { const image = item.querySelector("img"); return !!image && image.complete && image.naturalWidth > 0; }),
+    "smallest_table_text_px": Math.min(...cells.map(cell => parseFloat(getComputedStyle(cell).fontSize))),
+    "tables": document.querySelectorAll("table").length,
+    "table_rows": document.querySelectorAll("#readings tbody tr").length,
+};
+"""
+
+
+def history(url, screenshot):
+    with tempfile.TemporaryDirectory(prefix="serve-page-chromium-") as profile:
+        driver = browser(profile, phone=True)
+        try:
+            driver.get(url)
+            WebDriverWait(driver, ANSWER_SECONDS).until(
+                lambda page: page.execute_script('return [...document.images].every(image => image.complete)'))
+            report = driver.execute_script(HISTORY_STATE)
+            report["viewport_width"] = driver.execute_script("return window.innerWidth")
+            report["console"] = console(driver)
+            driver.execute_script('document.getElementById("readings").scrollIntoView()')
+            report["screenshot_saved"] = driver.save_screenshot(screenshot)
+        finally:
+            driver.quit()
+    print(json.dumps(report))
+
+
 def main(url, photo, screenshot, phone=False, language="en"):
     with tempfile.TemporaryDirectory(prefix="serve-page-chromium-") as profile:
         driver = browser(profile, phone, language)
@@ -226,6 +264,8 @@ if __name__ == "__main__":
         live(*sys.argv[2:])
     elif sys.argv[1] == "--sign-in":
         sign_in(*sys.argv[2:])
+    elif sys.argv[1] == "--history":
+        history(*sys.argv[2:])
     else:
         arguments = sys.argv[1:]
         phone = arguments[0] == "--phone"

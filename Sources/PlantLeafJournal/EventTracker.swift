@@ -1,0 +1,58 @@
+/// Turns one source's readings into events with hysteresis: a state (verdict, and class for a
+/// diagnosis) other than the established one must hold for `readingsToHold` readings in a row
+/// before it becomes an event, so one odd frame makes none. The event then starts at the first
+/// of those readings, with its frame as the picture, and the event before ends there.
+public struct EventTracker: Sendable {
+    /// The default N: three readings in a row, three minutes at a reading a minute.
+    public static let defaultReadingsToHold = 3
+    public static let readingsToHoldRange = 1...1000
+
+    public let readingsToHold: Int
+    /// The state of the event that lasts; nil before the first.
+    public private(set) var established: JournalState?
+    private var candidate: Candidate?
+
+    /// A state seen but not yet held long enough.
+    private struct Candidate: Sendable {
+        var state: JournalState
+        var start: JournalTime
+        var picture: [UInt8]?
+        var count: Int
+    }
+
+    /// What `observe` asks the journal to write: an event that begins.
+    public struct Beginning: Sendable, Equatable {
+        public var state: JournalState
+        public var start: JournalTime
+        public var picture: [UInt8]?
+
+        public init(state: JournalState, start: JournalTime, picture: [UInt8]?) {
+            self.state = state
+            self.start = start
+            self.picture = picture
+        }
+    }
+
+    public init(readingsToHold: Int = EventTracker.defaultReadingsToHold, established: JournalState? = nil) {
+        self.readingsToHold = max(1, readingsToHold)
+        self.established = established
+    }
+
+    /// Takes one reading in `state` at `time`; `picture` is asked for only when the reading may
+    /// start an event. Returns the event that begins, when this reading establishes one.
+    public mutating func observe(_ state: JournalState, time: JournalTime, picture: () -> [UInt8]?) -> Beginning? {
+        if state == established {
+            candidate = nil
+            return nil
+        }
+        if candidate?.state == state {
+            candidate?.count += 1
+        } else {
+            candidate = Candidate(state: state, start: time, picture: picture(), count: 1)
+        }
+        guard let held = candidate, held.count >= readingsToHold else { return nil }
+        established = state
+        candidate = nil
+        return Beginning(state: held.state, start: held.start, picture: held.picture)
+    }
+}

@@ -1,0 +1,331 @@
+import Glibc
+import PlantLeafCore
+
+/// The greenhouse journal: every reading of every camera and upload, and the events they make,
+/// in one SQLite file with a write-ahead log, so one process writes while others read.
+///
+/// One connection: use it from one thread at a time (`JournalRecorder` shares one between the
+/// camera and the server's threads).
+public final class Journal {
+    /// The schema version this build writes; a journal of an older one is migrated on opening.
+    public static var schemaVersion: Int { JournalSchema.currentVersion }
+
+    public var path: String { database.path }
+    let database: SQLiteDatabase
+    /// The classes and sources tables, held in memory: a reading names them by number.
+    private var classIDs: [ClassKey: Int64] = [:]
+    private var classes: [Int64: ClassKey] = [:]
+    private var sourceIDs: [String: Int64] = [:]
+    private var sources: [Int64: String] = [:]
+    /// Each source's hour of its newest snapshot, so that a reading asks the file only once an hour.
+    private var snapshotHours: [String: Int64] = [:]
+
+    private struct ClassKey: Hashable {
+        var index: Int
+        var label: String
+    }
+
+    /// Opens the journal at `path`, made (with the folders it needs) when it is not there unless
+    /// `readOnly`, and migrated to this build's schema when older.
+    ///
+    /// - Throws: `JournalError`: `.notFound` (a reader's), `.notADatabase`, `.notAJournal`, `.newerSchema`, `.readOnly`
+    ///   (a writer on a file it cannot write), `.diskFull`, `.libraryMissing`.
+    public init(path: String, readOnly: Bool = false) throws(JournalError) {
+        if !readOnly {
+            // The default path's folders ($XDG_STATE_HOME/plantleaf) may not exist yet; a folder
+            // that cannot be made is said by the open that follows.
+            var folder = ""
+            for component in path.split(separator: "/", omittingEmptySubsequences: false).dropLast() where !component.isEmpty {
+                folder += "/" + component
+                mkdir(path.hasPrefix("/") ? folder : String(folder.dropFirst()), 0o755)
+            }
+        }
+        // SQLite's own word for it would be "unable to open database file".
+        if readOnly && access(path, F_OK) != 0 && errno == ENOENT { throw .notFound(path: path) }
+        database = try SQLiteDatabase(path: path, readOnly: readOnly, create: !readOnly)
+        let tables = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table'", step: "reading the schema")
+        let hasVersion = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
+                                              step: "reading the schema") > 0
+        if tables > 0 && !hasVersion { throw .notAJournal(path: path) }
+        let version = hasVersion ? Int(try database.integer("SELECT max(version) FROM schema_version", step: "reading the schema version")) : 0
+        if version > Journal.schemaVersion { throw .newerSchema(path: path, version: version) }
+        if !readOnly {
+            if tables == 0 {
+                // Before the first table: afterwards SQLite no longer changes it. Incremental
+                // vacuum gives the pages retention frees back to the file system.
+                try database.execute("PRAGMA auto_vacuum = INCREMENTAL", step: "creating the journal")
+            }
+            try database.execute("PRAGMA journal_mode = WAL", step: "setting the write-ahead log")
+            // Committed readings survive the process being killed; a power cut may lose the last
+            // few (the --log file, synced every line, is the record that survives that too).
+            try database.execute("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304", step: "setting the write-ahead log")
+            try database.transaction(step: "migrating the schema") { () throws(JournalError) in
+                if version == 0 { try database.execute("CREATE TABLE schema_version(version INTEGER NOT NULL)", step: "creating the journal") }
+                for next in version..<Journal.schemaVersion {
+                    try database.execute(JournalSchema.migrations[next], step: "migrating the schema to version \(next + 1)")
+                    try database.query("INSERT INTO schema_version(version) VALUES (?)", [.integer(Int64(next + 1))], step: "migrating the schema")
+                }
+            }
+        } else if version < Journal.schemaVersion {
+            throw .failed(path: path, step: "reading", reason: "schema \(version) needs migrating: open it once for writing (plantleaf camera or serve)")
+        }
+        try database.query("SELECT id, model_index, label FROM classes", step: "reading the classes") { row in
+            let key = ClassKey(index: Int(row.integer(1) ?? 0), label: row.text(2) ?? "")
+            classIDs[key] = row.integer(0) ?? 0
+            classes[row.integer(0) ?? 0] = key
+        }
+        try database.query("SELECT id, name FROM sources", step: "reading the sources") { row in
+            sourceIDs[row.text(1) ?? ""] = row.integer(0) ?? 0
+            sources[row.integer(0) ?? 0] = row.text(1) ?? ""
+        }
+    }
+
+    /// The journal's path without options: `$XDG_STATE_HOME/plantleaf/journal.sqlite`, XDG's
+    /// default for it `~/.local/state`; nil when neither variable is set.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/plantleaf/journal.sqlite" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/plantleaf/journal.sqlite" }
+        return nil
+    }
+
+    /// Runs `body` in one transaction (an import's many readings commit together).
+    public func transaction<Result>(_ body: () throws(JournalError) -> Result) throws(JournalError) -> Result {
+        try database.transaction(step: "writing", body)
+    }
+
+    // MARK: Readings
+
+    /// Writes one reading; returns its row number.
+    @discardableResult
+    public func insert(_ record: ReadingRecord, source: String, time: JournalTime) throws(JournalError) -> Int64 {
+        var top: [UInt8] = []
+        top.reserveCapacity(record.top.count * 8)
+        for scored in record.top {
+            let id = try classID(index: scored.index, label: scored.label)
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: id).littleEndian) { top += $0 }
+            withUnsafeBytes(of: Float(scored.score).bitPattern.littleEndian) { top += $0 }
+        }
+        var leafLikeness: Double?, checkSkipped: String?
+        switch record.secondOpinion {
+        case .notRun: break
+        case .leafLikeness(let value): leafLikeness = value
+        case .skipped(let why): checkSkipped = why
+        }
+        let timings = record.timings
+        try database.query("""
+            INSERT INTO readings(time, utc_offset, source, verdict, reason, top, leaf_likeness, check_skipped, frame, age_ms, read_ms,
+                prepare_ms, invoke_ms, postprocess_ms, generalist_ms, capture_fps, inference_fps, dropped, saved)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(time.milliseconds), .integer(Int64(time.offsetMinutes)), .integer(try sourceID(source)), .text(record.verdict.rawValue),
+                  .optional(record.reason?.rawValue), .blob(top), .optional(leafLikeness), .optional(checkSkipped), .optional(record.frame),
+                  .optional(record.ageMilliseconds), .optional(timings.read), .real(timings.prepare), .real(timings.invoke),
+                  .optional(timings.postprocess), .optional(timings.generalist), .optional(record.captureFramesPerSecond),
+                  .optional(record.inferenceFramesPerSecond), .optional(record.dropped), .optional(record.saved)], step: "writing a reading")
+        return try database.integer("SELECT last_insert_rowid()", step: "writing a reading")
+    }
+
+    private func classID(index: Int, label: String) throws(JournalError) -> Int64 {
+        let key = ClassKey(index: index, label: label)
+        if let id = classIDs[key] { return id }
+        try database.query("INSERT OR IGNORE INTO classes(model_index, label) VALUES (?, ?)", [.integer(Int64(index)), .text(label)], step: "writing a class")
+        let id = try database.integer("SELECT id FROM classes WHERE model_index = ? AND label = ?", [.integer(Int64(index)), .text(label)],
+                                      step: "writing a class")
+        classIDs[key] = id
+        classes[id] = key
+        return id
+    }
+
+    private func sourceID(_ name: String) throws(JournalError) -> Int64 {
+        if let id = sourceIDs[name] { return id }
+        try database.query("INSERT OR IGNORE INTO sources(name) VALUES (?)", [.text(name)], step: "writing a source")
+        let id = try database.integer("SELECT id FROM sources WHERE name = ?", [.text(name)], step: "writing a source")
+        sourceIDs[name] = id
+        sources[id] = name
+        return id
+    }
+
+    /// Which readings or events a query selects: from `since` (inclusive) to `until`
+    /// (exclusive), of one source or all, after row `afterID` (the page before's last), at most `limit`.
+    public struct Selection: Sendable {
+        public var since: JournalTime?
+        public var until: JournalTime?
+        public var source: String?
+        public var afterID: Int64?
+        public var limit: Int
+
+        public init(since: JournalTime? = nil, until: JournalTime? = nil, source: String? = nil, afterID: Int64? = nil, limit: Int = Int(Int32.max)) {
+            self.since = since
+            self.until = until
+            self.source = source
+            self.afterID = afterID
+            self.limit = limit
+        }
+
+        /// With a start, the readings are found by their time: ordered by row number, SQLite would
+        /// otherwise walk the rows from the oldest until the first one in time.
+        var timeIndex: String { since == nil ? "" : " INDEXED BY readings_by_time" }
+
+        /// The WHERE clause on table columns `time` and `id`, and its values; `newestFirst` pages
+        /// towards older rows.
+        func clause(time: String, newestFirst: Bool = false) -> (sql: String, values: [SQLiteValue]) {
+            var conditions = ["1"], values: [SQLiteValue] = []
+            if let since { conditions.append("\(time) >= ?"); values.append(.integer(since.milliseconds)) }
+            if let until { conditions.append("\(time) < ?"); values.append(.integer(until.milliseconds)) }
+            if let source { conditions.append("source = (SELECT id FROM sources WHERE name = ?)"); values.append(.text(source)) }
+            if let afterID { conditions.append(newestFirst ? "id < ?" : "id > ?"); values.append(.integer(afterID)) }
+            return (conditions.joined(separator: " AND "), values)
+        }
+    }
+
+    /// The readings `selection` selects, oldest first.
+    public func readings(_ selection: Selection) throws(JournalError) -> [JournalReading] {
+        let clause = selection.clause(time: "time")
+        var found: [JournalReading] = []
+        try database.query("""
+            SELECT id, time, utc_offset, source, verdict, reason, top, leaf_likeness, check_skipped, frame, age_ms, read_ms, prepare_ms,
+                invoke_ms, postprocess_ms, generalist_ms, capture_fps, inference_fps, dropped, saved
+            FROM readings\(selection.timeIndex) WHERE \(clause.sql) ORDER BY id LIMIT ?
+            """, clause.values + [.integer(Int64(selection.limit))], step: "reading readings") { row throws(JournalError) in
+            found.append(try reading(row))
+        }
+        return found
+    }
+
+    private func reading(_ row: SQLiteRow) throws(JournalError) -> JournalReading {
+        let time = JournalTime(milliseconds: row.integer(1) ?? 0, offsetMinutes: Int(row.integer(2) ?? 0))
+        guard let verdict = Verdict(rawValue: row.text(4) ?? "") else {
+            throw .failed(path: path, step: "reading readings", reason: "reading \(row.integer(0) ?? 0) has no verdict PlantLeaf knows")
+        }
+        let packed = row.blob(6) ?? []
+        var top: [ScoredClass] = []
+        for start in stride(from: 0, to: packed.count - packed.count % 8, by: 8) {
+            let id = packed[start..<start + 4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let bits = packed[start + 4..<start + 8].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let key = classes[Int64(id)] ?? ClassKey(index: -1, label: "?")
+            top.append(ScoredClass(index: key.index, label: key.label, score: Double(Float(bitPattern: bits))))
+        }
+        var secondOpinion = SecondOpinionReading.notRun
+        if let why = row.text(8) { secondOpinion = .skipped(reason: why) } else if let likeness = row.real(7) { secondOpinion = .leafLikeness(likeness) }
+        let record = ReadingRecord(frame: row.integer(9).map(Int.init), time: time.iso8601, verdict: verdict,
+                                   reason: row.text(5).flatMap(VerdictReason.init(rawValue:)), top: top, secondOpinion: secondOpinion,
+                                   ageMilliseconds: row.real(10),
+                                   timings: .init(read: row.real(11), prepare: row.real(12) ?? .nan, invoke: row.real(13) ?? .nan,
+                                                  postprocess: row.real(14), generalist: row.real(15)),
+                                   captureFramesPerSecond: row.real(16), inferenceFramesPerSecond: row.real(17),
+                                   dropped: row.integer(18).map(Int.init), saved: row.text(19))
+        return JournalReading(id: row.integer(0) ?? 0, source: sources[row.integer(3) ?? 0] ?? "?", time: time, record: record)
+    }
+
+    /// How many readings of each verdict `selection` selects, per period of `periodMilliseconds`
+    /// counted from the epoch in local time at `offsetMinutes` (a day: 86,400,000): the chart's rows.
+    public func verdictCounts(_ selection: Selection, periodMilliseconds: Int64, offsetMinutes: Int) throws(JournalError) -> [(periodStart: JournalTime, counts: [Verdict: Int])] {
+        let clause = selection.clause(time: "time")
+        let offset = Int64(offsetMinutes) * 60_000
+        var rows: [(periodStart: JournalTime, counts: [Verdict: Int])] = []
+        try database.query("""
+            SELECT (time + ?) / ? AS period, verdict, count(*) FROM readings\(selection.timeIndex) WHERE \(clause.sql) GROUP BY period, verdict ORDER BY period
+            """, [.integer(offset), .integer(periodMilliseconds)] + clause.values, step: "counting readings") { row in
+            let start = JournalTime(milliseconds: (row.integer(0) ?? 0) * periodMilliseconds - offset, offsetMinutes: offsetMinutes)
+            if rows.last?.periodStart != start { rows.append((start, [:])) }
+            if let verdict = Verdict(rawValue: row.text(1) ?? "") { rows[rows.count - 1].counts[verdict] = Int(row.integer(2) ?? 0) }
+        }
+        return rows
+    }
+
+    /// The sources readings came from, by name.
+    public func sourceNames() throws(JournalError) -> [String] { sources.values.sorted() }
+
+    /// The number of readings.
+    public func readingCount() throws(JournalError) -> Int {
+        Int(try database.integer("SELECT count(*) FROM readings", step: "counting readings"))
+    }
+
+    // MARK: Events
+
+    /// Opens an event of `source` in `state` from `start`, with `picture` (JPEG), ending the one
+    /// that lasts (if any) at the same instant. Returns the new event's row number.
+    @discardableResult
+    public func beginEvent(source: String, state: JournalState, start: JournalTime, picture: [UInt8]?) throws(JournalError) -> Int64 {
+        let sourceNumber = try sourceID(source)
+        let classNumber: SQLiteValue = try state.label.map { label throws(JournalError) in .integer(try classID(index: state.classIndex ?? -1, label: label)) } ?? .null
+        try database.query("UPDATE events SET end = ?, end_offset = ? WHERE source = ? AND end IS NULL",
+                           [.integer(start.milliseconds), .integer(Int64(start.offsetMinutes)), .integer(sourceNumber)], step: "ending an event")
+        try database.query("INSERT INTO events(source, verdict, class, start, start_offset) VALUES (?, ?, ?, ?, ?)",
+                           [.integer(sourceNumber), .text(state.verdict.rawValue), classNumber, .integer(start.milliseconds),
+                            .integer(Int64(start.offsetMinutes))], step: "writing an event")
+        let id = try database.integer("SELECT last_insert_rowid()", step: "writing an event")
+        if let picture {
+            try database.query("INSERT INTO pictures(event, jpeg) VALUES (?, ?)", [.integer(id), .blob(picture)], step: "writing an event's picture")
+        }
+        return id
+    }
+
+    /// The events `selection` selects by their start, newest first.
+    public func events(_ selection: Selection) throws(JournalError) -> [JournalEvent] {
+        let clause = selection.clause(time: "start", newestFirst: true)
+        var found: [JournalEvent] = []
+        try database.query("""
+            SELECT id, source, verdict, class, start, start_offset, end, end_offset, EXISTS (SELECT 1 FROM pictures WHERE event = events.id) FROM events
+            WHERE \(clause.sql) ORDER BY id DESC LIMIT ?
+            """, clause.values + [.integer(Int64(selection.limit))], step: "reading events") { row in
+            let key = row.integer(3).flatMap { classes[$0] }
+            let state = JournalState(verdict: Verdict(rawValue: row.text(2) ?? "") ?? .uncertain, label: key?.label, classIndex: key?.index)
+            let end = row.integer(6).map { JournalTime(milliseconds: $0, offsetMinutes: Int(row.integer(7) ?? 0)) }
+            found.append(JournalEvent(id: row.integer(0) ?? 0, source: sources[row.integer(1) ?? 0] ?? "?", state: state,
+                                      start: JournalTime(milliseconds: row.integer(4) ?? 0, offsetMinutes: Int(row.integer(5) ?? 0)),
+                                      end: end, hasPicture: row.integer(8) == 1))
+        }
+        return found
+    }
+
+    /// The event of `source` that lasts, if any.
+    public func lastingEvent(source: String) throws(JournalError) -> JournalEvent? {
+        // Each event ends when the next begins: only a source's newest can last.
+        try events(Selection(source: source, limit: 1)).first.flatMap { $0.end == nil ? $0 : nil }
+    }
+
+    // MARK: The day's strip
+
+    static let hourMilliseconds: Int64 = 3_600_000
+
+    /// Keeps `picture` (JPEG) as `source`'s snapshot of the hour of `time`, when it has none yet;
+    /// `picture` is asked for only then. Returns whether it kept one.
+    @discardableResult
+    public func keepSnapshot(source: String, time: JournalTime, picture: () -> [UInt8]?) throws(JournalError) -> Bool {
+        let hour = time.milliseconds / Journal.hourMilliseconds
+        guard snapshotHours[source] != hour else { return false }
+        let sourceNumber = try sourceID(source)
+        let kept = try database.integer("SELECT count(*) FROM snapshots WHERE source = ? AND hour = ?", [.integer(sourceNumber), .integer(hour)],
+                                        step: "reading the strip")
+        snapshotHours[source] = hour
+        guard kept == 0, let jpeg = picture() else { return false }
+        try database.query("INSERT INTO snapshots(source, hour, utc_offset, jpeg) VALUES (?, ?, ?, ?)",
+                           [.integer(sourceNumber), .integer(hour), .integer(Int64(time.offsetMinutes)), .blob(jpeg)], step: "writing the strip")
+        return true
+    }
+
+    /// `source`'s snapshots from `since` on, oldest first: each its row number and its hour.
+    public func strip(source: String, since: JournalTime) throws(JournalError) -> [(id: Int64, hour: JournalTime)] {
+        var found: [(id: Int64, hour: JournalTime)] = []
+        try database.query("""
+            SELECT id, hour, utc_offset FROM snapshots WHERE source = (SELECT id FROM sources WHERE name = ?) AND hour >= ? ORDER BY hour
+            """, [.text(source), .integer(since.milliseconds / Journal.hourMilliseconds)], step: "reading the strip") { row in
+            found.append((row.integer(0) ?? 0, JournalTime(milliseconds: (row.integer(1) ?? 0) * Journal.hourMilliseconds, offsetMinutes: Int(row.integer(2) ?? 0))))
+        }
+        return found
+    }
+
+    /// Snapshot `id`'s JPEG, nil when it is not kept.
+    public func snapshot(id: Int64) throws(JournalError) -> [UInt8]? {
+        var picture: [UInt8]?
+        try database.query("SELECT jpeg FROM snapshots WHERE id = ?", [.integer(id)], step: "reading a picture") { row in picture = row.blob(0) }
+        return picture
+    }
+
+    /// Event `id`'s picture (JPEG), nil when it has none or is no longer kept.
+    public func eventPicture(id: Int64) throws(JournalError) -> [UInt8]? {
+        var picture: [UInt8]?
+        try database.query("SELECT jpeg FROM pictures WHERE event = ?", [.integer(id)], step: "reading a picture") { row in picture = row.blob(0) }
+        return picture
+    }
+}

@@ -1,0 +1,82 @@
+import PlantLeafCore
+import Synchronization
+
+/// The journal as a running process writes it: each camera reading and upload result, the
+/// events the camera's readings make, and retention as it goes; and reads for the pages, on a
+/// second connection so a page never waits for a write. Shared by the camera's thread and the
+/// server's. A write that fails is said once in one line (`report`), and the readings go on
+/// without the journal until writing works again.
+public final class JournalRecorder: Sendable {
+    public let settings: JournalSettings
+    private let writer: Mutex<Writer>
+    private let reader: Mutex<Journal?>
+    private let report: @Sendable (String) -> Void
+
+    /// How many readings go between two retention checks: a check is a few pragma reads, and a
+    /// hundred readings are some 15 KB.
+    static let readingsPerRetentionCheck = 100
+
+    private struct Writer {
+        var journal: Journal
+        var events: EventFollower
+        var sinceRetention = 0
+        /// The last failure said, so it is said once rather than at every reading.
+        var failure: String?
+    }
+
+    /// Opens (or makes) the journal and enforces retention once.
+    /// - Throws: `JournalError` when it cannot be opened for writing.
+    public init(settings: JournalSettings, report: @escaping @Sendable (String) -> Void) throws(JournalError) {
+        let journal = try Journal(path: settings.path)
+        try journal.enforce(settings.retention, now: .now())
+        self.settings = settings
+        self.report = report
+        writer = Mutex(Writer(journal: journal, events: EventFollower(readingsToHold: settings.eventReadings)))
+        reader = Mutex(nil)
+    }
+
+    /// Writes one reading of `source` at `time`, follows its events and keeps its hour's
+    /// snapshot for the day's strip (uploads make neither: they are pictures of many plants). `picture` is asked for only when the reading may start an
+    /// event. Returns the state of the source's lasting event after this reading.
+    @discardableResult
+    public func record(_ record: ReadingRecord, source: String, time: JournalTime, makesEvents: Bool,
+                       picture: @Sendable () -> [UInt8]?) -> JournalState? {
+        writer.withLock { writer -> JournalState? in
+            do throws(JournalError) {
+                try writer.journal.insert(record, source: source, time: time)
+                var established: JournalState?
+                writer.sinceRetention += 1
+                if makesEvents {
+                    let followed = try writer.events.follow(record, source: source, time: time, in: writer.journal, picture: picture)
+                    established = followed.established
+                    // A picture weighs as much as a couple of hundred readings: the size is checked after each.
+                    if try writer.journal.keepSnapshot(source: source, time: time, picture: picture) || followed.began {
+                        writer.sinceRetention = JournalRecorder.readingsPerRetentionCheck
+                    }
+                }
+                if writer.sinceRetention >= JournalRecorder.readingsPerRetentionCheck {
+                    writer.sinceRetention = 0
+                    try writer.journal.enforce(settings.retention, now: time)
+                }
+                if writer.failure != nil {
+                    writer.failure = nil
+                    report("journal \(settings.path): writing again")
+                }
+                return established
+            } catch {
+                let line = "\(error); readings go on to the other outputs"
+                if writer.failure != line { report(line) }
+                writer.failure = line
+                return nil
+            }
+        }
+    }
+
+    /// Runs `body` on the reading connection, opened on first use.
+    public func read<Result: Sendable>(_ body: (Journal) throws(JournalError) -> Result) throws(JournalError) -> Result {
+        try reader.withLock { (journal: inout Journal?) throws(JournalError) -> Result in
+            if journal == nil { journal = try Journal(path: settings.path, readOnly: true) }
+            return try body(journal!)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import PlantLeafCore
+
+/// An instant as the journal stores it: milliseconds since the Unix epoch (what it sorts and
+/// selects by) and the UTC offset the reading was written with, in minutes (so that an exported
+/// record shows the local time its camera wrote, 2026-12-02T10:15:30.123+01:00).
+public struct JournalTime: Sendable, Equatable, Comparable {
+    public var milliseconds: Int64
+    public var offsetMinutes: Int
+
+    public init(milliseconds: Int64, offsetMinutes: Int) {
+        self.milliseconds = milliseconds
+        self.offsetMinutes = offsetMinutes
+    }
+
+    /// Now, with this machine's offset.
+    public static func now() -> JournalTime {
+        JournalTime(iso8601: WallClock.localISO8601()) ?? JournalTime(milliseconds: WallClock.nanoseconds() / 1_000_000, offsetMinutes: 0)
+    }
+
+    public static func < (left: JournalTime, right: JournalTime) -> Bool { left.milliseconds < right.milliseconds }
+
+    /// Reads ISO 8601 as records write it: YYYY-MM-DDTHH:MM:SS, optional fraction, then Z or ±HH:MM.
+    /// A date alone (YYYY-MM-DD) is its midnight UTC. nil for anything else.
+    public init?(iso8601 text: String) {
+        let bytes = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<start + count] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0, 4), bytes.count >= 10, bytes[4] == 45, let month = number(5, 2), bytes[7] == 45,
+              let day = number(8, 2), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var hour = 0, minute = 0, second = 0, milliseconds = 0, offset = 0
+        var index = 10
+        if bytes.count > 10 {
+            guard bytes[10] == 84 || bytes[10] == 32, let h = number(11, 2), bytes.count > 13, bytes[13] == 58, let m = number(14, 2),
+                  bytes.count > 16, bytes[16] == 58, let s = number(17, 2), h < 24, m < 60, s < 61 else { return nil }
+            (hour, minute, second) = (h, m, s)
+            index = 19
+            if index < bytes.count, bytes[index] == 46 {
+                index += 1
+                var scale = 100
+                while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                    milliseconds += Int(bytes[index] - 48) * scale
+                    scale /= 10
+                    index += 1
+                }
+            }
+            if index < bytes.count, bytes[index] == 90 {
+                index += 1
+            } else if index < bytes.count, bytes[index] == 43 || bytes[index] == 45, let oh = number(index + 1, 2),
+                      index + 3 < bytes.count, bytes[index + 3] == 58, let om = number(index + 4, 2) {
+                offset = (bytes[index] == 45 ? -1 : 1) * (oh * 60 + om)
+                index += 6
+            } else {
+                return nil
+            }
+        }
+        guard index == bytes.count else { return nil }
+        let days = JournalTime.daysFromCivil(year: year, month: month, day: day)
+        let local = ((Int64(days) * 24 + Int64(hour)) * 60 + Int64(minute)) * 60 + Int64(second)
+        self.init(milliseconds: (local - Int64(offset) * 60) * 1000 + Int64(milliseconds), offsetMinutes: offset)
+    }
+
+    /// ISO 8601 at its own offset with milliseconds, as `WallClock.localISO8601` writes.
+    public var iso8601: String {
+        let local = milliseconds + Int64(offsetMinutes) * 60_000
+        let seconds = local >= 0 ? local / 1000 : (local - 999) / 1000
+        let fraction = Int(local - seconds * 1000)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = Int(seconds - days * 86_400)
+        let (year, month, day) = JournalTime.civil(fromDays: Int(days))
+        func padded(_ value: Int, _ digits: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
+        let sign = offsetMinutes < 0 ? "-" : "+"
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T\(padded(inDay / 3600, 2)):\(padded(inDay / 60 % 60, 2)):"
+            + "\(padded(inDay % 60, 2)).\(padded(fraction, 3))\(sign)\(padded(abs(offsetMinutes) / 60, 2)):\(padded(abs(offsetMinutes) % 60, 2))"
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a day count since 1970-01-01 (civil_from_days, the inverse of the above).
+    static func civil(fromDays count: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = count + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Glibc
+import PlantLeafCore
+import PlantLeafJournal
+import PlantLeafTestSupport
+import Testing
+
+/// The journal on real SQLite files: readings read back as written, events follow their
+/// hysteresis, retention keeps age and size, and files that are no journal are refused in one line.
+@Suite struct JournalTests {
+    /// A camera reading at `time` (ISO 8601); scores that a Float keeps exactly, so it reads back equal.
+    static func reading(_ time: String, verdict: Verdict = .diagnosis, label: String = "Tomato___Early_blight", index: Int = 2,
+                        frame: Int = 1) -> ReadingRecord {
+        ReadingRecord(frame: frame, time: time, verdict: verdict, reason: verdict == .uncertain ? .lowScore : nil,
+                      top: [ScoredClass(index: index, label: label, score: 0.875), ScoredClass(index: 9, label: "Tomato___healthy", score: 0.125)],
+                      secondOpinion: .leafLikeness(0.5), ageMilliseconds: 41.25,
+                      timings: .init(prepare: 0.75, invoke: 4.5, generalist: 2.25), captureFramesPerSecond: 29.5,
+                      inferenceFramesPerSecond: 14.75, dropped: 2)
+    }
+
+    static func time(_ text: String) -> JournalTime { JournalTime(iso8601: text)! }
+
+    @Test func timesReadAndWriteAsRecordsDo() {
+        let time = Self.time("2026-12-02T10:15:30.123+01:00")
+        #expect(time.milliseconds == 1_796_202_930_123 && time.offsetMinutes == 60)
+        #expect(time.iso8601 == "2026-12-02T10:15:30.123+01:00")
+        #expect(Self.time("1969-12-31T23:59:59.500Z").iso8601 == "1969-12-31T23:59:59.500+00:00")
+        #expect(JournalTime(iso8601: "2026-12-02")?.milliseconds == 1_796_169_600_000)
+        #expect(JournalTime(iso8601: "2026-13-02T10:15:30Z") == nil && JournalTime(iso8601: "yesterday") == nil)
+    }
+
+    @Test func readingsReadBackAsWritten() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let journal = try Journal(path: folder + "/state/journal.sqlite")
+        let first = Self.reading("2026-12-02T10:15:30.123+01:00")
+        let upload = ReadingRecord(verdict: .noLeaf, reason: .unlikeLeaves, top: [], secondOpinion: .skipped(reason: "no reference"),
+                                   timings: .init(read: 0.5, prepare: 1, invoke: 4, postprocess: 0.25))
+        try journal.insert(first, source: "/dev/video0", time: Self.time(first.time!))
+        try journal.insert(upload, source: "upload", time: Self.time("2026-12-02T10:16:00Z"))
+        let all = try journal.readings(Journal.Selection())
+        #expect(all.map(\.source) == ["/dev/video0", "upload"])
+        #expect(all.first?.record == first)
+        var expectedUpload = upload
+        expectedUpload.time = "2026-12-02T10:16:00.000+00:00"
+        #expect(all.last?.record == expectedUpload)
+        let uploads = try journal.readings(Journal.Selection(source: "upload"))
+        #expect(uploads.count == 1)
+        let afterFirst = try journal.readings(Journal.Selection(afterID: all[0].id, limit: 5))
+        #expect(afterFirst.map(\.id) == [all[1].id])
+    }
+
+    @Test func aStateBecomesAnEventOnlyAfterHoldingNReadings() {
+        var tracker = EventTracker(readingsToHold: 3)
+        let blight = JournalState(verdict: .diagnosis, label: "Tomato___Early_blight", classIndex: 2)
+        let healthy = JournalState(verdict: .diagnosis, label: "Tomato___healthy", classIndex: 9)
+        var begun: [EventTracker.Beginning] = []
+        var asked = 0
+        let states = [healthy, healthy, healthy, blight, healthy, blight, blight, blight, blight]
+        for (minute, state) in states.enumerated() {
+            let time = JournalTime(milliseconds: Int64(minute) * 60_000, offsetMinutes: 0)
+            if let beginning = tracker.observe(state, time: time, picture: { asked += 1; return [UInt8(minute)] }) { begun.append(beginning) }
+        }
+        // The single blight frame at minute 3 makes no event; the one that held starts at minute 5, with its frame.
+        #expect(begun == [EventTracker.Beginning(state: healthy, start: JournalTime(milliseconds: 0, offsetMinutes: 0), picture: [0]),
+                          EventTracker.Beginning(state: blight, start: JournalTime(milliseconds: 300_000, offsetMinutes: 0), picture: [5])])
+        #expect(asked == 3 && tracker.established == blight)
+    }
+
+    @Test func theRecorderWritesEventsWithTheirPicturesAndCarriesOnAfterARestart() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let settings = JournalSettings(path: folder + "/journal.sqlite", eventReadings: 2)
+        let picture = EventPicture.encode(RGBImage(width: 224, height: 224, pixels: [UInt8](repeating: 90, count: 224 * 224 * 3)))
+        #expect(picture.map { $0.count <= EventPicture.maximumBytes && $0.starts(with: [0xFF, 0xD8]) } == true)
+        func run(_ labels: [String], from minute: Int) throws {
+            let recorder = try JournalRecorder(settings: settings) { line in Issue.record("unexpected: \(line)") }
+            for (offset, label) in labels.enumerated() {
+                let time = JournalTime(milliseconds: 1_796_202_930_000 + Int64(minute + offset) * 60_000, offsetMinutes: 60)
+                recorder.record(Self.reading(time.iso8601, label: label), source: "cam", time: time, makesEvents: true) { picture }
+            }
+        }
+        try run(["Tomato___healthy", "Tomato___healthy", "Tomato___Early_blight"], from: 0)
+        try run(["Tomato___Early_blight", "Tomato___Early_blight"], from: 3)
+        let journal = try Journal(path: settings.path, readOnly: true)
+        let events = try journal.events(Journal.Selection())
+        #expect(events.map { $0.state.label } == ["Tomato___Early_blight", "Tomato___healthy"])
+        // The restart forgot the first blight reading, not yet an event: the event starts at the next.
+        #expect(events.first?.start.iso8601 == "2026-12-02T10:18:30.000+01:00" && events.first?.end == nil)
+        #expect(events.last?.end == events.first?.start && events.allSatisfy(\.hasPicture))
+        #expect(try journal.eventPicture(id: events[0].id) == picture)
+        #expect(events.first?.state.isProblem == true && events.last?.state.isProblem == false)
+        let older = try journal.events(Journal.Selection(afterID: events[0].id, limit: 1))
+        #expect(older.map(\.id) == [events[1].id])
+    }
+
+    @Test func retentionDeletesReadingsOlderThanItsDays() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let journal = try Journal(path: folder + "/journal.sqlite")
+        let now = Self.time("2026-12-10T12:00:00Z")
+        for day in 1...9 { try journal.insert(Self.reading("2026-12-0\(day)T12:00:00Z"), source: "cam", time: Self.time("2026-12-0\(day)T12:00:00Z")) }
+        let outcome = try journal.enforce(RetentionPolicy(keepDays: 3), now: now)
+        #expect(outcome.readings == 6)
+        #expect(try journal.readings(Journal.Selection()).map { $0.record.time } == ["2026-12-07T12:00:00.000+00:00", "2026-12-08T12:00:00.000+00:00", "2026-12-09T12:00:00.000+00:00"])
+    }
+
+    @Test func retentionHoldsTheSizeWithinFivePercentWhileReadingsArrive() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/journal.sqlite"
+        let limit: Int64 = 1 << 20
+        let recorder = try JournalRecorder(settings: JournalSettings(path: path, eventReadings: 1, retention: RetentionPolicy(maxBytes: limit))) { line in
+            Issue.record("unexpected: \(line)")
+        }
+        let picture = [UInt8](repeating: 7, count: 20_000)
+        var largest: Int64 = 0
+        for minute in 0..<20_000 {
+            let time = JournalTime(milliseconds: 1_796_202_930_000 + Int64(minute) * 60_000, offsetMinutes: 0)
+            // A new event every 50 readings, each with a picture, as a restless plant would make.
+            let label = minute / 50 % 2 == 0 ? "Tomato___healthy" : "Tomato___Early_blight"
+            recorder.record(Self.reading(time.iso8601, label: label), source: "cam", time: time, makesEvents: true) { picture }
+            if minute % 500 == 0 {
+                var status = stat()
+                stat(path, &status)
+                largest = max(largest, Int64(status.st_size))
+            }
+        }
+        #expect(largest <= limit + limit / 20)
+        let journal = try Journal(path: path, readOnly: true)
+        let kept = try journal.readings(Journal.Selection())
+        // The newest readings are kept, the oldest went; the newest event keeps its picture.
+        #expect(kept.last?.record.time == JournalTime(milliseconds: 1_796_202_930_000 + 19_999 * 60_000, offsetMinutes: 0).iso8601)
+        // Some 40 pictures (events' and the day's strip) fit, with the readings since the oldest of them.
+        let pictures = try journal.events(Journal.Selection()).filter(\.hasPicture).count
+        #expect(kept.count > 1_000 && kept.count < 20_000, "\(kept.count) readings kept, \(pictures) pictures")
+        #expect(try journal.events(Journal.Selection(limit: 1)).first?.hasPicture == true)
+    }
+
+    /// The error opening `path` gives, nil when it opens.
+    static func openingFailure(_ path: String, readOnly: Bool = false) -> JournalError? {
+        do {
+            _ = try Journal(path: path, readOnly: readOnly)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func filesThatAreNoJournalAreRefusedWithWhatTheyAre() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let damaged = folder + "/damaged.sqlite"
+        try String(repeating: "not a database, just a text file that is long enough to be read as one page header\n", count: 100)
+            .write(toFile: damaged, atomically: true, encoding: .utf8)
+        #expect(Self.openingFailure(damaged) == .notADatabase(path: damaged))
+
+        let newer = folder + "/newer.sqlite"
+        _ = try Journal(path: newer)
+        try Self.execute(newer, "INSERT INTO schema_version(version) VALUES (\(Journal.schemaVersion + 1))")
+        #expect(Self.openingFailure(newer) == .newerSchema(path: newer, version: Journal.schemaVersion + 1))
+        #expect(Self.openingFailure(newer)?.description == "journal \(newer) has schema \(Journal.schemaVersion + 1), newer than this build reads (\(Journal.schemaVersion))")
+
+        let other = folder + "/other.sqlite"
+        try Self.execute(other, "CREATE TABLE photos(name TEXT)")
+        #expect(Self.openingFailure(other) == .notAJournal(path: other))
+    }
+
+    /// Runs `sql` with the sqlite3 tool, as another program would change the file.
+    static func execute(_ path: String, _ sql: String) throws {
+        let result = try runCommand("/usr/bin/sqlite3", [path, sql])
+        #expect(result.status == 0, "sqlite3: \(result.stderr)")
+    }
+}
