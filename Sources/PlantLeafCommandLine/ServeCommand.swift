@@ -86,6 +86,7 @@ enum ServeCommand {
             limits.requestSeconds = options.requestSeconds
             let service = try WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
                                          feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, journal: journal,
+                                         keepsUploadPhotos: options.keepUploadPhotos,
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,
                                      log: { line in Console.error("plantleaf serve: \(line)") })
             server = try HTTPServer(address: options.listen, limits: limits, tls: tls, service: service,

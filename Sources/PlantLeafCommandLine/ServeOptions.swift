@@ -26,6 +26,8 @@ public struct ServeOptions: Sendable {
     public var verdictPolicy = VerdictPolicy(checks: SharedOptions.checks.defaultValue)
     /// --journal FILE or --no-journal, events and retention: for uploads and the camera alike.
     public var journal = JournalOptions()
+    /// --keep-upload-photos: each upload's journal row gets a small copy of its picture.
+    public var keepUploadPhotos = false
     /// The camera monitor's options, when --device or --input names a camera.
     public var camera: CameraCommandOptions?
     /// One line each for old spellings used (`DeprecatedSpelling`), for the command to print.
@@ -77,6 +79,9 @@ public struct ServeOptions: Sendable {
             .lines(["seconds a client has to send a whole request, \(range)",
                     "(default: \(fallback)); a client trickling it in is dropped"])
         }
+        static let keepUploadPhotos = Flag("--keep-upload-photos", help: .lines([
+            "keep each upload's picture as the model read it (a JPEG of at most 30 KB, never the",
+            "file or its name) with its result in the journal, shown at /history; off: the result only"]))
         /// --format, before 0.1.0 the camera's pixel format: --pixel-format.
         static let oldPixelFormat = Option<String>("--format", placeholder: "FORMAT", default: "auto",
                                                    help: .deprecated(replacement: "--pixel-format")) { text throws(UsageError) in
@@ -100,7 +105,7 @@ public struct ServeOptions: Sendable {
         SharedOptions.jobs.described(.lines(["uploads classified at once, each on its own model instance, \(OptionRange.phrase(OptionRange.jobs))",
                                              "(default: one per core, divided by --threads)"])).spec,
         SharedOptions.noCache.spec,
-    ] + JournalOptions.all + [
+    ] + JournalOptions.all + [Declared.keepUploadPhotos.spec,
         OptionSpec(names: CameraMonitorOptions.device.spec.names, kind: CameraMonitorOptions.device.spec.kind, help: .sharesEntryWithNext(separator: " | ")),
         OptionSpec(names: CameraMonitorOptions.input.spec.names, kind: CameraMonitorOptions.input.spec.kind, help: .lines([
             "run the camera monitor on this V4L2 device or motion-JPEG stream, shown live at",
@@ -140,6 +145,10 @@ public struct ServeOptions: Sendable {
         options.referencePath = try parsed.value(SharedOptions.reference)
         options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: SharedOptions.checks)
         options.journal = try JournalOptions.read(parsed)
+        options.keepUploadPhotos = parsed.has(Declared.keepUploadPhotos)
+        if options.keepUploadPhotos, options.journal.disabled {
+            throw UsageError("--keep-upload-photos keeps the photos in the journal: leave out --no-journal")
+        }
         options.camera = try cameraOptions(parsed, serve: options)
         if parsed.gave(Declared.oldPixelFormat) {
             let text = try parsed.value(Declared.oldPixelFormat)

@@ -95,9 +95,9 @@ public final class Journal {
 
     // MARK: Readings
 
-    /// Writes one reading; returns its row number.
+    /// Writes one reading, and `picture` (JPEG) as its picture when given; returns its row number.
     @discardableResult
-    public func insert(_ record: ReadingRecord, source: String, time: JournalTime) throws(JournalError) -> Int64 {
+    public func insert(_ record: ReadingRecord, source: String, time: JournalTime, picture: [UInt8]? = nil) throws(JournalError) -> Int64 {
         var top: [UInt8] = []
         top.reserveCapacity(record.top.count * 8)
         for scored in record.top {
@@ -121,7 +121,11 @@ public final class Journal {
                   .optional(record.ageMilliseconds), .optional(timings.read), .real(timings.prepare), .real(timings.invoke),
                   .optional(timings.postprocess), .optional(timings.generalist), .optional(record.captureFramesPerSecond),
                   .optional(record.inferenceFramesPerSecond), .optional(record.dropped), .optional(record.saved)], step: "writing a reading")
-        return try database.integer("SELECT last_insert_rowid()", step: "writing a reading")
+        let id = try database.integer("SELECT last_insert_rowid()", step: "writing a reading")
+        if let picture {
+            try database.query("INSERT INTO reading_pictures(reading, jpeg) VALUES (?, ?)", [.integer(id), .blob(picture)], step: "writing a reading's picture")
+        }
+        return id
     }
 
     private func classID(index: Int, label: String) throws(JournalError) -> Int64 {
@@ -183,7 +187,8 @@ public final class Journal {
         var found: [JournalReading] = []
         try database.query("""
             SELECT id, time, utc_offset, source, verdict, reason, top, leaf_likeness, check_skipped, frame, age_ms, read_ms, prepare_ms,
-                invoke_ms, postprocess_ms, generalist_ms, capture_fps, inference_fps, dropped, saved
+                invoke_ms, postprocess_ms, generalist_ms, capture_fps, inference_fps, dropped, saved,
+                EXISTS (SELECT 1 FROM reading_pictures WHERE reading = readings.id)
             FROM readings\(selection.timeIndex) WHERE \(clause.sql) ORDER BY id LIMIT ?
             """, clause.values + [.integer(Int64(selection.limit))], step: "reading readings") { row throws(JournalError) in
             found.append(try reading(row))
@@ -213,7 +218,8 @@ public final class Journal {
                                                   postprocess: row.real(14), generalist: row.real(15)),
                                    captureFramesPerSecond: row.real(16), inferenceFramesPerSecond: row.real(17),
                                    dropped: row.integer(18).map(Int.init), saved: row.text(19))
-        return JournalReading(id: row.integer(0) ?? 0, source: sources[row.integer(3) ?? 0] ?? "?", time: time, record: record)
+        return JournalReading(id: row.integer(0) ?? 0, source: sources[row.integer(3) ?? 0] ?? "?", time: time, record: record,
+                              hasPicture: row.integer(20) == 1)
     }
 
     /// How many readings of each verdict `selection` selects, per period of `periodMilliseconds`
@@ -317,15 +323,36 @@ public final class Journal {
 
     /// Snapshot `id`'s JPEG, nil when it is not kept.
     public func snapshot(id: Int64) throws(JournalError) -> [UInt8]? {
-        var picture: [UInt8]?
-        try database.query("SELECT jpeg FROM snapshots WHERE id = ?", [.integer(id)], step: "reading a picture") { row in picture = row.blob(0) }
-        return picture
+        try picture("SELECT jpeg FROM snapshots WHERE id = ?", id: id)
+    }
+
+    /// `source`'s newest readings that have a picture, at most `limit`, oldest first: each its row
+    /// number and its time.
+    public func readingsWithPictures(source: String, limit: Int) throws(JournalError) -> [(id: Int64, time: JournalTime)] {
+        var found: [(id: Int64, time: JournalTime)] = []
+        try database.query("""
+            SELECT id, time, utc_offset FROM readings JOIN reading_pictures ON reading = id
+            WHERE source = (SELECT id FROM sources WHERE name = ?) ORDER BY id DESC LIMIT ?
+            """, [.text(source), .integer(Int64(limit))], step: "reading readings' pictures") { row in
+            found.append((row.integer(0) ?? 0, JournalTime(milliseconds: row.integer(1) ?? 0, offsetMinutes: Int(row.integer(2) ?? 0))))
+        }
+        return found.reversed()
+    }
+
+    /// Reading `id`'s picture (JPEG), nil when it has none or is no longer kept.
+    public func readingPicture(id: Int64) throws(JournalError) -> [UInt8]? {
+        try picture("SELECT jpeg FROM reading_pictures WHERE reading = ?", id: id)
     }
 
     /// Event `id`'s picture (JPEG), nil when it has none or is no longer kept.
     public func eventPicture(id: Int64) throws(JournalError) -> [UInt8]? {
+        try picture("SELECT jpeg FROM pictures WHERE event = ?", id: id)
+    }
+
+    /// The JPEG `query` selects for row `id`, nil when there is none.
+    private func picture(_ query: String, id: Int64) throws(JournalError) -> [UInt8]? {
         var picture: [UInt8]?
-        try database.query("SELECT jpeg FROM pictures WHERE event = ?", [.integer(id)], step: "reading a picture") { row in picture = row.blob(0) }
+        try database.query(query, [.integer(id)], step: "reading a picture") { row in picture = row.blob(0) }
         return picture
     }
 }

@@ -3,10 +3,12 @@ import PlantLeafCore
 /// The journal's rows as JSON, for `/api/history`, `/api/events` and `plantleaf journal export`.
 public enum JournalJSON {
     /// A reading as its record's JSON line with "id" and "source" added at the end: what an
-    /// export writes and an import (like any reader of records) reads back.
-    public static func reading(_ reading: JournalReading) -> String {
+    /// export writes and an import (like any reader of records) reads back. `linkingPicture`
+    /// (the API's) adds "picture", where a reading that has one serves it: an export has no server.
+    public static func reading(_ reading: JournalReading, linkingPicture: Bool = false) -> String {
         let record = reading.record.json
-        return String(record.dropLast()) + ", \"id\": \(reading.id), \"source\": \(JSONObject.quote(reading.source))}"
+        let picture = linkingPicture && reading.hasPicture ? ", \"picture\": \"/api/readings/picture?id=\(reading.id)\"" : ""
+        return String(record.dropLast()) + ", \"id\": \(reading.id), \"source\": \(JSONObject.quote(reading.source))\(picture)}"
     }
 
     /// An event: its state in words and as the model names it, start, end and duration, and where its picture is.

@@ -10,4 +10,6 @@ public struct JournalReading: Sendable, Equatable {
     public var time: JournalTime
     /// The record, its "time" the journal's.
     public var record: ReadingRecord
+    /// Whether the journal keeps a picture of it (an upload's, with serve --keep-upload-photos).
+    public var hasPicture = false
 }

@@ -37,15 +37,17 @@ public final class JournalRecorder: Sendable {
 
     /// Writes one reading of `source` at `time`, follows its events and keeps its hour's
     /// snapshot for the day's strip (uploads make neither: they are pictures of many plants). `picture` is asked for only when the reading may start an
-    /// event. Returns the state of the source's lasting event after this reading.
+    /// event; `readingPicture` (JPEG) is kept as the reading's own (an upload's). Returns the
+    /// state of the source's lasting event after this reading.
     @discardableResult
-    public func record(_ record: ReadingRecord, source: String, time: JournalTime, makesEvents: Bool,
+    public func record(_ record: ReadingRecord, source: String, time: JournalTime, makesEvents: Bool, readingPicture: [UInt8]? = nil,
                        picture: @Sendable () -> [UInt8]?) -> JournalState? {
         writer.withLock { writer -> JournalState? in
             do throws(JournalError) {
-                try writer.journal.insert(record, source: source, time: time)
+                try writer.journal.insert(record, source: source, time: time, picture: readingPicture)
                 var established: JournalState?
-                writer.sinceRetention += 1
+                // The size is checked after a reading with its picture, as after an event's picture below.
+                writer.sinceRetention = readingPicture == nil ? writer.sinceRetention + 1 : JournalRecorder.readingsPerRetentionCheck
                 if makesEvents {
                     let followed = try writer.events.follow(record, source: source, time: time, in: writer.journal, picture: picture)
                     established = followed.established

@@ -34,6 +34,7 @@ extension Journal {
             try database.query("DELETE FROM readings WHERE id IN (SELECT id FROM readings WHERE time < ? ORDER BY id LIMIT ?)",
                                [.integer(cutoff), .integer(Int64(Journal.deletionBatch))], step: "deleting old readings")
             outcome.readings += Int(try database.integer("SELECT changes()", step: "deleting old readings"))
+            outcome.pictures += try deletePicturesOfDeletedReadings()
             try database.query("DELETE FROM pictures WHERE event IN (SELECT id FROM events WHERE end IS NOT NULL AND end < ?)", [.integer(cutoff)],
                                step: "deleting old events")
             try database.query("DELETE FROM events WHERE end IS NOT NULL AND end < ?", [.integer(cutoff)], step: "deleting old events")
@@ -56,6 +57,7 @@ extension Journal {
                                [.integer(min(eventPicture, snapshot)), .integer(Int64(Journal.deletionBatch))], step: "keeping the journal under its size")
             let readings = Int(try database.integer("SELECT changes()", step: "keeping the journal under its size"))
             outcome.readings += readings
+            outcome.pictures += try deletePicturesOfDeletedReadings()
             if readings > 0 { continue }
             // A picture is up to 30 KB, so a few at a time: the day's strip or the events', the older first.
             if snapshot <= eventPicture, snapshot != never {
@@ -77,5 +79,13 @@ extension Journal {
         }
         try database.execute("PRAGMA incremental_vacuum", step: "freeing pages")
         return outcome
+    }
+
+    /// Deletes the pictures of readings no longer kept: a reading's picture goes with it. Returns
+    /// how many. The table holds only the uploads' pictures, so this reads few rows.
+    private func deletePicturesOfDeletedReadings() throws(JournalError) -> Int {
+        try database.query("DELETE FROM reading_pictures WHERE NOT EXISTS (SELECT 1 FROM readings WHERE id = reading)",
+                           step: "deleting readings' pictures")
+        return Int(try database.integer("SELECT changes()", step: "deleting readings' pictures"))
     }
 }

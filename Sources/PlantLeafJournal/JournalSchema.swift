@@ -7,6 +7,8 @@
 /// the reading was written with. Events' pictures have a table of their own: a picture that goes
 /// frees its pages whole, where a column set to NULL would leave its row's page mostly empty.
 /// Snapshots are a camera's first frame of each hour (hours since the epoch), the day's strip.
+/// Readings' pictures (uploads' with serve --keep-upload-photos) have a table of their own for
+/// the same reason as events'.
 enum JournalSchema {
     static let migrations: [String] = [
         // Version 1.
@@ -26,6 +28,10 @@ enum JournalSchema {
         CREATE TABLE pictures(event INTEGER PRIMARY KEY REFERENCES events(id), jpeg BLOB NOT NULL);
         CREATE TABLE snapshots(id INTEGER PRIMARY KEY, source INTEGER NOT NULL REFERENCES sources(id), hour INTEGER NOT NULL,
             utc_offset INTEGER NOT NULL, jpeg BLOB NOT NULL, UNIQUE(source, hour));
+        """,
+        // Version 2.
+        """
+        CREATE TABLE reading_pictures(reading INTEGER PRIMARY KEY REFERENCES readings(id), jpeg BLOB NOT NULL);
         """,
     ]
 

@@ -44,7 +44,7 @@ enum JournalAPI {
         var whole = selection
         whole.afterID = nil
         let days = try journal.verdictCounts(whole, periodMilliseconds: 86_400_000, offsetMinutes: now.offsetMinutes)
-        return JournalJSON.page("readings", rows: readings.map(JournalJSON.reading),
+        return JournalJSON.page("readings", rows: readings.map { JournalJSON.reading($0, linkingPicture: true) },
                                 nextAfter: readings.count == selection.limit ? readings.last?.id : nil,
                                 extra: [("days", JournalJSON.counts(days))])
     }

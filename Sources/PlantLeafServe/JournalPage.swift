@@ -4,20 +4,23 @@ import PlantLeafJournal
 /// `/history` from the journal: what changed and since when. The events newest first, each with
 /// the frame that started it, its class in words, start, end and duration; then one table of the
 /// readings per day (the last two weeks) and per week (the last eight), each row with its bar;
-/// between them, each camera's last day as a strip of one frame an hour.
+/// between them, each camera's last day as a strip of one frame an hour, and the newest uploads'
+/// pictures when serve keeps them.
 /// Everything is HTML text in the page's own type size, so it reads on a phone as on a desk;
 /// the bars are SVG shapes without text, and the page needs no script.
 enum JournalPage {
     /// Events the page shows; older ones are in /api/events.
     static let eventCount = 30
     static let days = 14, weeks = 8
+    /// Uploads' pictures the page shows: a strip's worth, as the day's strip has 24.
+    static let uploadPictureCount = 24
 
     /// The page in `catalogue`'s language (its words, class and verdict names; the dates and
     /// durations are written as `TimeText` writes them).
-    static func page(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> HTTPResponse {
+    static func page(_ journal: Journal, source: String?, now: JournalTime, keepsUploadPhotos: Bool, catalogue: Catalogue) throws(JournalError) -> HTTPResponse {
         var body = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
         body += "<p>\(escaped(catalogue["journal.show"])) " + sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue) + "</p>\n"
-        body += "<p class=\"hint\">\(escaped(catalogue["journal.uploads-kept"]))</p>\n"
+        body += "<p class=\"hint\">\(escaped(catalogue[keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept"]))</p>\n"
         body += "<section>\n<h2>\(escaped(catalogue["journal.changed"]))</h2>\n"
         let events = try journal.events(Journal.Selection(source: source == "upload" ? nil : source, limit: eventCount))
         if events.isEmpty {
@@ -26,6 +29,7 @@ enum JournalPage {
             body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue) }.joined() + "</ol>\n"
         }
         body += "</section>\n" + (try strips(journal, source: source, now: now, catalogue: catalogue))
+        if source == nil || source == "upload" { body += try uploadPictures(journal, catalogue: catalogue) }
         body += "<section>\n<h2>\(escaped(catalogue["history.readings"]))</h2>\n" + (try table(journal, source: source, now: now, catalogue: catalogue)) + "</section>\n"
         let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets, main: body)
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
@@ -68,6 +72,17 @@ enum JournalPage {
             }.joined(separator: " ") + "</p>\n</section>\n"
         }
         return text
+    }
+
+    /// The newest uploads' pictures, kept with --keep-upload-photos (or before it was left off),
+    /// oldest first as the strip is; nothing when there are none.
+    private static func uploadPictures(_ journal: Journal, catalogue: Catalogue) throws(JournalError) -> String {
+        let uploads = try journal.readingsWithPictures(source: "upload", limit: uploadPictureCount)
+        guard !uploads.isEmpty else { return "" }
+        return "<section>\n<h2>\(escaped(catalogue["journal.upload-pictures"]))</h2>\n<p class=\"strip\">" + uploads.map { upload in
+            let label = escaped(TimeText.readable(upload.time))
+            return "<img src=\"/api/readings/picture?id=\(upload.id)\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
+        }.joined(separator: " ") + "</p>\n</section>\n"
     }
 
     /// One table: a row a day, then a row a week, each with its bar and counts by verdict.

@@ -20,6 +20,8 @@ public final class WebService: HTTPService {
     private let feed: LiveFeed?
     private let history: ReadingHistory?
     private let journal: JournalRecorder?
+    /// --keep-upload-photos: each upload's journal row gets the model's input picture.
+    private let keepsUploadPhotos: Bool
     private let log: @Sendable (String) -> Void
     private let logThrottle = LogThrottle()
     /// Uploads whose body is in, being classified or waiting for a model instance, and how long
@@ -35,14 +37,15 @@ public final class WebService: HTTPService {
 
     /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result, and
     /// the camera's readings from `feed` when there is a camera, and their history from its
-    /// --log file when it has one. `journal`, when kept, gets each upload's result (never its
-    /// picture) and answers /history, /api/history and /api/events. `servedNames` are the Host
+    /// --log file when it has one. `journal`, when kept, gets each upload's result (with
+    /// `keepsUploadPhotos` a small copy of the picture the model read, never the file itself)
+    /// and answers /history, /api/history and /api/events. `servedNames` are the Host
     /// values it answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS). Each
     /// classifier runs on a thread of its own (`InferenceWorkers`), and the connections' threads
     /// hand uploads to them.
     /// - Throws: `ThreadStartError` when a worker thread cannot be started.
     package init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
-                journal: JournalRecorder? = nil, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
+                journal: JournalRecorder? = nil, keepsUploadPhotos: Bool = false, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
                 log: @escaping @Sendable (String) -> Void) throws(ThreadStartError) {
         workers = try InferenceWorkers(classifiers)
         instances = max(1, classifiers.count)
@@ -54,6 +57,7 @@ public final class WebService: HTTPService {
         self.feed = feed
         self.history = history
         self.journal = journal
+        self.keepsUploadPhotos = keepsUploadPhotos && journal != nil
         self.log = log
     }
 
@@ -63,7 +67,7 @@ public final class WebService: HTTPService {
              classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in",
              live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg",
              historyPage = "/history", historyData = "/api/history", events = "/api/events", eventPicture = "/api/events/picture",
-             stripPicture = "/api/strip/picture"
+             stripPicture = "/api/strip/picture", readingPicture = "/api/readings/picture"
 
         var methods: [String] {
             switch self {
@@ -102,7 +106,7 @@ public final class WebService: HTTPService {
                                         body: Array(metrics.text(camera: feed?.currentCounts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
-        case .historyPage where journal != nil, .historyData where journal != nil, .events, .eventPicture, .stripPicture:
+        case .historyPage where journal != nil, .historyData where journal != nil, .events, .eventPicture, .stripPicture, .readingPicture:
             return journalAnswer(route, request)
         case .historyPage, .historyData:
             return readings(route, request)
@@ -186,11 +190,15 @@ public final class WebService: HTTPService {
     private func journalAnswer(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
         guard let journal else { return refusal(request, 404, "no journal: this server was started with --no-journal") }
         let now = JournalTime.now()
-        if route == .eventPicture || route == .stripPicture {
+        if route == .eventPicture || route == .stripPicture || route == .readingPicture {
             guard let id = request.query["id"].flatMap({ Int64($0) }) else { return refusal(request, 400, "id must be a picture's number") }
             do {
                 let jpeg = try journal.read { (journal: Journal) throws(JournalError) in
-                    route == .eventPicture ? try journal.eventPicture(id: id) : try journal.snapshot(id: id)
+                    switch route {
+                    case .eventPicture: return try journal.eventPicture(id: id)
+                    case .readingPicture: return try journal.readingPicture(id: id)
+                    default: return try journal.snapshot(id: id)
+                    }
                 }
                 guard let jpeg else { return refusal(request, 404, "no picture \(id) (or retention removed it)") }
                 return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
@@ -201,7 +209,7 @@ public final class WebService: HTTPService {
         if route == .historyPage {
             do {
                 let source = request.query["source"], catalogue = WebLanguage.catalogue(for: request)
-                return secured(try journal.read { (journal: Journal) throws(JournalError) in try JournalPage.page(journal, source: source, now: now, catalogue: catalogue) })
+                return secured(try journal.read { (journal: Journal) throws(JournalError) in try JournalPage.page(journal, source: source, now: now, keepsUploadPhotos: keepsUploadPhotos, catalogue: catalogue) })
             } catch {
                 return refusal(request, 503, "\(error)")
             }
@@ -271,22 +279,24 @@ public final class WebService: HTTPService {
                 queue.lastSeconds = seconds
             }
         }
-        let outcome: Result<Classification, InputError<ImageError>> = workers.run { classifier in
+        let keepsPhoto = keepsUploadPhotos
+        let outcome: Result<(Classification, RGBImage?), InputError<ImageError>> = workers.run { classifier in
             do throws(InputError<ImageError>) {
-                return .success(try classifier.classify(bytes: upload, topK: topK))
+                return .success((try classifier.classify(bytes: upload, topK: topK), keepsPhoto ? classifier.modelInput : nil))
             } catch {
                 return .failure(error)
             }
         }
         switch outcome {
-        case .success(let result):
+        case .success(let (result, modelInput)):
             metrics.classified(result.verdict, seconds: MonotonicClock.milliseconds(since: start) / 1000)
             let record = ReadingRecord(result, path: PathName(name))
-            // The result only: an upload's photo and its file's name stay the grower's.
+            // The result, and with --keep-upload-photos the model's small copy of the photo: the
+            // photo itself and its file's name stay the grower's.
             var kept = record
             kept.path = nil
             kept.pathHex = nil
-            journal?.record(kept, source: "upload", time: .now(), makesEvents: false) { nil }
+            journal?.record(kept, source: "upload", time: .now(), makesEvents: false, readingPicture: modelInput.flatMap(EventPicture.encode)) { nil }
             return secured(.json(200, record.json(in: WebLanguage.catalogue(for: request))))
         case .failure(.unusable(let error)):
             metrics.unclassifiable()

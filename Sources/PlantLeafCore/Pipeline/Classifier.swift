@@ -97,6 +97,10 @@ public final class Classifier {
         }
     }
 
+    /// The picture the model read last, cropped and resized to its input: what serve keeps of
+    /// an upload with --keep-upload-photos, never the file itself. Nil before the first input.
+    public var modelInput: RGBImage? { inputImage }
+
     /// The model's input image size.
     public var inputSize: (width: Int, height: Int) { interpreter.inputSize }
     public var inputTensor: TensorInfo { interpreter.input }
