@@ -12,8 +12,9 @@ enum ServeCommand {
         Serves a page to classify leaf photos from a phone or any browser (take a photo or pick
         one), and a JSON API: POST /api/classify (the image as the body, or form field 'image'),
         GET /api/health, and GET /metrics in Prometheus's text format (docs/serve.md). Results
-        are classify --format json's. Uploads are never written to disk; the page makes no
-        request outside this server.
+        are classify --format json's, kept in the journal; the uploaded files are never written
+        to disk (--keep-upload-photos keeps a small copy of each); the page makes no request
+        outside this server.
 
         With --device or --input it also runs the camera monitor as `plantleaf camera` does
         (--every, --log, --mqtt ... behave the same) and shows it live at /live: the newest

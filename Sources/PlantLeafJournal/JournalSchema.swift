@@ -9,8 +9,8 @@
 /// Snapshots are a camera's first frame of each hour (hours since the epoch), the day's strip.
 /// Readings' pictures (uploads' with serve --keep-upload-photos) have a table of their own for
 /// the same reason as events'.
-enum JournalSchema {
-    static let migrations: [String] = [
+package enum JournalSchema {
+    package static let migrations: [String] = [
         // Version 1.
         """
         CREATE TABLE sources(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);

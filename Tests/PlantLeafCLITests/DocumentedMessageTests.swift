@@ -137,6 +137,8 @@ import Testing
         // docs/serve.md
         "plantleaf serve: --listen must be an IP address and a port, as 127.0.0.1:8080, 0.0.0.0:8080 or [::]:8080, got 'localhost:80' (see plantleaf serve --help)":
             .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
+        "plantleaf serve: --keep-upload-photos keeps the photos in the journal: leave out --no-journal (see plantleaf serve --help)":
+            .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
         "plantleaf serve: cannot use short.token as the token file: its first line must be a token of at least 16 printable ASCII characters without spaces or semicolons (for example: head -c 24 /dev/urandom | base64 > short.token)":
             .printed(.serveToken),
         "plantleaf serve: listening on http://0.0.0.0:8080/ (2 model instances, uploads up to 25 MiB)":
@@ -170,7 +172,7 @@ import Testing
         // docs/journal.md: JournalCLITests expects each of these whole for its own files.
         "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite is not an SQLite database; move it away or give another --journal FILE; readings go on without it":
             .example("a text file as --journal; JournalCLITests.aJournalThatCannotBeKeptIsOneLineAndTheCameraReadsOn"),
-        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite has schema 3, newer than this build reads (1); use the newer plantleaf, or give another --journal FILE; readings go on without it":
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite has schema 3, newer than this build reads (2); use the newer plantleaf, or give another --journal FILE; readings go on without it":
             .example("a journal whose schema_version says 3; JournalCLITests checks the line for version 99"),
         "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite cannot be written (read-only); give a --journal FILE this user can write; readings go on without it":
             .example("a mode 444 journal in a mode 555 folder; JournalCLITests.aReadOnlyJournalIsOneLineAndTheCameraReadsOn"),

@@ -68,7 +68,9 @@ import Testing
     }
 
     @Test func uploadsGiveClassifysRecord() throws {
-        let server = try TestServer(["--jobs", "1"])
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let server = try TestServer(["--jobs", "1", "--journal", folder + "/journal.sqlite"])
         let expected = try runPlantLeaf(["classify", "--format", "json", Self.leaf])
         #expect(expected.status == 0)
         let bytes = try Self.leafBytes()
@@ -88,6 +90,43 @@ import Testing
         let verdict = try #require(jsonObject(raw.text)?["verdict"] as? String)
         #expect(metrics.text.contains("plantleaf_uploads_classified_total{verdict=\"\(verdict)\"} 2\n"), "\(metrics.text)")
         #expect(metrics.text.contains("plantleaf_classify_seconds_count 2\n"))
+        // Without --keep-upload-photos the journal keeps the results only, and the page says so.
+        let history = try Self.get(server, "/api/history")
+        let readings = try #require(jsonObject(history.text)?["readings"] as? [[String: Any]], "\(history.text)")
+        #expect(readings.count == 2 && readings.allSatisfy { $0["picture"] == nil && $0["source"] as? String == "upload" }, "\(history.text)")
+        let page = try Self.get(server, "/history")
+        #expect(page.text.contains("Uploads keep their result only, never the photo") && !page.text.contains("/api/readings/picture"))
+        let noPicture = try Self.get(server, "/api/readings/picture?id=\(readings[0]["id"] as? Int ?? 0)")
+        #expect(noPicture.status == 404)
+    }
+
+    /// --keep-upload-photos: each upload's row keeps the picture the model read, a small JPEG,
+    /// served from the journal; never the uploaded file nor its name.
+    @Test func keptUploadPhotosAreTheModelsSmallPicture() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/journal.sqlite"
+        let server = try TestServer(["--jobs", "1", "--journal", path, "--keep-upload-photos"])
+        let form = RawHTTP.form(field: "image", fileName: "greenhouse-row-7.jpg", try Self.leafBytes())
+        let upload = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/api/classify", headers: [form.header], body: form.body))
+        #expect(upload.status == 200, "\(upload.text)")
+        let history = try Self.get(server, "/api/history")
+        let reading = try #require((jsonObject(history.text)?["readings"] as? [[String: Any]])?.first, "\(history.text)")
+        let id = try #require(reading["id"] as? Int)
+        #expect(reading["picture"] as? String == "/api/readings/picture?id=\(id)")
+        let picture = try Self.get(server, "/api/readings/picture?id=\(id)")
+        #expect(picture.status == 200 && picture.headers["content-type"] == "image/jpeg")
+        #expect(picture.body.count <= 30_000 && picture.body.starts(with: [0xFF, 0xD8]), "\(picture.body.count) bytes")
+        let image = try ImageDecoder().decode(picture.body)
+        #expect(image.width == 224 && image.height == 224)
+        let page = try Self.get(server, "/history?source=upload")
+        #expect(page.text.contains("as serve --keep-upload-photos asks") && page.text.contains("<img src=\"/api/readings/picture?id=\(id)\""))
+        // The file's name is nowhere in the journal's files.
+        let name = Array("greenhouse-row-7".utf8)
+        for file in [path, path + "-wal"] {
+            let bytes = Array((try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data())
+            #expect(!bytes.indices.contains { bytes[$0...].starts(with: name) }, "\(file)")
+        }
     }
 
     /// A phone's photo: 4032x3024, turned by its EXIF orientation. The upload reads as the same
@@ -359,6 +398,10 @@ import Testing
         #expect(shortToken.stderr.hasPrefix("plantleaf serve: cannot use \(folder)/token as the token file: its first line must be a token of at least 16"))
         let halfTLS = try runPlantLeaf(["serve", "--tls-cert", folder + "/cert.pem"])
         #expect(halfTLS.stderr == "plantleaf serve: --tls-cert and --tls-key go together (see plantleaf serve --help)\n")
+        let photosWithoutJournal = try runPlantLeaf(["serve", "--no-journal", "--keep-upload-photos"])
+        #expect(photosWithoutJournal.status == 2)
+        #expect(photosWithoutJournal.stderr == "plantleaf serve: --keep-upload-photos keeps the photos in the journal: leave out --no-journal "
+            + "(see plantleaf serve --help)\n")
         // A port already taken.
         let server = try TestServer(["--jobs", "1"])
         let taken = try runPlantLeaf(["serve", "--jobs", "1", "--listen", "127.0.0.1:\(server.port)"])

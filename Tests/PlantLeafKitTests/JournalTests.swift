@@ -100,8 +100,12 @@ import Testing
         let journal = try Journal(path: folder + "/journal.sqlite")
         let now = Self.time("2026-12-10T12:00:00Z")
         for day in 1...9 { try journal.insert(Self.reading("2026-12-0\(day)T12:00:00Z"), source: "cam", time: Self.time("2026-12-0\(day)T12:00:00Z")) }
+        // An upload's picture goes with its reading.
+        let upload = try journal.insert(Self.reading("2026-12-01T13:00:00Z"), source: "upload", time: Self.time("2026-12-01T13:00:00Z"), picture: [1, 2, 3])
         let outcome = try journal.enforce(RetentionPolicy(keepDays: 3), now: now)
-        #expect(outcome.readings == 6)
+        #expect(outcome.readings == 7 && outcome.pictures == 1)
+        let removed = try journal.readingPicture(id: upload)
+        #expect(removed == nil)
         #expect(try journal.readings(Journal.Selection()).map { $0.record.time } == ["2026-12-07T12:00:00.000+00:00", "2026-12-08T12:00:00.000+00:00", "2026-12-09T12:00:00.000+00:00"])
     }
 
@@ -135,6 +139,31 @@ import Testing
         let pictures = try journal.events(Journal.Selection()).filter(\.hasPicture).count
         #expect(kept.count > 1_000 && kept.count < 20_000, "\(kept.count) readings kept, \(pictures) pictures")
         #expect(try journal.events(Journal.Selection(limit: 1)).first?.hasPicture == true)
+    }
+
+    /// A journal of schema version 1 (before readings had pictures), made as that build made it,
+    /// is migrated on opening: its readings stay, and a reading's picture can be kept.
+    @Test func aVersionOneJournalIsMigratedAndKeepsReadingsPictures() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/journal.sqlite"
+        try Self.execute(path, "PRAGMA auto_vacuum = INCREMENTAL; CREATE TABLE schema_version(version INTEGER NOT NULL); "
+                         + JournalSchema.migrations[0] + "; INSERT INTO schema_version(version) VALUES (1); "
+                         + "INSERT INTO sources(id, name) VALUES (1, 'cam'); "
+                         + "INSERT INTO readings(time, utc_offset, source, verdict, top, prepare_ms, invoke_ms) VALUES (1796202930000, 0, 1, 'uncertain', x'', 1, 4)")
+        #expect(Self.openingFailure(path, readOnly: true) == .failed(path: path, step: "reading",
+                                                                      reason: "schema 1 needs migrating: open it once for writing (plantleaf camera or serve)"))
+        let journal = try Journal(path: path)
+        let old = try journal.readings(Journal.Selection())
+        #expect(old.map(\.source) == ["cam"] && old.first?.hasPicture == false)
+        let picture: [UInt8] = [0xFF, 0xD8, 0xFF, 0xD9]
+        let id = try journal.insert(Self.reading("2026-12-02T10:16:00Z"), source: "upload", time: Self.time("2026-12-02T10:16:00Z"), picture: picture)
+        let uploads = try journal.readings(Journal.Selection(source: "upload"))
+        #expect(uploads.map(\.hasPicture) == [true])
+        let kept = try journal.readingPicture(id: id), listed = try journal.readingsWithPictures(source: "upload", limit: 5)
+        #expect(kept == picture && listed.map(\.id) == [id])
+        let read = try Journal(path: path, readOnly: true).readingPicture(id: id)
+        #expect(read == picture)
     }
 
     /// The error opening `path` gives, nil when it opens.
