@@ -21,8 +21,8 @@ extension Journal {
         return pages * (try database.integer("PRAGMA page_size", step: "measuring"))
     }
 
-    /// Deletes what `policy` no longer keeps at `now`: readings and ended events older than its
-    /// days; then, while the file is over its size, the oldest of the readings and the pictures
+    /// Deletes what `policy` no longer keeps at `now` (a reading's own picture always with it):
+    /// readings and ended events older than its days; then, while the file is over its size, the oldest of the readings and the pictures
     /// (events' and the day's strip; a reading before a picture of the same time), then the oldest ended events, down
     /// to nine tenths of the size (so it is not at work on every reading), and gives the freed
     /// pages back to the file system.
