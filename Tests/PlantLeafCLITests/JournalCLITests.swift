@@ -96,8 +96,7 @@ import Testing
 
         let newer = folder + "/newer.sqlite"
         _ = try Journal(path: newer)
-        let sqlite = try runCommand("/usr/bin/sqlite3", [newer, "INSERT INTO schema_version(version) VALUES (99)"])
-        #expect(sqlite.status == 0)
+        try ForeignSQLite.execute(newer, "INSERT INTO schema_version(version) VALUES (99)")
         let onNewer = try Self.camera(journal: newer)
         #expect(Self.journalLines(onNewer) == ["plantleaf camera: journal \(newer) has schema 99, newer than this build reads (\(Journal.schemaVersion)); use the newer plantleaf, or give another --journal FILE; readings go on without it"])
         #expect(onNewer.status == 0 && onNewer.stdout.contains("\"verdict\": \"diagnosis\""))

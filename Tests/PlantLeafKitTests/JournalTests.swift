@@ -147,7 +147,7 @@ import Testing
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let path = folder + "/journal.sqlite"
-        try Self.execute(path, "PRAGMA auto_vacuum = INCREMENTAL; CREATE TABLE schema_version(version INTEGER NOT NULL); "
+        try ForeignSQLite.execute(path, "PRAGMA auto_vacuum = INCREMENTAL; CREATE TABLE schema_version(version INTEGER NOT NULL); "
                          + JournalSchema.migrations[0] + "; INSERT INTO schema_version(version) VALUES (1); "
                          + "INSERT INTO sources(id, name) VALUES (1, 'cam'); "
                          + "INSERT INTO readings(time, utc_offset, source, verdict, top, prepare_ms, invoke_ms) VALUES (1796202930000, 0, 1, 'uncertain', x'', 1, 4)")
@@ -186,18 +186,12 @@ import Testing
 
         let newer = folder + "/newer.sqlite"
         _ = try Journal(path: newer)
-        try Self.execute(newer, "INSERT INTO schema_version(version) VALUES (\(Journal.schemaVersion + 1))")
+        try ForeignSQLite.execute(newer, "INSERT INTO schema_version(version) VALUES (\(Journal.schemaVersion + 1))")
         #expect(Self.openingFailure(newer) == .newerSchema(path: newer, version: Journal.schemaVersion + 1))
         #expect(Self.openingFailure(newer)?.description == "journal \(newer) has schema \(Journal.schemaVersion + 1), newer than this build reads (\(Journal.schemaVersion))")
 
         let other = folder + "/other.sqlite"
-        try Self.execute(other, "CREATE TABLE photos(name TEXT)")
+        try ForeignSQLite.execute(other, "CREATE TABLE photos(name TEXT)")
         #expect(Self.openingFailure(other) == .notAJournal(path: other))
-    }
-
-    /// Runs `sql` with the sqlite3 tool, as another program would change the file.
-    static func execute(_ path: String, _ sql: String) throws {
-        let result = try runCommand("/usr/bin/sqlite3", [path, sql])
-        #expect(result.status == 0, "sqlite3: \(result.stderr)")
     }
 }
