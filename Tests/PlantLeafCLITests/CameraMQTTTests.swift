@@ -176,8 +176,9 @@ import Testing
         #expect(run.result.stderr.contains("plantleaf camera: mqtt: 127.0.0.1:\(broker.port) sent a message though plantleaf subscribes to nothing: "
             + "connection dropped; retrying every 1 s, backing off to 60 s"), "\(run.result.stderr)")
         #expect(broker.connections >= 1)
-        // A camera run's own peak is well under this; keeping the broker's 256 MiB is far over it.
-        #expect(run.peakResidentKiB < 96 << 10, "peak \(run.peakResidentKiB) KiB")
+        // A camera run's own peak, with both models and the journal, is well under this (under
+        // 100 MiB even under qemu-user); keeping the broker's 256 MiB is far over it.
+        #expect(run.peakResidentKiB < 160 << 10, "peak \(run.peakResidentKiB) KiB")
     }
 
     /// mqtts:// to a port nothing listens on: "cannot connect" at once, the 1 s doubling back-off
