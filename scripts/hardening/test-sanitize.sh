@@ -19,6 +19,9 @@ export PLANTLEAF_BIN=$PWD/.build-sanitize/debug/plantleaf PLANTLEAF_SANITIZER=ad
 
 start=$SECONDS
 "$swift" build --build-tests "${sanitize[@]}"
+# The generalist check's reference, as make test makes it, so that this target also runs alone
+# from a fresh clone (present already, it is kept).
+scripts/setup.sh leaf-reference "$PLANTLEAF_BIN"
 # Of the camera fixture's VM boots (a minute or more each under the sanitizers), the YUYV one is
 # kept: it drives every V4L2 path (negotiation, mmap streaming, faults, unplug); so is the black
 # frame and test pattern one (the verdicts on a real driver's frames, vivid reloaded). The others
