@@ -61,7 +61,7 @@ public struct JournalTime: Sendable, Equatable, Comparable {
             }
         }
         guard index == bytes.count else { return nil }
-        let days = JournalTime.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         let local = ((Int64(days) * 24 + Int64(hour)) * 60 + Int64(minute)) * 60 + Int64(second)
         self.init(milliseconds: (local - Int64(offset) * 60) * 1000 + Int64(milliseconds), offsetMinutes: offset)
     }
@@ -83,15 +83,6 @@ public struct JournalTime: Sendable, Equatable, Comparable {
             + "\(padded(inDay % 60, 2)).\(padded(fraction, 3))\(sign)\(padded(abs(offsetMinutes) / 60, 2)):\(padded(abs(offsetMinutes) % 60, 2))"
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 
     /// The date of a day count since 1970-01-01 (civil_from_days, the inverse of the above).
     static func civil(fromDays count: Int) -> (year: Int, month: Int, day: Int) {

@@ -172,18 +172,9 @@ enum ISO8601Time {
                   let hours = number(index + 1, 2), let minutes = number(index + 4, 2) else { return nil }
             offset = (hours * 60 + minutes) * 60 * (characters[index] == UInt8(ascii: "-") ? -1 : 1)
         }
-        return daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Int64(CivilDate.daysSinceEpoch(year: Int(year), month: Int(month), day: Int(day))) * 86_400 + hour * 3600 + minute * 60 + second - offset
     }
 
-    /// Days from 1970-01-01 to the date (proleptic Gregorian calendar).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 }
 
 /// The history's line reader for the fuzzer, which sees the package's surface only.
