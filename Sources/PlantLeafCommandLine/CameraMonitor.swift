@@ -49,10 +49,10 @@ struct CameraMonitor {
         do {
             classifier = try Classifier(options: CameraMonitor.classifierOptions(parsed))
         } catch {
-            Console.error("\(command): \(Remedy.line(error))")
+            Console.error("\(command): \(Remedy.line(error, in: catalogue))")
             return nil
         }
-        if let problem = classifier.secondOpinionProblem { Console.error("\(command): \(Remedy.skippedCheckLine(problem))") }
+        if let problem = classifier.secondOpinionProblem { Console.error("\(command): \(Remedy.skippedCheckLine(problem, in: catalogue))") }
         var log: AppendLog?
         if let path = parsed.logPath {
             do {

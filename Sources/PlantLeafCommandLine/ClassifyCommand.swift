@@ -64,13 +64,19 @@ enum ClassifyCommand {
         let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)
         let tally = Tally()
         var warnedOfSkippedCheck = false
+        /// An input that failed: its line in the reader's language, its JSON record's "error" in English.
+        @Sendable func report(_ path: PathName, reason: String, said: String) {
+            tally.countFailure()
+            Console.error("plantleaf classify: \(path.escaped): \(said)")
+            if let record = ClassificationOutput.failureRecord(path: path, reason: reason, format: format) { Console.out(record) }
+        }
         do {
             try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
                                         let classifier = try Classifier(options: classifierOptions)
                                         // Once, from the first worker's: every worker loads the same files.
                                         if !warnedOfSkippedCheck, let problem = classifier.secondOpinionProblem {
-                                            Console.error("plantleaf classify: \(Remedy.skippedCheckLine(problem))")
+                                            Console.error("plantleaf classify: \(Remedy.skippedCheckLine(problem, in: catalogue))")
                                             warnedOfSkippedCheck = true
                                         }
                                         return classifier
@@ -87,11 +93,9 @@ enum ClassifyCommand {
                                         case .classified(let path, let result):
                                             Console.out(ClassificationOutput.record(result, path: path, format: format, catalogue: catalogue))
                                         case .failed(let path, let reason):
-                                            tally.countFailure()
-                                            Console.error("plantleaf classify: \(path.escaped): \(reason)")
-                                            if let record = ClassificationOutput.failureRecord(path: path, reason: reason, format: format) {
-                                                Console.out(record)
-                                            }
+                                            report(path, reason: reason, said: reason)
+                                        case .unclassified(let path, let error):
+                                            report(path, reason: error.reason, said: error.reason(in: catalogue))
                                         }
                                         // Output nobody can read: stop (main.swift says why).
                                         guard !Console.stdoutFailed else { return false }
@@ -99,13 +103,15 @@ enum ClassifyCommand {
                                         return true
                                     })
         } catch {
-            Console.error("plantleaf classify: \(Remedy.line(error))")
+            Console.error("plantleaf classify: \(Remedy.line(error, in: catalogue))")
             return ExitCode.setupFailure
         }
         progress.clear()
         guard tally.failures > 0 else { return ExitCode.success }
         // Stopped early by unwritable output, the count of the whole batch would not be true.
-        if !Console.stdoutFailed { Console.error("plantleaf classify: \(tally.failures) of \(entries.count) inputs failed") }
+        if !Console.stdoutFailed {
+            Console.error("plantleaf classify: " + catalogue.text("classify.failed-count", ["failed": String(tally.failures), "total": String(entries.count)]))
+        }
         return ExitCode.partialFailure
     }
 }

@@ -7,37 +7,42 @@ import PlantLeafServe
 
 /// What to type about a library error. PlantLeafKit's errors say what failed and where; this adds
 /// the flag, variable, make target or command that fixes it, as text to append to the error's own.
+/// An error with catalogue words (`WordedError`) is said with its remedy in the catalogue's
+/// language; the others' lines are English, whole.
 enum Remedy {
     /// The one line a command prints when the generalist check cannot run: what is wrong with
     /// which file, that every result says the check was skipped, and what to do.
-    static func skippedCheckLine(_ problem: SecondOpinionError) -> String {
+    static func skippedCheckLine(_ problem: SecondOpinionError, in catalogue: Catalogue = .english) -> String {
         let remedy: String
         switch problem {
         case .model(.invalidInputSide(_, let allowed)):
-            remedy = "set \(ProjectPaths.generalistSideVariable) to a side from \(allowed.lowerBound) to \(allowed.upperBound), or unset it"
+            remedy = catalogue.text("remedy.skipped-check.input-side", ["variable": ProjectPaths.generalistSideVariable,
+                                                                        "lowest": String(allowed.lowerBound), "highest": String(allowed.upperBound)])
         case .model:
-            remedy = "run `make setup`, or reinstall plantleaf"
+            remedy = catalogue["remedy.skipped-check.model"]
         case .reference(.wrongLength), .reference(.wrongInputSide), .reference(.damaged), .reference(.notAReference):
-            remedy = "make it again with `plantleaf calibrate DIR`, or delete it to use the default one"
+            remedy = catalogue["remedy.skipped-check.remake-reference"]
         case .reference, .notConfigured:
-            remedy = "run `make setup` (it makes the default one from the sample leaves), or `plantleaf calibrate DIR`"
+            remedy = catalogue["remedy.skipped-check.make-reference"]
         }
-        return "warning: generalist check skipped in every result: \(problem): \(remedy)"
+        return catalogue.text("remedy.skipped-check", ["problem": problem.description(in: catalogue), "remedy": remedy])
     }
 
-    /// The error's line with its remedy, if it has one.
-    static func line(_ error: any Error) -> String {
-        "\(error)" + (suffix(for: error) ?? "")
+    /// The error's line with its remedy, if it has one: in `catalogue`'s language when the error
+    /// has catalogue words, else in English.
+    static func line(_ error: any Error, in catalogue: Catalogue = .english) -> String {
+        guard let worded = error as? any WordedError else { return "\(error)" + (suffix(for: error, in: .english) ?? "") }
+        return worded.description(in: catalogue) + (suffix(for: error, in: catalogue) ?? "")
     }
 
-    static func suffix(for error: any Error) -> String? {
+    static func suffix(for error: any Error, in catalogue: Catalogue = .english) -> String? {
         switch error {
-        case let error as RuntimeError: return suffix(for: error)
-        case let error as LabelError: return suffix(for: error)
+        case let error as RuntimeError: return suffix(for: error, in: catalogue)
+        case let error as LabelError: return suffix(for: error, in: catalogue)
         case let error as ClassifierSetupError:
             switch error {
-            case .runtime(let error): return suffix(for: error)
-            case .labels(let error): return suffix(for: error)
+            case .runtime(let error): return suffix(for: error, in: catalogue)
+            case .labels(let error): return suffix(for: error, in: catalogue)
             }
         case let error as CameraError: return suffix(for: error)
         case let error as BenchError: return suffix(for: error)
@@ -48,23 +53,22 @@ enum Remedy {
         }
     }
 
-    private static func suffix(for error: RuntimeError) -> String? {
+    private static func suffix(for error: RuntimeError, in catalogue: Catalogue) -> String? {
         switch error {
-        case .libraryNotFound:
-            return ": run `make runtime` in a PlantLeaf checkout or the release archive's install.sh, or set PLANTLEAF_LITERT_LIB to its path"
-        case .libraryUnusable: return " (run `make runtime`; on aarch64 it needs glibc 2.34+, e.g. Raspberry Pi OS Bookworm)"
-        case .modelNotFound: return " (run `make setup` to link the default model, or pass --model)"
-        case .damagedModel: return " (the file is truncated or corrupted: copy or convert it again)"
+        case .libraryNotFound: return catalogue.text("remedy.library-not-found", ["variable": ProjectPaths.liteRtVariable])
+        case .libraryUnusable: return catalogue["remedy.library-unusable"]
+        case .modelNotFound: return catalogue["remedy.model-not-found"]
+        case .damagedModel: return catalogue["remedy.damaged-model"]
         // Only the variable can name the library without a folder: plantleaf's own search uses paths.
-        case .libraryPathNotAPath: return " in \(ProjectPaths.liteRtVariable)"
+        case .libraryPathNotAPath: return catalogue.text("remedy.library-path-variable", ["variable": ProjectPaths.liteRtVariable])
         case .modelUnreadable, .notAModel, .unsupportedModel, .callFailed, .invalidThreadCount, .invalidInputSide, .threadsUnavailable: return nil
         }
     }
 
-    private static func suffix(for error: LabelError) -> String? {
+    private static func suffix(for error: LabelError, in catalogue: Catalogue) -> String? {
         switch error {
-        case .unreadable: return " (run `make setup`, or pass --labels)"
-        case .countMismatch: return ": pass --labels with the label file made for this model"
+        case .unreadable: return catalogue["remedy.labels-unreadable"]
+        case .countMismatch: return catalogue["remedy.labels-count-mismatch"]
         case .notText, .empty: return nil
         }
     }
@@ -91,10 +95,10 @@ enum Remedy {
         case .imageUnreadable: return " (pass --image FILE, or --synthetic to need no file)"
         case .imageUndecodable: return " (pass a PNG or JPEG with --image, or --synthetic)"
         case .syntheticImage: return " (pass --image FILE instead)"
-        case .setup(let error): return suffix(for: error)
+        case .setup(let error): return suffix(for: error, in: .english)
         // It names the CPUs the process may use.
         case .pinning: return nil
-        case .runtime(let error): return suffix(for: error)
+        case .runtime(let error): return suffix(for: error, in: .english)
         case .outputUnwritable: return " (choose a writable path)"
         case .reportUnreadable: return nil
         case .reportInvalid: return " (write one with plantleaf bench --json FILE)"

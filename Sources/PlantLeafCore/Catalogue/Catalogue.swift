@@ -32,11 +32,22 @@ public struct Catalogue: Sendable, Equatable, CustomStringConvertible {
         texts[key] ?? Catalogue.tables["en"]?[key] ?? key
     }
 
-    /// The text of `key` with each `{name}` replaced by `values[name]`.
+    /// The text of `key` with each `{name}` replaced by `values[name]`, in one pass: a value that
+    /// holds braces (a file named "{path}.png") is put in as it is, never filled in again.
     public func text(_ key: String, _ values: [String: String]) -> String {
-        var result = self[key]
-        for (name, value) in values { result = result.replacing("{" + name + "}", with: value) }
-        return result
+        var result = ""
+        var rest = self[key][...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open)..<close])] else {
+                result.append("{")
+                rest = rest[rest.index(after: open)...]
+                continue
+            }
+            result += value
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
     }
 
     /// "Catalogue(ar)": the language, not its every text.

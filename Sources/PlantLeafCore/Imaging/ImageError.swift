@@ -1,6 +1,6 @@
 /// Why an image could not be read or decoded. The file name is added by the caller
 /// (see `FileError`), so these say only what is wrong with the bytes.
-public enum ImageError: PlantLeafError {
+public enum ImageError: WordedError {
     case empty
     /// Neither a PNG nor a JPEG signature; carries the first bytes seen, in hex.
     case unknownFormat(firstBytes: String)
@@ -17,23 +17,25 @@ public enum ImageError: PlantLeafError {
     /// The row sink stopped the decode.
     case cancelled
 
-    public var message: String {
+    public func message(in catalogue: Catalogue) -> String {
         switch self {
-        case .empty: return "empty file (0 bytes)"
-        case .unknownFormat(let firstBytes): return "not a PNG or JPEG image (starts with \(firstBytes))"
+        case .empty: return catalogue["error.image.empty"]
+        case .unknownFormat(let firstBytes): return catalogue.text("error.image.unknown-format", ["bytes": firstBytes])
         case .tooLarge(let format, let width, let height, let limit):
-            return "\(format) claims \(width)x\(height) pixels, above the \(limit / 1_000_000)-megapixel limit"
-        case .truncated(let format, _): return "truncated \(format)"
-        case .corrupt(let format, _): return "corrupt \(format)"
-        case .missingData(let format, _): return "\(format) image data missing"
-        case .unsupported(let format, _): return "\(format) not supported"
-        case .overBudget(let format, _): return "\(format) over budget"
-        case .outOfMemory(let format): return "out of memory decoding \(format)"
-        case .cancelled: return "decoding stopped by its receiver"
+            return catalogue.text("error.image.too-large", ["format": format.rawValue, "width": String(width), "height": String(height),
+                                                            "megapixels": String(limit / 1_000_000)])
+        case .truncated(let format, _): return catalogue.text("error.image.truncated", ["format": format.rawValue])
+        case .corrupt(let format, _): return catalogue.text("error.image.corrupt", ["format": format.rawValue])
+        case .missingData(let format, _): return catalogue.text("error.image.missing-data", ["format": format.rawValue])
+        case .unsupported(let format, _): return catalogue.text("error.image.unsupported", ["format": format.rawValue])
+        case .overBudget(let format, _): return catalogue.text("error.image.over-budget", ["format": format.rawValue])
+        case .outOfMemory(let format): return catalogue.text("error.image.out-of-memory", ["format": format.rawValue])
+        case .cancelled: return catalogue["error.image.cancelled"]
         }
     }
 
-    public var details: String? {
+    /// The decoder's own words, in every language.
+    public func details(in catalogue: Catalogue) -> String? {
         switch self {
         case .truncated(_, let detail), .corrupt(_, let detail), .missingData(_, let detail), .unsupported(_, let detail),
              .overBudget(_, let detail):

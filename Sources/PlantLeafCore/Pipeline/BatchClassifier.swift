@@ -4,11 +4,14 @@ import Synchronization
 /// What happened to one input of a batch.
 public enum BatchOutcome: Sendable {
     case classified(path: PathName, Classification)
+    /// A path that yields nothing to classify (`ImageFiles.Entry.problem`).
     case failed(path: PathName, reason: String)
+    /// A file that could not be classified; the error words its reason in any language.
+    case unclassified(path: PathName, ClassifyError)
 
     public var path: PathName {
         switch self {
-        case .classified(let path, _), .failed(let path, _): return path
+        case .classified(let path, _), .failed(let path, _), .unclassified(let path, _): return path
         }
     }
 }
@@ -92,7 +95,7 @@ public enum BatchClassifier {
                 do throws(ClassifyError) {
                     outcome = .classified(path: path, try classify(path, with: classifier, topK: topK))
                 } catch {
-                    outcome = .failed(path: path, reason: error.reason)
+                    outcome = .unclassified(path: path, error)
                 }
             }
             state.complete(index, outcome)

@@ -1,19 +1,19 @@
 /// Why the classifier could not be set up: the runtime/model, or the label file.
-public enum ClassifierSetupError: PlantLeafError {
+public enum ClassifierSetupError: WordedError {
     case runtime(RuntimeError)
     case labels(LabelError)
 
-    public var message: String {
+    public func message(in catalogue: Catalogue) -> String {
         switch self {
-        case .runtime(let error): return error.message
-        case .labels(let error): return error.message
+        case .runtime(let error): return error.message(in: catalogue)
+        case .labels(let error): return error.message(in: catalogue)
         }
     }
 
-    public var details: String? {
+    public func details(in catalogue: Catalogue) -> String? {
         switch self {
-        case .runtime(let error): return error.details
-        case .labels(let error): return error.details
+        case .runtime(let error): return error.details(in: catalogue)
+        case .labels(let error): return error.details(in: catalogue)
         }
     }
 }

@@ -1,5 +1,5 @@
 /// Why one file could not be classified; says which file.
-public enum ClassifyError: PlantLeafError {
+public enum ClassifyError: WordedError {
     case unreadable(path: String, reason: String)
     case undecodable(path: String, ImageError)
     case runtime(path: String, RuntimeError)
@@ -11,27 +11,30 @@ public enum ClassifyError: PlantLeafError {
     }
 
     /// The reason without the path, for output formats that carry the path separately.
-    public var reason: String {
+    public var reason: String { reason(in: .english) }
+
+    /// The reason without the path, in `catalogue`'s language.
+    public func reason(in catalogue: Catalogue) -> String {
         switch self {
-        case .unreadable(_, let reason): return "cannot read file: \(reason)"
-        case .undecodable(_, let error): return error.description
-        case .runtime(_, let error): return error.description
+        case .unreadable(_, let reason): return catalogue["error.file.unreadable"] + ": " + reason
+        case .undecodable(_, let error): return error.description(in: catalogue)
+        case .runtime(_, let error): return error.description(in: catalogue)
         }
     }
 
-    public var message: String {
+    public func message(in catalogue: Catalogue) -> String {
         switch self {
-        case .unreadable(let path, _): return "\(path): cannot read file"
-        case .undecodable(let path, let error): return "\(path): \(error.message)"
-        case .runtime(let path, let error): return "\(path): \(error.message)"
+        case .unreadable(let path, _): return path + ": " + catalogue["error.file.unreadable"]
+        case .undecodable(let path, let error): return path + ": " + error.message(in: catalogue)
+        case .runtime(let path, let error): return path + ": " + error.message(in: catalogue)
         }
     }
 
-    public var details: String? {
+    public func details(in catalogue: Catalogue) -> String? {
         switch self {
         case .unreadable(_, let reason): return reason
-        case .undecodable(_, let error): return error.details
-        case .runtime(_, let error): return error.details
+        case .undecodable(_, let error): return error.details(in: catalogue)
+        case .runtime(_, let error): return error.details(in: catalogue)
         }
     }
 }

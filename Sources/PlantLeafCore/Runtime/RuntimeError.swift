@@ -1,6 +1,6 @@
 /// What went wrong while loading LiteRT, the model, or running it: one line that says what
 /// failed and where.
-public enum RuntimeError: PlantLeafError {
+public enum RuntimeError: WordedError {
     /// No libLiteRt.so at any of the places searched.
     case libraryNotFound(searched: [String])
     /// A libLiteRt.so was found but cannot be used (wrong architecture, too old a glibc, wrong version).
@@ -23,34 +23,37 @@ public enum RuntimeError: PlantLeafError {
     /// The interpreter's thread pool could not be started (the thread limit, `ulimit -u`).
     case threadsUnavailable(threads: Int, reason: String)
 
-    public var message: String {
+    public func message(in catalogue: Catalogue) -> String {
         switch self {
-        case .libraryNotFound(let searched): return "libLiteRt.so not found (looked in \(searched.joined(separator: ", ")))"
-        case .libraryUnusable(let path, _): return "cannot load \(path)"
-        case .libraryPathNotAPath(let value):
-            return "libLiteRt.so must be named by a path (with a /, e.g. ./\(value)), got '\(value)'"
-        case .modelNotFound(let path): return "model not found: \(path)"
-        case .modelUnreadable(let path, _): return "cannot read model \(path)"
-        case .notAModel(let path, _): return "\(path) is not a TensorFlow Lite model"
-        case .damagedModel(let path, _): return "model \(path) is damaged"
-        case .unsupportedModel(let path, _): return "model \(path) is not supported"
-        case .callFailed(let function, _, let context): return "\(function) failed for \(context)"
-        case .invalidThreadCount(let threads): return "thread count must be at least 1, got \(threads)"
+        case .libraryNotFound(let searched):
+            return catalogue.text("error.runtime.library-not-found", ["searched": searched.joined(separator: ", ")])
+        case .libraryUnusable(let path, _): return catalogue.text("error.runtime.library-unusable", ["path": path])
+        case .libraryPathNotAPath(let value): return catalogue.text("error.runtime.library-path-not-a-path", ["value": value])
+        case .modelNotFound(let path): return catalogue.text("error.runtime.model-not-found", ["path": path])
+        case .modelUnreadable(let path, _): return catalogue.text("error.runtime.model-unreadable", ["path": path])
+        case .notAModel(let path, _): return catalogue.text("error.runtime.not-a-model", ["path": path])
+        case .damagedModel(let path, _): return catalogue.text("error.runtime.damaged-model", ["path": path])
+        case .unsupportedModel(let path, _): return catalogue.text("error.runtime.unsupported-model", ["path": path])
+        case .callFailed(let function, _, let context): return catalogue.text("error.runtime.call-failed", ["function": function, "context": context])
+        case .invalidThreadCount(let threads): return catalogue.text("error.runtime.invalid-thread-count", ["threads": String(threads)])
         case .invalidInputSide(let side, let allowed):
-            return "an input side of \(side) pixels was asked for; \(allowed.lowerBound) to \(allowed.upperBound) can be"
+            return catalogue.text("error.runtime.invalid-input-side", ["side": String(side), "lowest": String(allowed.lowerBound),
+                                                                       "highest": String(allowed.upperBound)])
         case .threadsUnavailable(let threads, _):
-            return "cannot start the \(threads - 1) helper threads of a \(threads)-thread interpreter"
+            return catalogue.text("error.runtime.threads-unavailable", ["helpers": String(threads - 1), "threads": String(threads)])
         }
     }
 
-    public var details: String? {
+    /// The system's, LiteRT's or the model check's words, in the catalogue's frame where there is one.
+    public func details(in catalogue: Catalogue) -> String? {
         switch self {
         case .libraryNotFound, .libraryPathNotAPath, .modelNotFound, .invalidThreadCount, .invalidInputSide: return nil
-        case .libraryUnusable(_, let reason): return "\(reason); PlantLeaf needs libLiteRt.so from ai-edge-litert 2.3.0"
+        case .libraryUnusable(_, let reason): return catalogue.text("error.runtime.library-unusable.details", ["reason": reason])
         case .modelUnreadable(_, let reason), .notAModel(_, let reason), .damagedModel(_, let reason), .unsupportedModel(_, let reason):
             return reason
-        case .callFailed(_, let status, _): return "\(RuntimeError.statusName(status)) (LiteRT status \(status))"
-        case .threadsUnavailable(_, let reason): return "\(reason) (the process or user thread limit, ulimit -u, is reached)"
+        case .callFailed(_, let status, _):
+            return catalogue.text("error.runtime.call-failed.details", ["name": RuntimeError.statusName(status), "status": String(status)])
+        case .threadsUnavailable(_, let reason): return catalogue.text("error.runtime.threads-unavailable.details", ["reason": reason])
         }
     }
 

@@ -1,21 +1,22 @@
 /// Why a label file cannot name the model's classes.
-public enum LabelError: PlantLeafError {
+public enum LabelError: WordedError {
     case unreadable(path: String, reason: String)
     case notText(path: String)
     case empty(path: String)
     case countMismatch(path: String, labels: Int, classes: Int)
 
-    public var message: String {
+    public func message(in catalogue: Catalogue) -> String {
         switch self {
-        case .unreadable(let path, _): return "cannot read labels \(path)"
-        case .notText(let path): return "labels \(path) is not UTF-8 text"
-        case .empty(let path): return "labels \(path) names no classes"
+        case .unreadable(let path, _): return catalogue.text("error.labels.unreadable", ["path": path])
+        case .notText(let path): return catalogue.text("error.labels.not-text", ["path": path])
+        case .empty(let path): return catalogue.text("error.labels.empty", ["path": path])
         case .countMismatch(let path, let labels, let classes):
-            return "labels \(path) has \(labels) names but the model outputs \(classes) classes"
+            return catalogue.text("error.labels.count-mismatch", ["path": path, "labels": String(labels), "classes": String(classes)])
         }
     }
 
-    public var details: String? {
+    /// The system's words for why the file cannot be read.
+    public func details(in catalogue: Catalogue) -> String? {
         if case .unreadable(_, let reason) = self { return reason }
         return nil
     }

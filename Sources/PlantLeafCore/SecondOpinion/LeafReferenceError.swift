@@ -1,5 +1,5 @@
 /// Why a leaf reference file cannot be used.
-public enum LeafReferenceError: PlantLeafError {
+public enum LeafReferenceError: WordedError {
     /// The file cannot be read (missing, a folder, no permission).
     case unreadable(path: String, reason: String)
     /// The file is not a leaf reference (its first line is not the format's).
@@ -13,21 +13,22 @@ public enum LeafReferenceError: PlantLeafError {
     /// Too few photos, or photos the generalist model does not see as one kind of thing.
     case tooFewPhotos(count: Int, minimum: Int)
 
-    public var message: String {
+    public func message(in catalogue: Catalogue) -> String {
         switch self {
-        case .unreadable(let path, _): return "cannot read the leaf reference \(path)"
-        case .notAReference(let path): return "\(path) is not a PlantLeaf leaf reference"
-        case .damaged(let path, _): return "the leaf reference \(path) is damaged"
+        case .unreadable(let path, _): return catalogue.text("error.reference.unreadable", ["path": path])
+        case .notAReference(let path): return catalogue.text("error.reference.not-a-reference", ["path": path])
+        case .damaged(let path, _): return catalogue.text("error.reference.damaged", ["path": path])
         case .wrongLength(let path, let classes, let expected):
-            return "the leaf reference \(path) has \(classes) classes, the generalist model \(expected)"
+            return catalogue.text("error.reference.wrong-length", ["path": path, "classes": String(classes), "expected": String(expected)])
         case .wrongInputSide(let path, let side, let expected):
-            return "the leaf reference \(path) was made at \(side)×\(side) pixels, the generalist model runs at \(expected)×\(expected)"
+            return catalogue.text("error.reference.wrong-input-side", ["path": path, "side": String(side), "expected": String(expected)])
         case .tooFewPhotos(let count, let minimum):
-            return "a leaf reference needs at least \(minimum) leaf photos, got \(count)"
+            return catalogue.text("error.reference.too-few-photos", ["count": String(count), "minimum": String(minimum)])
         }
     }
 
-    public var details: String? {
+    /// The system's words for why the file cannot be read, or the line that is wrong.
+    public func details(in catalogue: Catalogue) -> String? {
         switch self {
         case .unreadable(_, let reason): return reason
         case .damaged(_, let problem): return problem
