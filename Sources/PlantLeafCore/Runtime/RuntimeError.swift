@@ -52,28 +52,31 @@ public enum RuntimeError: WordedError {
         case .modelUnreadable(_, let reason), .notAModel(_, let reason), .damagedModel(_, let reason), .unsupportedModel(_, let reason):
             return reason
         case .callFailed(_, let status, _):
-            return catalogue.text("error.runtime.call-failed.details", ["name": RuntimeError.statusName(status), "status": String(status)])
+            return catalogue.text("error.runtime.call-failed.details", ["name": RuntimeError.statusName(status, in: catalogue), "status": String(status)])
         case .threadsUnavailable(_, let reason): return catalogue.text("error.runtime.threads-unavailable.details", ["reason": reason])
         }
     }
 
-    /// libLiteRt.so does not export LiteRtGetStatusString, so the names live here.
-    static func statusName(_ status: Int32) -> String {
+    /// What a LiteRT status means, in `catalogue`'s language: libLiteRt.so does not export
+    /// LiteRtGetStatusString, so the words live in the catalogue.
+    static func statusName(_ status: Int32, in catalogue: Catalogue) -> String {
+        let name: String
         switch status {
-        case 1: return "invalid argument"
-        case 2: return "out of memory"
-        case 3: return "runtime failure"
-        case 4: return "missing input"
-        case 5: return "unsupported"
-        case 6: return "not found"
-        case 7: return "timeout"
-        case 8: return "wrong version"
-        case 500: return "file I/O error"
-        case 501: return "invalid flatbuffer"
-        case 502: return "dynamic loading error"
-        case 504: return "compilation failed"
-        case 1000: return "index out of bounds"
-        default: return "unknown error"
+        case 1: name = "invalid-argument"
+        case 2: name = "out-of-memory"
+        case 3: name = "runtime-failure"
+        case 4: name = "missing-input"
+        case 5: name = "unsupported"
+        case 6: name = "not-found"
+        case 7: name = "timeout"
+        case 8: name = "wrong-version"
+        case 500: name = "file-io"
+        case 501: name = "invalid-flatbuffer"
+        case 502: name = "dynamic-loading"
+        case 504: name = "compilation-failed"
+        case 1000: name = "index-out-of-bounds"
+        default: name = "unknown"
         }
+        return catalogue["error.runtime.status." + name]
     }
 }

@@ -1,0 +1,119 @@
+import Foundation
+@testable import PlantLeafCommandLine
+import PlantLeafCore
+import Testing
+
+/// The errors classify and camera print, with their remedies, come from the catalogue: every
+/// case reads whole in every language, its values (paths, numbers, bytes) as given.
+@Suite struct WordedErrorTests {
+    /// Every case of every error with catalogue words, and the values its line must show.
+    static let examples: [(error: any WordedError, values: [String])] = [
+        (ImageError.empty, ["0"]),
+        (ImageError.unknownFormat(firstBytes: "6e 6f 74 20"), ["6e 6f 74 20"]),
+        (ImageError.tooLarge(format: .png, width: 60000, height: 50000, limit: 120_000_000), ["PNG", "60000x50000", "120"]),
+        (ImageError.truncated(format: .jpeg, detail: "Premature end of JPEG file"), ["JPEG", "Premature end of JPEG file"]),
+        (ImageError.corrupt(format: .png, detail: "IDAT: CRC error"), ["PNG", "IDAT: CRC error"]),
+        (ImageError.missingData(format: .jpeg, detail: "no scan"), ["JPEG", "no scan"]),
+        (ImageError.unsupported(format: .jpeg, detail: "12-bit samples"), ["JPEG", "12-bit samples"]),
+        (ImageError.overBudget(format: .png, detail: "4097 chunks"), ["PNG", "4097 chunks"]),
+        (ImageError.outOfMemory(format: .jpeg), ["JPEG"]),
+        (ImageError.cancelled, []),
+        (ClassifyError.unreadable(path: "/photos/a.jpg", reason: "permission denied"), ["/photos/a.jpg", "permission denied"]),
+        (ClassifyError.undecodable(path: "/photos/b.png", .empty), ["/photos/b.png"]),
+        (ClassifyError.runtime(path: "/photos/c.jpg", .callFailed(function: "LiteRtRunCompiledModel", status: 3, context: "c.jpg")),
+         ["/photos/c.jpg", "LiteRtRunCompiledModel", "c.jpg", "3"]),
+        (InputError<ImageError>.unusable(.outOfMemory(format: .png)), ["PNG"]),
+        (InputError<ImageError>.runtime(.invalidThreadCount(0)), ["0"]),
+        (LabelError.unreadable(path: "labels.txt", reason: "no such file or directory"), ["labels.txt", "no such file or directory"]),
+        (LabelError.notText(path: "labels.txt"), ["labels.txt", "UTF-8"]),
+        (LabelError.empty(path: "labels.txt"), ["labels.txt"]),
+        (LabelError.countMismatch(path: "imagenet_labels.txt", labels: 1001, classes: 38), ["imagenet_labels.txt", "1001", "38"]),
+        (RuntimeError.libraryNotFound(searched: ["/opt/a/libLiteRt.so", "/opt/b/libLiteRt.so"]),
+         ["/opt/a/libLiteRt.so, /opt/b/libLiteRt.so", "make runtime", "PLANTLEAF_LITERT_LIB"]),
+        (RuntimeError.libraryUnusable(path: "/opt/libLiteRt.so", reason: "wrong ELF class"), ["/opt/libLiteRt.so", "wrong ELF class", "2.3.0"]),
+        (RuntimeError.libraryPathNotAPath(value: "libLiteRt.so"), ["./libLiteRt.so", "'libLiteRt.so'", "PLANTLEAF_LITERT_LIB"]),
+        (RuntimeError.modelNotFound(path: "Models/m.tflite"), ["Models/m.tflite", "make setup", "--model"]),
+        (RuntimeError.modelUnreadable(path: "m.tflite", reason: "permission denied"), ["m.tflite", "permission denied"]),
+        (RuntimeError.notAModel(path: "notes.tflite", reason: "no TFL3 identifier at byte 4"), ["notes.tflite", "no TFL3 identifier at byte 4"]),
+        (RuntimeError.damagedModel(path: "half.tflite", reason: "operator_codes points past the end"), ["half.tflite", "operator_codes points past the end"]),
+        (RuntimeError.unsupportedModel(path: "gray.tflite", reason: "input x is [1, 224, 224, 1]"), ["gray.tflite", "input x is [1, 224, 224, 1]"]),
+        (RuntimeError.invalidThreadCount(-2), ["-2"]),
+        (RuntimeError.invalidInputSide(7, allowed: 32...1024), ["7", "32", "1024"]),
+        (RuntimeError.threadsUnavailable(threads: 64, reason: "resource temporarily unavailable"), ["63", "64", "resource temporarily unavailable", "ulimit -u"]),
+        (ClassifierSetupError.runtime(.modelNotFound(path: "m.tflite")), ["m.tflite", "make setup", "--model"]),
+        (ClassifierSetupError.labels(.countMismatch(path: "l.txt", labels: 3, classes: 38)), ["l.txt", "3", "38", "--labels"]),
+        (ClassifierSetupError.labels(.unreadable(path: "l.txt", reason: "permission denied")), ["l.txt", "permission denied", "make setup", "--labels"]),
+        (SecondOpinionError.notConfigured, []),
+        (SecondOpinionError.model(.modelNotFound(path: "generalist.tflite")), ["generalist.tflite"]),
+        (SecondOpinionError.reference(.tooFewPhotos(count: 2, minimum: 8)), ["2", "8"]),
+        (LeafReferenceError.unreadable(path: "ref.txt", reason: "is a directory"), ["ref.txt", "is a directory"]),
+        (LeafReferenceError.notAReference(path: "ref.txt"), ["ref.txt"]),
+        (LeafReferenceError.damaged(path: "ref.txt", problem: "line 3: checksum"), ["ref.txt", "line 3: checksum"]),
+        (LeafReferenceError.wrongLength(path: "ref.txt", classes: 1000, expected: 1001), ["ref.txt", "1000", "1001"]),
+        (LeafReferenceError.wrongInputSide(path: "ref.txt", side: 160, expected: 224), ["ref.txt", "160×160", "224×224"]),
+        (LeafReferenceError.tooFewPhotos(count: 3, minimum: 8), ["3", "8"]),
+    ] + ([1, 2, 3, 4, 5, 6, 7, 8, 500, 501, 502, 504, 1000, 99] as [Int32]).map { status in
+        (RuntimeError.callFailed(function: "LiteRtCreateModel", status: status, context: "m.tflite"), ["LiteRtCreateModel", "m.tflite", String(status)])
+    }
+
+    /// Each way the generalist check can be skipped, one of each remedy, and the values shown.
+    static let skippedChecks: [(problem: SecondOpinionError, values: [String])] = [
+        (.model(.invalidInputSide(7, allowed: 32...1024)), ["7", "PLANTLEAF_GENERALIST_SIDE", "32", "1024"]),
+        (.model(.modelNotFound(path: "g.tflite")), ["g.tflite", "make setup"]),
+        (.reference(.wrongLength(path: "ref.txt", classes: 10, expected: 1001)), ["ref.txt", "plantleaf calibrate DIR"]),
+        (.reference(.unreadable(path: "ref.txt", reason: "no such file or directory")), ["ref.txt", "no such file or directory", "make setup", "plantleaf calibrate DIR"]),
+        (.notConfigured, ["make setup"]),
+    ]
+
+    /// Every line the examples make in `catalogue`: each error with its remedy, then each skipped-check line.
+    static func lines(in catalogue: Catalogue) -> [(line: String, values: [String])] {
+        examples.map { (Remedy.line($0.error, in: catalogue), $0.values) }
+            + skippedChecks.map { (Remedy.skippedCheckLine($0.problem, in: catalogue), $0.values) }
+    }
+
+    @Test func everyErrorReadsWholeInEveryLanguageWithItsValues() throws {
+        let arabic = try #require(Catalogue(language: "ar"))
+        let english = Self.lines(in: .english), translated = Self.lines(in: arabic)
+        for ((englishLine, values), (arabicLine, _)) in zip(english, translated) {
+            for line in [englishLine, arabicLine] {
+                #expect(line.range(of: #"\{[a-z-]+\}"#, options: .regularExpression) == nil, "unfilled: \(line)")
+                #expect(values.filter { !line.contains($0) } == [], "values missing from: \(line)")
+            }
+            #expect(arabicLine != englishLine)
+            // Once its values and technical tokens are taken out, no English word is left.
+            var words = values.sorted { $0.count > $1.count }.reduce(arabicLine) { $0.replacing($1, with: "") }
+            words = words.replacing(#/`[^`]*`|--[a-z-]+|PLANTLEAF_[A-Z_]+/#, with: "")
+            let english = words.matches(of: #/[A-Za-z][A-Za-z0-9.\-]{2,}/#).map { String($0.output) }.filter { !Self.technicalWords.contains($0) }
+            #expect(english == [], "English in: \(arabicLine)")
+        }
+    }
+
+    /// Names of formats, programs and systems, which read the same in any language.
+    static let technicalWords: Set<String> = ["PNG", "JPEG", "UTF-8", "libLiteRt.so", "LiteRT", "TensorFlow", "Lite", "PlantLeaf", "plantleaf", "install.sh",
+                                              "aarch64", "glibc", "Raspberry", "Bookworm", "ai-edge-litert", "ulimit", "flatbuffer"]
+
+    /// Today's English words, kept byte for byte (the end-to-end tests pin more of them).
+    @Test func englishIsTheTextItWas() {
+        #expect(Remedy.line(ClassifyError.undecodable(path: "t.jpg", .unknownFormat(firstBytes: "74 68")), in: .english)
+            == "t.jpg: not a PNG or JPEG image (starts with 74 68)")
+        #expect(ClassifyError.unreadable(path: "u.jpg", reason: "permission denied").reason == "cannot read file: permission denied")
+        #expect(Remedy.skippedCheckLine(.notConfigured) == "warning: generalist check skipped in every result: no generalist model and leaf "
+            + "reference are set up: run `make setup` (it makes the default one from the sample leaves), or `plantleaf calibrate DIR`")
+    }
+
+    /// Every error and remedy text in the catalogue is one the examples print: a case's words
+    /// cannot go untested, nor a text stay behind when its case is gone.
+    @Test func theExamplesUseEveryErrorAndRemedyText() {
+        let english = Catalogue.english
+        let keys = english.ownKeys.filter { $0.hasPrefix("error.") || $0.hasPrefix("remedy.") }
+        let marked = Catalogue(code: "marked", texts: Dictionary(uniqueKeysWithValues: keys.map { ($0, "⟨\($0)⟩" + english[$0]) }))
+        let printed = Self.lines(in: marked).map(\.line).joined(separator: "\n")
+        let used = Set(printed.matches(of: #/⟨([a-z.\-]+)⟩/#).map { String($0.output.1) })
+        #expect(keys.subtracting(used).sorted() == [], "no example prints these")
+    }
+
+    @Test func aValueWithBracesIsPutInAsItIs() {
+        #expect(Catalogue.english.text("error.labels.count-mismatch", ["path": "{classes}.txt", "labels": "3", "classes": "38"])
+            == "labels {classes}.txt has 3 names but the model outputs 38 classes")
+    }
+}
