@@ -57,6 +57,8 @@ import Testing
         "plantleaf classify: /nonexistent.jpg: no such file or directory": .printed(.badFiles),
         "plantleaf classify: 10 of 12 inputs failed": .printed(.badFiles),
         // docs/hardening.md: model, labels and runtime.
+        "plantleaf classify: لم يُعثر على النموذج: /nonexistent/plant.tflite (شغّل `make setup` لربط النموذج الافتراضي، أو اذكر النموذج بالخيار --model)":
+            .heldBy("PlantLeafCLITests/ClassifyLanguageTests.swift"),
         "plantleaf classify: model not found: Models/plantvillage_int8.tflite (run `make setup` to link the default model, or pass --model)":
             .printed(.missingModel),
         "plantleaf classify: /tmp/notes.tflite is not a TensorFlow Lite model: no TFL3 identifier at byte 4": .printed(.notAModel),
