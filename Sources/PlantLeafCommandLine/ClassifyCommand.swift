@@ -93,7 +93,7 @@ enum ClassifyCommand {
                                         case .classified(let path, let result):
                                             Console.out(ClassificationOutput.record(result, path: path, format: format, catalogue: catalogue))
                                         case .failed(let path, let reason):
-                                            report(path, reason: reason, said: reason)
+                                            report(path, reason: reason.reason, said: reason.message(in: catalogue))
                                         case .unclassified(let path, let error):
                                             report(path, reason: error.reason, said: error.reason(in: catalogue))
                                         }

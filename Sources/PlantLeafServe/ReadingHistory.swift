@@ -62,10 +62,10 @@ public final class ReadingHistory: Sendable {
 
     private func readTail() throws(FileReadError) -> (bytes: [UInt8], truncated: Bool) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileReadError(reason: SystemError(errno).reason) }
+        guard descriptor >= 0 else { throw .system(SystemError(errno)) }
         defer { close(descriptor) }
         let size = lseek(descriptor, 0, SEEK_END)
-        guard size >= 0 else { throw FileReadError(reason: SystemError(errno).reason) }
+        guard size >= 0 else { throw .system(SystemError(errno)) }
         let start = max(0, Int(size) - ReadingHistory.tailBytes)
         var bytes = [UInt8](repeating: 0, count: Int(size) - start)
         var filled = 0

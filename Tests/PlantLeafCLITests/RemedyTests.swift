@@ -1,3 +1,4 @@
+import Glibc
 @testable import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafCamera
@@ -13,7 +14,7 @@ import Testing
         RuntimeError.libraryUnusable(path: "/opt/lib/libLiteRt.so", reason: "wrong ELF class"),
         RuntimeError.modelNotFound(path: "m.tflite"),
         RuntimeError.damagedModel(path: "m.tflite", reason: "table out of bounds"),
-        LabelError.unreadable(path: "labels.txt", reason: "No such file or directory"),
+        LabelError.unreadable(path: "labels.txt", reason: .system(SystemError(ENOENT))),
         LabelError.countMismatch(path: "labels.txt", labels: 3, classes: 38),
         CameraError.noSuchDevice(path: "/dev/video3", existing: ["/dev/video0"]),
         CameraError.noFrame(path: "/dev/video0", timeout: 5),
@@ -35,8 +36,8 @@ import Testing
     @Test func commandLineAddsWhatToType() {
         #expect(Remedy.line(RuntimeError.modelNotFound(path: "m.tflite"))
             == "model not found: m.tflite (run `make setup` to link the default model, or pass --model)")
-        #expect(Remedy.line(ClassifierSetupError.labels(.unreadable(path: "labels.txt", reason: "No such file or directory")))
-            == "cannot read labels labels.txt: No such file or directory (run `make setup`, or pass --labels)")
+        #expect(Remedy.line(ClassifierSetupError.labels(.unreadable(path: "labels.txt", reason: .system(SystemError(ENOENT)))))
+            == "cannot read labels labels.txt: no such file or directory (run `make setup`, or pass --labels)")
         #expect(Remedy.line(CameraError.noFrame(path: "/dev/video0", timeout: 5))
             == "/dev/video0: no frame within 5 s; check the camera is connected and not covered by another input (or raise --timeout)")
         #expect(Remedy.line(BenchError.setup(.runtime(.modelNotFound(path: "m.tflite"))))

@@ -1,3 +1,4 @@
+import Glibc
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafTestSupport
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func missingLabelFileIsAClearError() {
-        #expect(throws: LabelError.unreadable(path: "/nonexistent/labels.txt", reason: "no such file or directory")) {
+        #expect(throws: LabelError.unreadable(path: "/nonexistent/labels.txt", reason: .system(SystemError(ENOENT)))) {
             try Labels.load(path: "/nonexistent/labels.txt")
         }
     }

@@ -5,7 +5,7 @@ import Synchronization
 public enum BatchOutcome: Sendable {
     case classified(path: PathName, Classification)
     /// A path that yields nothing to classify (`ImageFiles.Entry.problem`).
-    case failed(path: PathName, reason: String)
+    case failed(path: PathName, reason: FileReadError)
     /// A file that could not be classified; the error words its reason in any language.
     case unclassified(path: PathName, ClassifyError)
 
@@ -79,7 +79,7 @@ public enum BatchClassifier {
     private static func classify(_ path: PathName, with classifier: Classifier, topK: Int) throws(ClassifyError) -> Classification {
         if let text = path.string { return try classifier.classify(path: text, topK: topK) }
         let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        guard descriptor >= 0 else { throw .unreadable(path: path.escaped, reason: SystemError(errno).reason) }
+        guard descriptor >= 0 else { throw .unreadable(path: path.escaped, reason: .system(SystemError(errno))) }
         defer { close(descriptor) }
         return try classifier.classify(path: "/proc/self/fd/\(descriptor)", topK: topK)
     }

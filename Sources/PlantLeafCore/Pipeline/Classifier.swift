@@ -124,7 +124,7 @@ public final class Classifier {
         do {
             bytes = try FileReader.readAll(path: path)
         } catch {
-            throw .unreadable(path: path, reason: error.reason)
+            throw .unreadable(path: path, reason: error)
         }
         let readTime = MonotonicClock.milliseconds(since: start)
         do {

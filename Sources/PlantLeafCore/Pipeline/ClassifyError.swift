@@ -1,6 +1,6 @@
 /// Why one file could not be classified; says which file.
 public enum ClassifyError: WordedError {
-    case unreadable(path: String, reason: String)
+    case unreadable(path: String, reason: FileReadError)
     case undecodable(path: String, ImageError)
     case runtime(path: String, RuntimeError)
 
@@ -16,7 +16,7 @@ public enum ClassifyError: WordedError {
     /// The reason without the path, in `catalogue`'s language.
     public func reason(in catalogue: Catalogue) -> String {
         switch self {
-        case .unreadable(_, let reason): return catalogue["error.file.unreadable"] + ": " + reason
+        case .unreadable(_, let reason): return catalogue["error.file.unreadable"] + ": " + reason.message(in: catalogue)
         case .undecodable(_, let error): return error.description(in: catalogue)
         case .runtime(_, let error): return error.description(in: catalogue)
         }
@@ -32,7 +32,7 @@ public enum ClassifyError: WordedError {
 
     public func details(in catalogue: Catalogue) -> String? {
         switch self {
-        case .unreadable(_, let reason): return reason
+        case .unreadable(_, let reason): return reason.message(in: catalogue)
         case .undecodable(_, let error): return error.details(in: catalogue)
         case .runtime(_, let error): return error.details(in: catalogue)
         }

@@ -13,7 +13,7 @@ public enum ImageFiles {
     public enum Entry: Equatable, Sendable {
         case file(PathName)
         /// A path that yields nothing to classify, with the reason.
-        case problem(path: PathName, reason: String)
+        case problem(path: PathName, reason: FileReadError)
     }
 
     /// The entries for `paths` in order: each file as given, each folder's images sorted by
@@ -31,15 +31,14 @@ public enum ImageFiles {
                 continue
             }
             guard (status.st_mode & S_IFMT) == S_IFDIR else {
-                let problem = FileReader.typeProblem(status.st_mode)
-                entries.append(problem.map { .problem(path: path, reason: $0) } ?? .file(path))
+                entries.append(entry(path, mode: status.st_mode))
                 continue
             }
             var found: [Entry] = []
             var visited: Set<[UInt64]> = []
             walk(path, status: status, into: &found, visited: &visited)
             if found.isEmpty {
-                entries.append(.problem(path: path, reason: "folder holds no images (.jpg, .jpeg, .png)"))
+                entries.append(.problem(path: path, reason: .folderHoldsNoImages))
             }
             entries.append(contentsOf: found)
         }
@@ -48,26 +47,30 @@ public enum ImageFiles {
 
     /// Why `stat` failed on a path, told apart where the system's words would mislead: a
     /// dangling symbolic link is "no such file" to stat.
-    private static func unreachableReason(_ path: PathName) -> String {
+    private static func unreachableReason(_ path: PathName) -> FileReadError {
         let code = errno
         var link = stat()
         switch code {
-        case ENOENT where path.withCString({ lstat($0, &link) }) == 0: return "symbolic link to a file that does not exist"
-        case ENOENT: return "no such file or directory"
-        case ELOOP: return "symbolic link loop"
-        case ENAMETOOLONG: return "path longer than the system allows (PATH_MAX \(PATH_MAX) bytes)"
-        default: return SystemError(code).reason
+        case ENOENT where path.withCString({ lstat($0, &link) }) == 0: return .danglingLink
+        case ELOOP: return .linkLoop
+        case ENAMETOOLONG: return .pathTooLong
+        default: return .system(SystemError(code))
         }
+    }
+
+    /// A file to classify, or a problem entry when it is not a regular file (a FIFO named .jpg).
+    private static func entry(_ path: PathName, mode: mode_t) -> Entry {
+        (mode & S_IFMT) == S_IFREG ? .file(path) : .problem(path: path, reason: .notRegularFile(mode: mode))
     }
 
     private static func walk(_ directory: PathName, status: stat, into found: inout [Entry], visited: inout Set<[UInt64]>) {
         // Symlinked folders are followed, but each folder once, so a link loop ends (with a line).
         guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else {
-            found.append(.problem(path: directory, reason: "folder already searched (a symbolic link leads back to it)"))
+            found.append(.problem(path: directory, reason: .folderAlreadySearched))
             return
         }
         guard let handle = directory.withCString({ opendir($0) }) else {
-            found.append(.problem(path: directory, reason: "cannot search folder: \(SystemError(errno).reason)"))
+            found.append(.problem(path: directory, reason: .cannotSearchFolder(SystemError(errno))))
             return
         }
         var names: [[UInt8]] = []
@@ -88,8 +91,7 @@ public enum ImageFiles {
                 walk(path, status: child, into: &found, visited: &visited)
             } else if let dot = name.lastIndex(of: UInt8(ascii: ".")),
                       extensions.contains(String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()) {
-                let problem = FileReader.typeProblem(child.st_mode)
-                found.append(problem.map { .problem(path: path, reason: $0) } ?? .file(path))
+                found.append(entry(path, mode: child.st_mode))
             }
         }
     }

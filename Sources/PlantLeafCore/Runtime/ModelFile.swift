@@ -31,16 +31,16 @@ public final class ModelFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .modelNotFound(path: path) }
-            throw .modelUnreadable(path: path, reason: SystemError(errno).reason)
+            throw .modelUnreadable(path: path, reason: .system(SystemError(errno)))
         }
         // The mapping stays valid after the descriptor is closed.
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw .modelUnreadable(path: path, reason: SystemError(errno).reason)
+            throw .modelUnreadable(path: path, reason: .system(SystemError(errno)))
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw .modelUnreadable(path: path, reason: FileReader.typeProblem(status.st_mode) ?? "not a regular file")
+            throw .modelUnreadable(path: path, reason: .notRegularFile(mode: status.st_mode))
         }
         let size = Int(status.st_size)
         guard size >= ModelFile.minimumSize else { throw .notAModel(path: path, reason: "only \(size) bytes") }
@@ -48,7 +48,7 @@ public final class ModelFile {
         // interpreter and process running this model.
         let protection = inputSide == nil ? PROT_READ : PROT_READ | PROT_WRITE
         guard let mapping = mmap(nil, size, protection, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
-            throw .modelUnreadable(path: path, reason: SystemError(errno).reason)
+            throw .modelUnreadable(path: path, reason: .system(SystemError(errno)))
         }
         let bytes = UnsafeRawBufferPointer(start: mapping, count: size)
         do {

@@ -8,7 +8,7 @@ public enum RuntimeError: WordedError {
     /// The library was named by a bare name, which dlopen would look up elsewhere.
     case libraryPathNotAPath(value: String)
     case modelNotFound(path: String)
-    case modelUnreadable(path: String, reason: String)
+    case modelUnreadable(path: String, reason: FileReadError)
     /// The file is not a TensorFlow Lite flatbuffer (checked before the runtime sees it).
     case notAModel(path: String, reason: String)
     /// A TensorFlow Lite flatbuffer whose structure is broken (truncated, or bytes changed).
@@ -49,8 +49,8 @@ public enum RuntimeError: WordedError {
         switch self {
         case .libraryNotFound, .libraryPathNotAPath, .modelNotFound, .invalidThreadCount, .invalidInputSide: return nil
         case .libraryUnusable(_, let reason): return catalogue.text("error.runtime.library-unusable.details", ["reason": reason])
-        case .modelUnreadable(_, let reason), .notAModel(_, let reason), .damagedModel(_, let reason), .unsupportedModel(_, let reason):
-            return reason
+        case .modelUnreadable(_, let reason): return reason.message(in: catalogue)
+        case .notAModel(_, let reason), .damagedModel(_, let reason), .unsupportedModel(_, let reason): return reason
         case .callFailed(_, let status, _):
             return catalogue.text("error.runtime.call-failed.details", ["name": RuntimeError.statusName(status, in: catalogue), "status": String(status)])
         case .threadsUnavailable(_, let reason): return catalogue.text("error.runtime.threads-unavailable.details", ["reason": reason])

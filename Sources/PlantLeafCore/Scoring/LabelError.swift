@@ -1,6 +1,6 @@
 /// Why a label file cannot name the model's classes.
 public enum LabelError: WordedError {
-    case unreadable(path: String, reason: String)
+    case unreadable(path: String, reason: FileReadError)
     case notText(path: String)
     case empty(path: String)
     case countMismatch(path: String, labels: Int, classes: Int)
@@ -15,9 +15,9 @@ public enum LabelError: WordedError {
         }
     }
 
-    /// The system's words for why the file cannot be read.
+    /// Why the file cannot be read.
     public func details(in catalogue: Catalogue) -> String? {
-        if case .unreadable(_, let reason) = self { return reason }
+        if case .unreadable(_, let reason) = self { return reason.message(in: catalogue) }
         return nil
     }
 }

@@ -22,7 +22,7 @@ public struct Labels: Sendable, Equatable {
         do {
             bytes = try FileReader.readAll(path: path)
         } catch {
-            throw .unreadable(path: path, reason: error.reason)
+            throw .unreadable(path: path, reason: error)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notText(path: path) }
         let labels = Labels(parsing: text)

@@ -23,7 +23,7 @@ public struct LeafGallery: Sendable {
         for entry in entries {
             switch entry {
             case .problem(let path, let reason):
-                failures.append((path, reason))
+                failures.append((path, reason.reason))
             case .file(let path):
                 guard let name = path.string else {
                     failures.append((path, "the name is not UTF-8: rename the file"))

@@ -75,7 +75,7 @@ public struct LeafReference: Sendable, Equatable {
         do {
             bytes = try FileReader.readAll(path: path, maximumSize: 1 << 20)
         } catch {
-            throw .unreadable(path: path, reason: error.reason)
+            throw .unreadable(path: path, reason: error)
         }
         return try parse(bytes, path: path, expectedClasses: expectedClasses, inputSide: inputSide)
     }

@@ -1,7 +1,7 @@
 /// Why a leaf reference file cannot be used.
 public enum LeafReferenceError: WordedError {
     /// The file cannot be read (missing, a folder, no permission).
-    case unreadable(path: String, reason: String)
+    case unreadable(path: String, reason: FileReadError)
     /// The file is not a leaf reference (its first line is not the format's).
     case notAReference(path: String)
     /// The file is cut short or altered: a line is missing or malformed, or its checksum does not match.
@@ -27,10 +27,10 @@ public enum LeafReferenceError: WordedError {
         }
     }
 
-    /// The system's words for why the file cannot be read, or the line that is wrong.
+    /// Why the file cannot be read, or the line that is wrong (the check's own words).
     public func details(in catalogue: Catalogue) -> String? {
         switch self {
-        case .unreadable(_, let reason): return reason
+        case .unreadable(_, let reason): return reason.message(in: catalogue)
         case .damaged(_, let problem): return problem
         default: return nil
         }

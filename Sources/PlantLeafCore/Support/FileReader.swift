@@ -17,17 +17,17 @@ package enum FileReader {
         // Checked before opening, so no device is ever opened (opening some has effects), and
         // again on the open descriptor in case the path was swapped in between.
         var status = stat()
-        guard stat(path, &status) == 0 else { throw FileReadError(reason: SystemError(errno).reason) }
-        if let problem = typeProblem(status.st_mode) { throw FileReadError(reason: problem) }
+        guard stat(path, &status) == 0 else { throw .system(SystemError(errno)) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile(mode: status.st_mode) }
         // O_NONBLOCK: should a FIFO be swapped in after the check, opening it does not wait.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { throw FileReadError(reason: SystemError(errno).reason) }
+        guard descriptor >= 0 else { throw .system(SystemError(errno)) }
         defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: SystemError(errno).reason) }
-        if let problem = typeProblem(status.st_mode) { throw FileReadError(reason: problem) }
+        guard fstat(descriptor, &status) == 0 else { throw .system(SystemError(errno)) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile(mode: status.st_mode) }
         let size = Int(status.st_size)
         guard size <= maximumSize else {
-            throw FileReadError(reason: "\(size) bytes, more than the \(sizeText(maximumSize)) limit")
+            throw .tooLarge(size: size, limit: maximumSize)
         }
         return try readToEnd(descriptor, expectedSize: size, maximumSize: maximumSize)
     }
@@ -41,22 +41,14 @@ package enum FileReader {
 
     /// Why a file of this mode is not read, or nil for a regular file.
     package static func typeProblem(_ mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "is a directory"
-        case S_IFIFO: return "is a FIFO (named pipe), not a regular file"
-        case S_IFCHR: return "is a character device, not a regular file"
-        case S_IFBLK: return "is a block device, not a regular file"
-        case S_IFSOCK: return "is a socket, not a regular file"
-        default: return "is not a regular file"
-        }
+        (mode & S_IFMT) == S_IFREG ? nil : FileReadError.notRegularFile(mode: mode).reason
     }
 
     /// Standard input to its end, whatever it is (a pipe, a redirected file) but a terminal,
     /// which would wait for typing that never comes.
     package static func readStandardInput(maximumSize: Int) throws(FileReadError) -> [UInt8] {
         guard isatty(STDIN_FILENO) == 0 else {
-            throw FileReadError(reason: "standard input is a terminal, not a file or pipe (redirect or pipe one in)")
+            throw .standardInputIsTerminal
         }
         return try readToEnd(STDIN_FILENO, expectedSize: 0, maximumSize: maximumSize)
     }
@@ -70,7 +62,7 @@ package enum FileReader {
         while true {
             if filled == bytes.count {
                 guard filled <= maximumSize else {
-                    throw FileReadError(reason: "more than the \(sizeText(maximumSize)) limit")
+                    throw .overLimit(limit: maximumSize)
                 }
                 bytes += [UInt8](repeating: 0, count: min(max(filled, 65_536), maximumSize + 1 - filled))
             }
@@ -80,7 +72,7 @@ package enum FileReader {
                     bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
                 }
             } catch {
-                throw FileReadError(reason: error.reason)
+                throw .system(error)
             }
             if count == 0 { break }
             filled += count
