@@ -42,18 +42,20 @@ import Testing
         #expect(englishRecords[1]["advice"] as? String == "No leaf found in the picture. Photograph one leaf so that it fills most of the picture.")
     }
 
-    /// A file that is no image: its line and the count in Arabic, its JSON "error" in English (a
-    /// machine field), the exit code as in any language.
+    /// A file that is no image and one that is not there: their lines and the count in Arabic,
+    /// their JSON "error" in English (a machine field), the exit code as in any language.
     @Test func aBadFileIsSaidInArabicAndRecordedInEnglish() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
         try "this is not a photo".write(toFile: folder + "/notes.jpg", atomically: true, encoding: .utf8)
-        let result = try runPlantLeaf(["classify", "--format", "json", folder + "/notes.jpg"], environment: ["LC_ALL": "", "LANG": "ar_EG.UTF-8"])
+        let result = try runPlantLeaf(["classify", "--format", "json", folder + "/notes.jpg", folder + "/missing.jpg"],
+                                      environment: ["LC_ALL": "", "LANG": "ar_EG.UTF-8"])
         #expect(result.status == 1)
         #expect(result.stderrLines == ["plantleaf classify: \(folder)/notes.jpg: ليس صورة PNG أو JPEG (يبدأ بـ 74 68 69 73 20 69 73 20)",
-                                       "plantleaf classify: تعذّر تصنيف 1 من 1 من المدخلات"])
-        let record = try #require(result.stdoutLines.first.flatMap(jsonObject))
-        #expect(record["error"] as? String == "not a PNG or JPEG image (starts with 74 68 69 73 20 69 73 20)")
+                                       "plantleaf classify: \(folder)/missing.jpg: لا يوجد ملف أو مجلد بهذا الاسم",
+                                       "plantleaf classify: تعذّر تصنيف 2 من 2 من المدخلات"])
+        let errors = result.stdoutLines.compactMap(jsonObject).map { $0["error"] as? String }
+        #expect(errors == ["not a PNG or JPEG image (starts with 74 68 69 73 20 69 73 20)", "no such file or directory"])
     }
 
     /// A set-up error and its remedy, one Arabic line; the path, the make target and the option as typed.
