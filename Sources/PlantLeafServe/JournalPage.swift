@@ -15,8 +15,7 @@ enum JournalPage {
     /// Uploads' pictures the page shows: a strip's worth, as the day's strip has 24.
     static let uploadPictureCount = 24
 
-    /// The page in `catalogue`'s language (its words, class and verdict names; the dates and
-    /// durations are written as `TimeText` writes them).
+    /// The page in `catalogue`'s language: its words, class and verdict names, dates and durations.
     static func page(_ journal: Journal, source: String?, now: JournalTime, keepsUploadPhotos: Bool, catalogue: Catalogue) throws(JournalError) -> HTTPResponse {
         var body = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
         body += "<p>\(escaped(catalogue["journal.show"])) " + sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue) + "</p>\n"
@@ -51,8 +50,8 @@ enum JournalPage {
         }
         text += "<strong class=\"\(event.state.isProblem ? "uncertain" : "diagnosis")\">\(escaped(name))</strong>"
         if event.state.isProblem { text += " " + escaped(catalogue["journal.problem"]) }
-        let duration = TimeText.duration(event.durationMilliseconds(now: now)), start = TimeText.readable(event.start)
-        let span = event.end.map { catalogue.text("journal.ended", ["start": start, "end": TimeText.readable($0), "duration": duration]) }
+        let duration = TimeText.duration(event.durationMilliseconds(now: now), in: catalogue), start = TimeText.readable(event.start, in: catalogue)
+        let span = event.end.map { catalogue.text("journal.ended", ["start": start, "end": TimeText.readable($0, in: catalogue), "duration": duration]) }
             ?? catalogue.text("journal.lasting", ["start": start, "duration": duration])
         return text + "<br>\(escaped(span)) · \(escaped(event.source))</li>\n"
     }
@@ -80,7 +79,7 @@ enum JournalPage {
         let uploads = try journal.readingsWithPictures(source: "upload", limit: uploadPictureCount)
         guard !uploads.isEmpty else { return "" }
         return "<section>\n<h2>\(escaped(catalogue["journal.upload-pictures"]))</h2>\n<p class=\"strip\">" + uploads.map { upload in
-            let label = escaped(TimeText.readable(upload.time))
+            let label = escaped(TimeText.readable(upload.time, in: catalogue))
             return "<img src=\"/api/readings/picture?id=\(upload.id)\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
         }.joined(separator: " ") + "</p>\n</section>\n"
     }
@@ -105,7 +104,7 @@ enum JournalPage {
             for row in rows {
                 let start = JournalTime(milliseconds: row.periodStart.milliseconds, offsetMinutes: now.offsetMinutes)
                 let counts = Verdict.allCases.compactMap { verdict in row.counts[verdict].map { "\($0) " + catalogue["verdict." + verdict.rawValue + ".name"] } }
-                text += "<tr><td>\(TimeText.day(start))</td><td>\(bar(row.counts, largest: largest))</td><td>\(escaped(counts.joined(separator: ", ")))</td></tr>\n"
+                text += "<tr><td>\(escaped(TimeText.day(start, in: catalogue)))</td><td>\(bar(row.counts, largest: largest))</td><td>\(escaped(counts.joined(separator: ", ")))</td></tr>\n"
             }
         }
         return text + "</tbody>\n</table>\n"
