@@ -60,23 +60,13 @@ public enum RuntimeError: WordedError {
     /// What a LiteRT status means, in `catalogue`'s language: libLiteRt.so does not export
     /// LiteRtGetStatusString, so the words live in the catalogue.
     static func statusName(_ status: Int32, in catalogue: Catalogue) -> String {
-        let name: String
-        switch status {
-        case 1: name = "invalid-argument"
-        case 2: name = "out-of-memory"
-        case 3: name = "runtime-failure"
-        case 4: name = "missing-input"
-        case 5: name = "unsupported"
-        case 6: name = "not-found"
-        case 7: name = "timeout"
-        case 8: name = "wrong-version"
-        case 500: name = "file-io"
-        case 501: name = "invalid-flatbuffer"
-        case 502: name = "dynamic-loading"
-        case 504: name = "compilation-failed"
-        case 1000: name = "index-out-of-bounds"
-        default: name = "unknown"
-        }
-        return catalogue["error.runtime.status." + name]
+        catalogue["error.runtime.status." + (statusNames[status] ?? "unknown")]
     }
+
+    /// The LiteRT statuses the catalogue has words for, by their names there.
+    package static let statusNames: [Int32: String] = [
+        1: "invalid-argument", 2: "out-of-memory", 3: "runtime-failure", 4: "missing-input", 5: "unsupported", 6: "not-found",
+        7: "timeout", 8: "wrong-version", 500: "file-io", 501: "invalid-flatbuffer", 502: "dynamic-loading", 504: "compilation-failed",
+        1000: "index-out-of-bounds",
+    ]
 }
