@@ -82,8 +82,9 @@ enum ClassifyCommand {
                                         return classifier
                                     },
                                     shortOfWorkers: { short in
-                                        Console.error("plantleaf classify: warning: \(short.running) of \(short.asked) jobs running "
-                                            + "(lower --jobs or --threads): \(short.reason)")
+                                        Console.error("plantleaf classify: " + catalogue.text("classify.short-of-workers", [
+                                            "running": String(short.running), "asked": String(short.asked), "problem": short.problem.description(in: catalogue),
+                                        ]))
                                     },
                                     deliver: { outcome in
                                         progress.clear()

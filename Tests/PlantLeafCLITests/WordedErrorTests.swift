@@ -53,6 +53,7 @@ import Testing
         (LeafReferenceError.wrongLength(path: "ref.txt", classes: 1000, expected: 1001), ["ref.txt", "1000", "1001"]),
         (LeafReferenceError.wrongInputSide(path: "ref.txt", side: 160, expected: 224), ["ref.txt", "160×160", "224×224"]),
         (LeafReferenceError.tooFewPhotos(count: 3, minimum: 8), ["3", "8"]),
+        (ThreadStartError(code: EAGAIN), []),
     ] + (RuntimeError.statusNames.keys.sorted() + [99]).map { status in
         (RuntimeError.callFailed(function: "LiteRtCreateModel", status: status, context: "m.tflite"), ["LiteRtCreateModel", "m.tflite", String(status)])
     } + fileProblems.map { (ClassifyError.unreadable(path: "/photos/d.jpg", reason: $0.problem), ["/photos/d.jpg"] + $0.values) }

@@ -32,7 +32,8 @@ public enum BatchClassifier {
     public struct ShortOfWorkers: Sendable {
         public var asked: Int
         public var running: Int
-        public var reason: String
+        /// Why: the classifier could not be set up, or the thread could not be started.
+        public var problem: any WordedError
     }
 
     /// `makeClassifier` is called once per worker, one after another on the calling thread
@@ -52,7 +53,7 @@ public enum BatchClassifier {
             do {
                 classifiers.append(try makeClassifier())
             } catch {
-                shortOfWorkers(ShortOfWorkers(asked: wanted, running: classifiers.count, reason: error.description))
+                shortOfWorkers(ShortOfWorkers(asked: wanted, running: classifiers.count, problem: error))
                 break
             }
         }
@@ -65,7 +66,7 @@ public enum BatchClassifier {
             do {
                 threads.append(try WorkerThread { pool.withClassifier { work(entries, topK: topK, classifier: $0, state: state) } })
             } catch {
-                shortOfWorkers(ShortOfWorkers(asked: wanted, running: threads.count + 1, reason: error.description))
+                shortOfWorkers(ShortOfWorkers(asked: wanted, running: threads.count + 1, problem: error))
                 break
             }
         }
