@@ -10,7 +10,7 @@ public enum CameraNotice: Sendable, Equatable {
         /// The frame grew past the size limit (in bytes).
         case oversized(limit: Int)
         /// The frame broke off or was not a JPEG.
-        case damaged(reason: String)
+        case damaged(DamagedFrame)
     }
 
     /// A stream frame was dropped.

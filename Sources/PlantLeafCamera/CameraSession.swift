@@ -125,7 +125,7 @@ public final class CameraSession {
         do {
             try FileWriter.makeDirectory(directory)
         } catch {
-            throw .cannotOpen(path: directory, reason: "cannot make the folder for saved frames: \(error.reason)")
+            throw .cannotOpen(path: directory, reason: .cannotMakeSaveFolder(error))
         }
     }
 
@@ -287,7 +287,7 @@ public final class CameraSession {
             case .woken:
                 return false
             case .ended:
-                throw .streamFailed(path: source.name, reason: "the camera stopped sending frames")
+                throw .streamFailed(path: source.name, reason: .stoppedSending)
             }
         }
     }
@@ -315,19 +315,22 @@ public final class CameraSession {
         let prepared: (image: RGBImage, input: PreparedInput)
         do throws(InputError<FrameError>) {
             prepared = try classifier.prepareInput(frame: frame.bytes, with: converter)
-        } catch .unusable(let error) {
-            summary.corrupt += 1
-            summary.lastCorruptReason = error.description
-            return true
         } catch {
-            summary.failure = .streamFailed(path: source, reason: "inference: \(error)")
-            return false
+            switch error {
+            case .unusable(let problem):
+                summary.corrupt += 1
+                summary.lastCorruptFrame = problem
+                return true
+            case .runtime(let problem):
+                summary.failure = .streamFailed(path: source, reason: .inference(problem))
+                return false
+            }
         }
         let classification: Classification
         do {
             classification = try classifier.run(topK: options.topK, timings: prepared.input.timings, history: history)
         } catch {
-            summary.failure = .streamFailed(path: source, reason: "inference: \(error)")
+            summary.failure = .streamFailed(path: source, reason: .inference(error))
             return false
         }
         history.record(classification.picture)
@@ -378,12 +381,12 @@ public final class CameraSession {
         do {
             jpeg = try JPEGEncoder.encode(image)
         } catch {
-            throw .cannotOpen(path: directory + "/" + stem + ".jpg", reason: "cannot encode frame: \(error)")
+            throw .cannotOpen(path: directory + "/" + stem + ".jpg", reason: .cannotEncodeFrame(error))
         }
         do {
             return try FileWriter.writeNew(jpeg, in: directory, stem: stem, suffix: ".jpg")
         } catch {
-            throw .cannotOpen(path: directory + "/" + stem + ".jpg", reason: "cannot save frame: \(error.reason)")
+            throw .cannotOpen(path: directory + "/" + stem + ".jpg", reason: .cannotSaveFrame(error))
         }
     }
 }

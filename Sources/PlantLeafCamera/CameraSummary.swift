@@ -8,7 +8,7 @@ public struct CameraSummary: Sendable {
     public var verdicts: [Verdict: Int] = [:]
     /// Frames the converter refused (damaged MJPEG, short buffers).
     public var corrupt: Int
-    public var lastCorruptReason: String?
+    public var lastCorruptFrame: FrameError?
     public var ages: [Double]
     /// The signal that ended the run (SIGINT, SIGTERM), if one did.
     public var signal: Int32?

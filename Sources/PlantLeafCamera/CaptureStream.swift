@@ -29,24 +29,24 @@ final class CaptureStream {
     init(device: V4L2Device, bufferCount: Int = 4) throws(CameraError) {
         self.device = device
         var granted = UInt32(bufferCount)
-        try device.check(pl_v4l2_request_buffers(device.descriptor, &granted), step: "allocating \(bufferCount) buffers (VIDIOC_REQBUFS)")
+        try device.check(pl_v4l2_request_buffers(device.descriptor, &granted), step: .requestBuffers(count: bufferCount))
         guard granted >= 2 else {
             stop()
-            throw .setupFailed(path: device.path, step: "VIDIOC_REQBUFS", reason: "driver granted \(granted) buffers, at least 2 are needed")
+            throw .setupFailed(path: device.path, step: .checkBuffers, reason: .tooFewBuffers(granted: Int(granted)))
         }
         for index in 0..<granted {
             var offset: UInt32 = 0, length: UInt32 = 0
             do {
-                try device.check(pl_v4l2_query_buffer(device.descriptor, index, &offset, &length), step: "VIDIOC_QUERYBUF")
+                try device.check(pl_v4l2_query_buffer(device.descriptor, index, &offset, &length), step: .queryBuffer)
             } catch {
                 stop()
                 throw error
             }
             let address = mmap(nil, Int(length), PROT_READ | PROT_WRITE, MAP_SHARED, device.descriptor, off_t(offset))
             guard let address, address != MAP_FAILED else {
-                let reason = SystemError(errno).reason
+                let reason = SystemError(errno)
                 stop()
-                throw .setupFailed(path: device.path, step: "mapping buffer \(index) (mmap)", reason: reason)
+                throw .setupFailed(path: device.path, step: .mapBuffer(index: Int(index)), reason: .system(reason))
             }
             buffers.append(UnsafeMutableRawBufferPointer(start: address, count: Int(length)))
         }
@@ -59,9 +59,9 @@ final class CaptureStream {
     func start() throws(CameraError) {
         do {
             for index in buffers.indices {
-                try device.check(pl_v4l2_queue_buffer(device.descriptor, UInt32(index)), step: "queueing buffer \(index) (VIDIOC_QBUF)")
+                try device.check(pl_v4l2_queue_buffer(device.descriptor, UInt32(index)), step: .queueBuffer(index: index))
             }
-            try device.check(pl_v4l2_stream(device.descriptor, 1), step: "starting the stream (VIDIOC_STREAMON)")
+            try device.check(pl_v4l2_stream(device.descriptor, 1), step: .startStream)
         } catch {
             stop()
             throw error
@@ -81,7 +81,7 @@ final class CaptureStream {
                 // The timeout is worked out again on each try: a signal must not stretch the wait.
                 ready = try SystemCall.retryingInterrupts { poll(&descriptors, 2, MonotonicClock.pollTimeout(until: deadline)) }
             } catch {
-                throw .streamFailed(path: device.path, reason: "poll: \(error.reason)")
+                throw .streamFailed(path: device.path, reason: .poll(error))
             }
             if descriptors[1].revents != 0 { return .woken }
             if ready == 0 { continue }
@@ -92,7 +92,7 @@ final class CaptureStream {
             case 0:
                 let index = Int(frame.index)
                 guard index < buffers.count else {
-                    throw .streamFailed(path: device.path, reason: "driver returned unknown buffer \(index)")
+                    throw .streamFailed(path: device.path, reason: .unknownBuffer(index: index))
                 }
                 let used = min(Int(frame.bytes_used), buffers[index].count)
                 return .frame(DequeuedBuffer(index: index, bytes: UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]),
@@ -104,13 +104,13 @@ final class CaptureStream {
             case ENODEV:
                 throw .unplugged(path: device.path)
             default:
-                throw .streamFailed(path: device.path, reason: "VIDIOC_DQBUF: \(SystemError(status).reason)")
+                throw .streamFailed(path: device.path, reason: .dequeue(SystemError(status)))
             }
         }
     }
 
     func requeue(_ index: Int) throws(CameraError) {
-        try device.check(pl_v4l2_queue_buffer(device.descriptor, UInt32(index)), step: "requeueing buffer \(index) (VIDIOC_QBUF)")
+        try device.check(pl_v4l2_queue_buffer(device.descriptor, UInt32(index)), step: .requeueBuffer(index: index))
     }
 
     /// Safe to call more than once and after any failure: each step undoes only what was done.

@@ -20,9 +20,9 @@ public struct CapturePlan: Sendable, Equatable {
     public var size: FrameSize
     /// nil when the device lists no rates for this size (the driver's default rate is kept).
     public var interval: FrameInterval?
-    public var reason: String
+    public var reason: CaptureChoice
 
-    package init(format: FramePixelFormat, size: FrameSize, interval: FrameInterval?, reason: String) {
+    package init(format: FramePixelFormat, size: FrameSize, interval: FrameInterval?, reason: CaptureChoice) {
         (self.format, self.size, self.interval, self.reason) = (format, size, interval, reason)
     }
 }
@@ -48,8 +48,7 @@ public enum FormatNegotiation {
         }
         guard !candidates.isEmpty else {
             let offered = device.formats.map { FourCC.text($0.fourCC) }
-            throw .noSupportedFormat(path: device.path, requested: request.format?.displayName ?? FramePixelFormat.displayNames,
-                                     offered: offered)
+            throw .noSupportedFormat(path: device.path, requested: request.format, offered: offered)
         }
         let ranked = candidates.sorted { first, second in
             let (firstExact, secondExact) = (first.1.size == request.size, second.1.size == request.size)
@@ -61,10 +60,10 @@ public enum FormatNegotiation {
         }
         let (format, option) = ranked[0]
         let interval = chooseInterval(option.intervals, framesPerSecond: request.framesPerSecond)
-        var reason = request.format == nil ? "auto" : "requested"
-        if option.size != request.size { reason += "; \(request.size) not offered, nearest is \(option.size)" }
-        let others = ranked.dropFirst().map { "\($0.0.displayName) \($0.1.size)\(rateText($0.1.fastestFramesPerSecond))" }
-        if request.format == nil && !others.isEmpty { reason += "; also offered: " + others.joined(separator: ", ") }
+        let others = request.format != nil ? []
+            : ranked.dropFirst().map { CaptureChoice.Offer(format: $0.0, size: $0.1.size, framesPerSecond: $0.1.fastestFramesPerSecond) }
+        let reason = CaptureChoice(formatRequested: request.format != nil, sizeNotOffered: option.size != request.size ? request.size : nil,
+                                   alsoOffered: others)
         return CapturePlan(format: format, size: option.size, interval: interval, reason: reason)
     }
 
@@ -74,9 +73,5 @@ public enum FormatNegotiation {
         guard let framesPerSecond else { return intervals.max { $0.framesPerSecond < $1.framesPerSecond } }
         if let listed = intervals.first(where: { abs($0.framesPerSecond - framesPerSecond) < 0.01 }) { return listed }
         return FrameInterval(numerator: 1000, denominator: Int((framesPerSecond * 1000).rounded()))
-    }
-
-    static func rateText(_ framesPerSecond: Double) -> String {
-        framesPerSecond > 0 ? " at \(JSONObject.number(framesPerSecond, decimals: 2)) fps" : ""
     }
 }

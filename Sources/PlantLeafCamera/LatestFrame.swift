@@ -133,7 +133,7 @@ extension WorkerThread {
         do {
             return try WorkerThread(run)
         } catch {
-            throw .setupFailed(path: "plantleaf", step: "starting the capture thread", reason: error.reason)
+            throw .setupFailed(path: "plantleaf", step: .startCaptureThread, reason: .system(SystemError(error.code)))
         }
     }
 }

@@ -15,7 +15,7 @@ public struct MJPEGStreamParser: Sendable {
         /// A frame grew past the limit: its bytes so far were dropped.
         case oversized(limit: Int)
         /// A frame broke off: a new frame started inside it, or its structure is not JPEG.
-        case damaged(reason: String)
+        case damaged(DamagedFrame)
     }
 
     public let maxFrameBytes: Int
@@ -55,7 +55,7 @@ public struct MJPEGStreamParser: Sendable {
         if inEntropyData { return skipEntropyData() }
         guard position + 1 < buffer.count else { return false }
         guard buffer[position] == 0xFF else {
-            events.append(.damaged(reason: "no JPEG marker where one must be (byte \(position) of the frame)"))
+            events.append(.damaged(.noMarker(atByte: position)))
             leaveFrame(at: position)
             return true
         }
@@ -68,7 +68,7 @@ public struct MJPEGStreamParser: Sendable {
             events.append(end <= maxFrameBytes ? .frame(Array(buffer[0..<end])) : .oversized(limit: maxFrameBytes))
             leaveFrame(at: end)
         case 0xD8:  // SOI: the frame in hand was cut off and a new one starts here
-            events.append(.damaged(reason: "frame cut off after \(position) bytes (a new frame started)"))
+            events.append(.damaged(.cutOff(afterBytes: position)))
             leaveFrame(at: position)
         case 0x01, 0xD0...0xD7:  // TEM and restart markers carry no length
             position += 2
@@ -76,7 +76,7 @@ public struct MJPEGStreamParser: Sendable {
             guard position + 3 < buffer.count else { return false }
             let length = Int(buffer[position + 2]) << 8 | Int(buffer[position + 3])
             guard length >= 2 else {
-                events.append(.damaged(reason: "marker segment with length \(length)"))
+                events.append(.damaged(.badSegmentLength(length)))
                 leaveFrame(at: position + 2)
                 return true
             }

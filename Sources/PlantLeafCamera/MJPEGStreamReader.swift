@@ -24,20 +24,20 @@ final class MJPEGStreamReader: FrameSource {
         let name = path == "-" ? "standard input" : path
         if path == "-" {
             guard isatty(STDIN_FILENO) == 0 else {
-                throw .cannotOpen(path: name, reason: "it is a terminal; pipe a motion-JPEG stream into it")
+                throw .cannotOpen(path: name, reason: .standardInputIsTerminal)
             }
             descriptor = STDIN_FILENO
             ownsDescriptor = false
         } else {
             descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard descriptor >= 0 else { throw .cannotOpen(path: name, reason: SystemError(errno).reason) }
+            guard descriptor >= 0 else { throw .cannotOpen(path: name, reason: .system(SystemError(errno))) }
             ownsDescriptor = true
         }
         var status = stat()
         let kind = fstat(descriptor, &status) == 0 ? status.st_mode & S_IFMT : 0
         guard kind == S_IFREG || kind == S_IFIFO || kind == S_IFSOCK else {
             if ownsDescriptor { close(descriptor) }
-            throw .cannotOpen(path: name, reason: "not a file, pipe or socket")
+            throw .cannotOpen(path: name, reason: .notAStream)
         }
         // Standard input may have been handed over blocking: poll decides when to read.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -59,7 +59,7 @@ final class MJPEGStreamReader: FrameSource {
                 // The timeout is worked out again on each try: a signal must not stretch the wait.
                 ready = try SystemCall.retryingInterrupts { poll(&descriptors, 2, MonotonicClock.pollTimeout(until: deadline)) }
             } catch {
-                throw .streamFailed(path: name, reason: "poll: \(error.reason)")
+                throw .streamFailed(path: name, reason: .poll(error))
             }
             if descriptors[1].revents != 0 { return .woken }
             if ready == 0 { return .waiting }
@@ -70,7 +70,7 @@ final class MJPEGStreamReader: FrameSource {
                 // poll said readable, yet nothing is there now: wait again.
                 continue
             } catch {
-                throw .streamFailed(path: name, reason: "read: \(error.reason)")
+                throw .streamFailed(path: name, reason: .read(error))
             }
             if count == 0 {
                 if parser.partialFrameBytes > 0 { mailbox.reject(.endedInsideFrame(bytes: parser.partialFrameBytes), source: name) }
@@ -87,8 +87,8 @@ final class MJPEGStreamReader: FrameSource {
                     delivered = true
                 case .oversized(let limit):
                     mailbox.reject(.oversized(limit: limit), source: name)
-                case .damaged(let reason):
-                    mailbox.reject(.damaged(reason: reason), source: name)
+                case .damaged(let damage):
+                    mailbox.reject(.damaged(damage), source: name)
                 }
             }
             mailbox.setSkippedBytes(parser.skippedBytes)

@@ -17,7 +17,7 @@ final class StopSignal: Sendable {
     init() throws(CameraError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw .setupFailed(path: "plantleaf", step: "creating the stop pipe", reason: SystemError(errno).reason)
+            throw .setupFailed(path: "plantleaf", step: .makeStopPipe, reason: .system(SystemError(errno)))
         }
         // Never block: not the handler on a full pipe, not a check for a signal that never came.
         for end in ends {

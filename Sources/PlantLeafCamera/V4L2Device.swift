@@ -22,7 +22,7 @@ public final class V4L2Device {
             case ENOENT, ENODEV, ENXIO: throw .noSuchDevice(path: path, existing: V4L2Device.nodePaths())
             case EACCES, EPERM: throw .permissionDenied(path: path)
             case EBUSY: throw .busy(path: path)
-            default: throw .cannotOpen(path: path, reason: SystemError(errno).reason)
+            default: throw .cannotOpen(path: path, reason: .system(SystemError(errno)))
             }
         }
         var capability = PLV4L2Capability()
@@ -32,23 +32,22 @@ public final class V4L2Device {
             // A kernel answers an ioctl the file does not know with ENOTTY; qemu-user, running an
             // aarch64 build on another machine, with ENOSYS. Either way the node speaks no V4L2.
             let speaksNoV4L2 = status == ENOTTY || status == ENOSYS
-            throw .notCaptureDevice(path: path, detail: speaksNoV4L2 ? "not a V4L2 device" : "VIDIOC_QUERYCAP: \(SystemError(status).reason)")
+            throw .notCaptureDevice(path: path, reason: speaksNoV4L2 ? .notV4L2 : .queryFailed(SystemError(status)))
         }
         card = stringFromCField(capability.card)
         driver = stringFromCField(capability.driver)
         busInfo = stringFromCField(capability.bus_info)
         let caps = capability.capabilities & PL_V4L2_CAP_DEVICE_CAPS != 0 ? capability.device_caps : capability.capabilities
-        let problem: String? = if caps & PL_V4L2_CAP_VIDEO_CAPTURE == 0 {
-            caps & PL_V4L2_CAP_VIDEO_CAPTURE_MPLANE != 0 ? "\(card) captures multi-planar only, which PlantLeaf does not read"
-                : "\(card) (\(driver)) has no video capture"
+        let problem: CaptureDeviceProblem? = if caps & PL_V4L2_CAP_VIDEO_CAPTURE == 0 {
+            caps & PL_V4L2_CAP_VIDEO_CAPTURE_MPLANE != 0 ? .multiPlanarOnly(card: card) : .noVideoCapture(card: card, driver: driver)
         } else if caps & PL_V4L2_CAP_STREAMING == 0 {
-            "\(card) (\(driver)) cannot stream"
+            .cannotStream(card: card, driver: driver)
         } else {
             nil
         }
         if let problem {
             close(descriptor)
-            throw .notCaptureDevice(path: path, detail: problem)
+            throw .notCaptureDevice(path: path, reason: problem)
         }
         self.descriptor = descriptor
     }
@@ -128,9 +127,9 @@ public final class V4L2Device {
     public func configure(_ plan: CapturePlan) throws(CameraError) -> StreamFormat {
         var format = PLV4L2PixelFormat(pixel_format: plan.format.fourCC, width: UInt32(plan.size.width),
                                        height: UInt32(plan.size.height), bytes_per_line: 0, size_image: 0)
-        try check(pl_v4l2_set_format(descriptor, &format), step: "setting \(plan.format.displayName) \(plan.size) (VIDIOC_S_FMT)")
+        try check(pl_v4l2_set_format(descriptor, &format), step: .setFormat(plan.format, plan.size))
         guard let chosen = FramePixelFormat(fourCC: format.pixel_format) else {
-            throw .setupFailed(path: path, step: "VIDIOC_S_FMT", reason: "driver switched to \(FourCC.text(format.pixel_format)), which PlantLeaf does not read")
+            throw .setupFailed(path: path, step: .checkFormat, reason: .driverSwitched(to: FourCC.text(format.pixel_format)))
         }
         let width = Int(format.width)
         let bytesPerPixel = chosen.facts.bytesPerPixel
@@ -147,12 +146,12 @@ public final class V4L2Device {
     }
 
     /// Turns a failed setup ioctl into the matching error (busy and unplugged have their own).
-    func check(_ status: Int32, step: String) throws(CameraError) {
+    func check(_ status: Int32, step: CameraSetupStep) throws(CameraError) {
         switch status {
         case 0: return
         case EBUSY: throw .busy(path: path)
         case ENODEV: throw .unplugged(path: path)
-        default: throw .setupFailed(path: path, step: step, reason: SystemError(status).reason)
+        default: throw .setupFailed(path: path, step: step, reason: .system(SystemError(status)))
         }
     }
 }

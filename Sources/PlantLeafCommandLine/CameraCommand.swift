@@ -49,7 +49,7 @@ enum CameraCommand {
             return ExitCode.success
         }
         for notice in parsed.notices { Console.error("plantleaf camera: \(notice)") }
-        if parsed.list { return list() }
+        if parsed.list { return list(in: OutputLanguage.catalogue(option: parsed.language)) }
         if let image = parsed.benchFramesImage {
             let classifier: Classifier
             do {
@@ -67,7 +67,7 @@ enum CameraCommand {
         if parsed.preview && !json {
             let mode = TerminalColorMode.detect(environment: terminalEnvironment())
             if mode == .none {
-                Console.error("plantleaf camera: no --preview: TERM is unset or dumb, so this terminal cannot draw it")
+                Console.error("plantleaf camera: " + monitor.catalogue["camera.no-preview"])
             } else {
                 preview = TerminalPreview(mode: mode)
                 monitor.keepModelInput()
@@ -87,10 +87,10 @@ enum CameraCommand {
 
     // MARK: --list
 
-    private static func list() -> Int32 {
+    private static func list(in catalogue: Catalogue) -> Int32 {
         let paths = V4L2Device.nodePaths()
         guard !paths.isEmpty else {
-            Console.error("plantleaf camera: no /dev/video* devices: plug a camera in (dmesg shows whether the kernel saw it)")
+            Console.error("plantleaf camera: " + catalogue["camera.list.no-devices"])
             return ExitCode.setupFailure
         }
         for path in paths {
@@ -98,7 +98,7 @@ enum CameraCommand {
             do {
                 description = try V4L2Device(path: path).describe()
             } catch {
-                Console.out("\(error)")
+                Console.out(error.description(in: catalogue))
                 continue
             }
             Console.out(CameraOutput.deviceListing(path: path, description))

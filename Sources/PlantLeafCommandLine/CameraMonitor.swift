@@ -102,7 +102,7 @@ struct CameraMonitor {
         let summary: CameraSummary
         do {
             summary = try session.run(onSetup: { setup in
-                let line = CameraOutput.setupLine(setup, crop: options.crop)
+                let line = CameraOutput.setupLine(setup, crop: options.crop, in: catalogue)
                 Console.error("\(command): \(line)")
                 if case .statusBlock(var status) = output {
                     status.header = line
@@ -143,26 +143,26 @@ struct CameraMonitor {
                 // than a camera classifying for no one; this reading still went to the log and broker.
                 return !Console.stdoutFailed
             }, onNotice: { notice in
-                Console.error("\(command): \(EventText.line(notice))")
+                Console.error("\(command): \(EventText.line(notice, in: catalogue))")
                 reportConnection()
             })
         } catch {
-            Console.error("\(command): \(Remedy.line(error))")
+            Console.error("\(command): \(Remedy.line(error, in: catalogue))")
             return ExitCode.setupFailure
         }
         reportConnection()
         let fromStream = options.inputPath != nil
         let retriesDevice = options.interval != nil && !fromStream
-        Console.error("\(command): " + CameraOutput.summaryLine(summary, fromStream: fromStream, retriesDevice: retriesDevice))
+        Console.error("\(command): " + CameraOutput.summaryLine(summary, fromStream: fromStream, retriesDevice: retriesDevice, in: catalogue))
         if case .json = output {
             Console.out(CameraOutput.summaryRecord(summary, fromStream: fromStream, retriesDevice: retriesDevice, time: WallClock.localISO8601()))
         }
         if let logFailure, let log {
-            Console.error("\(command): --log \(log.path): cannot write: \(logFailure)")
+            Console.error("\(command): " + catalogue.text("camera.log-unwritable", ["path": log.path, "reason": logFailure.reason]))
             return ExitCode.setupFailure
         }
         if let failure = summary.failure {
-            Console.error("\(command): \(Remedy.line(failure))")
+            Console.error("\(command): \(Remedy.line(failure, in: catalogue))")
             return ExitCode.partialFailure
         }
         return ExitCode.success

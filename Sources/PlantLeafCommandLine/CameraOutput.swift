@@ -11,15 +11,35 @@ import Glibc
 /// (`statusLines`).
 public enum CameraOutput {
     /// The line that says what is being read, printed once before the first frame.
-    public static func setupLine(_ setup: CameraSetup, crop: CropMode) -> String {
+    public static func setupLine(_ setup: CameraSetup, crop: CropMode, in catalogue: Catalogue = .english) -> String {
         switch setup {
         case .device(let setup):
-            let rate = setup.stream.framesPerSecond.map { " at \(JSONObject.number($0, decimals: 2)) fps" } ?? ""
-            return "\(setup.device.path) (\(setup.device.card), \(setup.device.driver)): \(setup.stream.format.displayName) "
-                + "\(setup.stream.size)\(rate), crop \(crop.rawValue), \(setup.bufferCount) buffers [\(setup.plan.reason)]"
+            return catalogue.text("camera.setup.device", [
+                "path": setup.device.path, "card": setup.device.card, "driver": setup.device.driver,
+                "format": setup.stream.format.displayName, "size": "\(setup.stream.size)",
+                "rate": rateText(setup.stream.framesPerSecond ?? 0, in: catalogue), "crop": crop.rawValue,
+                "buffers": String(setup.bufferCount), "reason": choiceText(setup.plan, in: catalogue),
+            ])
         case .stream(let name, let maxFrameBytes):
-            return "\(name): motion-JPEG stream, crop \(crop.rawValue), frames up to \(maxFrameBytes >> 20) MiB"
+            return catalogue.text("camera.setup.stream", ["name": name, "crop": crop.rawValue, "mebibytes": String(maxFrameBytes >> 20)])
         }
+    }
+
+    /// Why the format and size were taken: "auto; 800x600 not offered, nearest is 1280x720; also offered: YUYV 1280x720 at 10 fps".
+    static func choiceText(_ plan: CapturePlan, in catalogue: Catalogue) -> String {
+        let choice = plan.reason
+        var text = catalogue[choice.formatRequested ? "camera.setup.requested" : "camera.setup.auto"]
+        if let asked = choice.sizeNotOffered { text += catalogue.text("camera.setup.nearest", ["size": "\(asked)", "nearest": "\(plan.size)"]) }
+        if !choice.alsoOffered.isEmpty {
+            let offers = choice.alsoOffered.map { "\($0.format.displayName) \($0.size)" + rateText($0.framesPerSecond, in: catalogue) }
+            text += catalogue.text("camera.setup.also-offered", ["formats": offers.joined(separator: catalogue["list.separator"])])
+        }
+        return text
+    }
+
+    /// " at 30 fps"; nothing for a rate of 0 (none known).
+    private static func rateText(_ framesPerSecond: Double, in catalogue: Catalogue) -> String {
+        framesPerSecond > 0 ? catalogue.text("camera.rate", ["fps": JSONObject.number(framesPerSecond, decimals: 2)]) : ""
     }
 
     /// The status block's lines for one result: `header`, the verdict, its advice (an empty line for
@@ -44,25 +64,33 @@ public enum CameraOutput {
 
     /// The run's summary line for stderr. `fromStream`: the input was a motion-JPEG stream;
     /// `retriesDevice`: a device read at intervals, whose failed attempts are counted.
-    public static func summaryLine(_ summary: CameraSummary, fromStream: Bool, retriesDevice: Bool) -> String {
+    public static func summaryLine(_ summary: CameraSummary, fromStream: Bool, retriesDevice: Bool, in catalogue: Catalogue = .english) -> String {
         let counts = summary.counts
-        let median = summary.medianAge.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
-        let p99 = summary.p99Age.map { JSONObject.number($0, decimals: 1) + " ms" } ?? "-"
+        func age(_ milliseconds: Double?) -> String {
+            milliseconds.map { catalogue.text("camera.milliseconds", ["value": JSONObject.number($0, decimals: 1)]) } ?? "-"
+        }
         var text: String
         if fromStream {
-            text = "\(counts.captured) frames read, \(summary.classified) classified, \(counts.superseded) superseded, "
-                + "\(counts.broken) broken, \(counts.oversized) over the size limit, \(summary.corrupt) corrupt, "
-                + "\(counts.skippedBytes) bytes skipped between frames"
+            text = catalogue.text("camera.summary.stream", [
+                "read": String(counts.captured), "classified": String(summary.classified), "superseded": String(counts.superseded),
+                "broken": String(counts.broken), "oversized": String(counts.oversized), "corrupt": String(summary.corrupt),
+                "skipped": String(counts.skippedBytes),
+            ])
         } else {
-            text = "\(counts.captured) frames captured, \(summary.classified) classified, \(counts.dropped) dropped by the driver, "
-                + "\(counts.flaggedError) flagged bad, \(summary.corrupt) corrupt"
+            text = catalogue.text("camera.summary.device", [
+                "captured": String(counts.captured), "classified": String(summary.classified), "dropped": String(counts.dropped),
+                "flagged": String(counts.flaggedError), "corrupt": String(summary.corrupt),
+            ])
         }
-        text += "; verdicts: " + Verdict.allCases.map { "\(summary.verdicts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
-        text += "; frame age median \(median), p99 \(p99)"
-        if retriesDevice { text += "; \(summary.failedAttempts) failed attempts" }
-        if summary.streamEnded { text += "; the stream ended" }
-        if let signal = summary.signal { text += "; stopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM")" }
-        if let reason = summary.lastCorruptReason { text += "; last corrupt frame: \(reason)" }
+        let verdicts = Verdict.allCases.map { catalogue.text("camera.summary.verdict." + $0.rawValue, ["count": String(summary.verdicts[$0] ?? 0)]) }
+        text += catalogue.text("camera.summary.verdicts", ["verdicts": verdicts.joined(separator: catalogue["list.separator"])])
+        text += catalogue.text("camera.summary.ages", ["median": age(summary.medianAge), "p99": age(summary.p99Age)])
+        if retriesDevice { text += catalogue.text("camera.summary.failed-attempts", ["count": String(summary.failedAttempts)]) }
+        if summary.streamEnded { text += catalogue["camera.summary.stream-ended"] }
+        if let signal = summary.signal { text += catalogue.text("camera.summary.stopped", ["signal": signal == SIGINT ? "Ctrl-C" : "SIGTERM"]) }
+        if let problem = summary.lastCorruptFrame {
+            text += catalogue.text("camera.summary.last-corrupt", ["problem": problem.description(in: catalogue)])
+        }
         return text
     }
 

@@ -23,15 +23,19 @@ enum EventText {
         }
     }
 
-    /// One camera notice, without the "plantleaf camera: " prefix.
-    static func line(_ notice: CameraNotice) -> String {
+    /// One camera notice, without the "plantleaf camera: " prefix, in `catalogue`'s language.
+    static func line(_ notice: CameraNotice, in catalogue: Catalogue = .english) -> String {
         switch notice {
-        case .frameDropped(let source, .endedInsideFrame(let bytes)): return "\(source): stream ended inside a frame (\(bytes) bytes): dropped"
-        case .frameDropped(let source, .oversized(let limit)): return "\(source): frame over the \(limit)-byte limit: dropped"
-        case .frameDropped(let source, .damaged(let reason)): return "\(source): damaged frame dropped: \(reason)"
-        case .noticesNotShown(let count): return "\(count) more dropped frames since the last reading, not shown one by one"
-        case .retrying(let error, let pause): return "\(error.description); trying again in \(JSONObject.number(pause, decimals: 1)) s"
-        case .cameraBack(let device, let failedAttempts): return "\(device): camera back after \(failedAttempts) failed attempts"
+        case .frameDropped(let source, .endedInsideFrame(let bytes)):
+            return catalogue.text("camera.notice.ended-inside-frame", ["source": source, "bytes": String(bytes)])
+        case .frameDropped(let source, .oversized(let limit)): return catalogue.text("camera.notice.oversized", ["source": source, "limit": String(limit)])
+        case .frameDropped(let source, .damaged(let damage)):
+            return catalogue.text("camera.notice.damaged", ["source": source, "problem": damage.text(in: catalogue)])
+        case .noticesNotShown(let count): return catalogue.text("camera.notice.not-shown", ["count": String(count)])
+        case .retrying(let error, let pause):
+            return catalogue.text("camera.notice.retrying", ["problem": error.description(in: catalogue), "seconds": JSONObject.number(pause, decimals: 1)])
+        case .cameraBack(let device, let failedAttempts):
+            return catalogue.text("camera.notice.back", ["device": device, "count": String(failedAttempts)])
         }
     }
 }

@@ -44,7 +44,7 @@ enum Remedy {
             case .runtime(let error): return suffix(for: error, in: catalogue)
             case .labels(let error): return suffix(for: error, in: catalogue)
             }
-        case let error as CameraError: return suffix(for: error)
+        case let error as CameraError: return suffix(for: error, in: catalogue)
         case let error as BenchError: return suffix(for: error)
         case let error as MQTTError: return suffix(for: error)
         case let error as ServeError: return suffix(for: error)
@@ -73,19 +73,18 @@ enum Remedy {
         }
     }
 
-    private static func suffix(for error: CameraError) -> String? {
+    private static func suffix(for error: CameraError, in catalogue: Catalogue) -> String? {
         switch error {
-        case .noSuchDevice(_, let existing):
-            return existing.isEmpty ? ": plug a camera in (and check dmesg)" : " (see plantleaf camera --list)"
-        case .permissionDenied: return "; add your user to the 'video' group (sudo usermod -aG video $USER, then log in again)"
+        case .noSuchDevice(_, let existing): return catalogue[existing.isEmpty ? "remedy.camera.no-device" : "remedy.camera.list-devices"]
+        case .permissionDenied: return catalogue["remedy.camera.permission-denied"]
         case .cannotOpen: return nil
-        case .notCaptureDevice: return "; pick a capture node from plantleaf camera --list"
-        case .busy(let path): return "; close it (fuser \(path) shows which) and retry"
-        case .noSupportedFormat: return "; try --pixel-format auto or another camera"
-        case .setupFailed: return "; unplug and replug the camera, or try another --size or --format"
-        case .noFrame: return "; check the camera is connected and not covered by another input (or raise --timeout)"
-        case .unplugged: return "; reconnect it and run again"
-        case .streamFailed: return "; reconnect the camera and run again"
+        case .notCaptureDevice: return catalogue["remedy.camera.not-capture-device"]
+        case .busy(let path): return catalogue.text("remedy.camera.busy", ["path": path])
+        case .noSupportedFormat: return catalogue["remedy.camera.no-supported-format"]
+        case .setupFailed: return catalogue["remedy.camera.setup-failed"]
+        case .noFrame: return catalogue["remedy.camera.no-frame"]
+        case .unplugged: return catalogue["remedy.camera.unplugged"]
+        case .streamFailed: return catalogue["remedy.camera.stream-failed"]
         }
     }
 

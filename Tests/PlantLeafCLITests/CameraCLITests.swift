@@ -1,3 +1,4 @@
+import Foundation
 import PlantLeafTestSupport
 import Testing
 
@@ -9,6 +10,22 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("/dev/video-plantleaf-missing: no such device"))
         #expect(result.stderrLines.count == 1)
+    }
+
+    /// An Arabic locale: the error and its remedy are one Arabic line, the path and command as typed.
+    @Test func aMissingDeviceIsSaidInArabicWithItsRemedy() throws {
+        let result = try runPlantLeaf(["camera", "--device", "/dev/video99", "--frames", "1"],
+                                      environment: ["LC_ALL": "", "LC_MESSAGES": "", "LANG": "ar_EG.UTF-8"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        let devices = try FileManager.default.contentsOfDirectory(atPath: "/dev").filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
+        if devices.isEmpty {
+            #expect(result.stderrLines == ["plantleaf camera: /dev/video99: لا يوجد جهاز بهذا الاسم، ولا يوجد أي جهاز /dev/video*: "
+                + "صِل كاميرا بالجهاز (وانظر ما يقوله dmesg)"])
+        } else {
+            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("plantleaf camera: /dev/video99: لا يوجد جهاز بهذا الاسم؛ الأجهزة الموجودة: /dev/video")
+                && result.stderr.hasSuffix(" (انظر plantleaf camera --list)\n"), "\(result.stderr)")
+        }
     }
 
     @Test func nodeThatIsNoV4L2DeviceIsRefused() throws {

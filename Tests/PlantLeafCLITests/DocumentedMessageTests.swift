@@ -85,13 +85,13 @@ import Testing
         "plantleaf camera: /dev/video7: no such device; devices present: /dev/video0, /dev/video1 (see plantleaf camera --list)":
             .remedy(CameraError.noSuchDevice(path: "/dev/video7", existing: ["/dev/video0", "/dev/video1"])),
         "plantleaf camera: /dev/video1: not a video capture device (vivid (vivid) has no video capture); pick a capture node from plantleaf camera --list":
-            .remedy(CameraError.notCaptureDevice(path: "/dev/video1", detail: "vivid (vivid) has no video capture")),
+            .remedy(CameraError.notCaptureDevice(path: "/dev/video1", reason: .noVideoCapture(card: "vivid", driver: "vivid"))),
         "plantleaf camera: /dev/null: not a video capture device (not a V4L2 device); pick a capture node from plantleaf camera --list":
             .printed(.cameraNull),
         "plantleaf camera: /dev/video0: device is busy: another program is using the camera; close it (fuser /dev/video0 shows which) and retry":
             .remedy(CameraError.busy(path: "/dev/video0")),
         "plantleaf camera: /dev/video0: offers no MJPEG format PlantLeaf can read (it offers YUYV, UYVY, …, HSV4); try --pixel-format auto or another camera":
-            .remedy(CameraError.noSupportedFormat(path: "/dev/video0", requested: "MJPEG", offered: ["YUYV", "UYVY", "NV12", "HSV4"])),
+            .remedy(CameraError.noSupportedFormat(path: "/dev/video0", requested: .mjpeg, offered: ["YUYV", "UYVY", "NV12", "HSV4"])),
         "plantleaf camera: /dev/video0: camera unplugged during capture (ENODEV); reconnect it and run again":
             .remedy(CameraError.unplugged(path: "/dev/video0")),
         "plantleaf camera: /dev/video0: no frame within 5 s; check the camera is connected and not covered by another input (or raise --timeout)":

@@ -18,7 +18,7 @@ import Testing
         LabelError.countMismatch(path: "labels.txt", labels: 3, classes: 38),
         CameraError.noSuchDevice(path: "/dev/video3", existing: ["/dev/video0"]),
         CameraError.noFrame(path: "/dev/video0", timeout: 5),
-        CameraError.setupFailed(path: "/dev/video0", step: "VIDIOC_S_FMT", reason: "Invalid argument"),
+        CameraError.setupFailed(path: "/dev/video0", step: .checkFormat, reason: .system(SystemError(EINVAL))),
         BenchError.invalidSettings("runs must be at least 1, got 0"),
         BenchError.imageUnreadable(path: "leaf.jpg", reason: "No such file or directory"),
         BenchError.reportInvalid(path: "r.json", reason: "not JSON"),
@@ -43,8 +43,8 @@ import Testing
         #expect(Remedy.line(BenchError.setup(.runtime(.modelNotFound(path: "m.tflite"))))
             == "model not found: m.tflite (run `make setup` to link the default model, or pass --model)")
         // An error the CLI has nothing to add to is its own line.
-        #expect(Remedy.line(CameraError.cannotOpen(path: "/dev/video0", reason: "Input/output error"))
-            == "/dev/video0: cannot open: Input/output error")
+        #expect(Remedy.line(CameraError.cannotOpen(path: "/dev/video0", reason: .system(SystemError(EIO))))
+            == "/dev/video0: cannot open: input/output error")
         for error in Self.libraryErrors {
             #expect(Remedy.suffix(for: error) != nil, "no remedy for \(error)")
         }

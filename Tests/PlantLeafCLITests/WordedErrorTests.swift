@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 @testable import PlantLeafCommandLine
-import PlantLeafCore
+@testable import PlantLeafCore
+import PlantLeafCamera
 import Testing
 
 /// The errors classify and camera print, with their remedies, come from the catalogue: every
@@ -57,6 +58,56 @@ import Testing
     ] + (RuntimeError.statusNames.keys.sorted() + [99]).map { status in
         (RuntimeError.callFailed(function: "LiteRtCreateModel", status: status, context: "m.tflite"), ["LiteRtCreateModel", "m.tflite", String(status)])
     } + fileProblems.map { (ClassifyError.unreadable(path: "/photos/d.jpg", reason: $0.problem), ["/photos/d.jpg"] + $0.values) }
+        + cameraErrors
+
+    /// Every case of the camera's errors and of each of their reasons, and a dropped frame's.
+    static let cameraErrors: [(error: any WordedError, values: [String])] = [
+        (CameraError.noSuchDevice(path: "/dev/video99", existing: []), ["/dev/video99", "/dev/video*", "dmesg"]),
+        (CameraError.noSuchDevice(path: "/dev/video7", existing: ["/dev/video0", "/dev/video1"]),
+         ["/dev/video7", "/dev/video0, /dev/video1", "plantleaf camera --list"]),
+        (CameraError.permissionDenied(path: "/dev/video0"), ["/dev/video0", "'video'", "sudo usermod -aG video $USER"]),
+        (CameraError.busy(path: "/dev/video2"), ["/dev/video2", "fuser /dev/video2"]),
+        (CameraError.noSupportedFormat(path: "/dev/video0", requested: nil, offered: ["H264"]),
+         ["/dev/video0", "YUYV, NV12, RGB24", "MJPEG", "(", "H264", "--pixel-format auto"]),
+        (CameraError.noSupportedFormat(path: "/dev/video0", requested: .nv12, offered: []), ["/dev/video0", "NV12"]),
+        (CameraError.noFrame(path: "/dev/video0", timeout: 2.5), ["/dev/video0", "2.5", "--timeout"]),
+        (CameraError.unplugged(path: "/dev/video0"), ["/dev/video0", "ENODEV"]),
+        (CameraError.cannotOpen(path: "/dev/video0", reason: .system(SystemError(EIO))), ["/dev/video0"]),
+        (CameraError.cannotOpen(path: "standard input", reason: .standardInputIsTerminal), ["standard input", "motion-JPEG"]),
+        (CameraError.cannotOpen(path: "/dev/null", reason: .notAStream), ["/dev/null"]),
+        (CameraError.cannotOpen(path: "frames", reason: .cannotMakeSaveFolder(FileWriteError(reason: "read-only file system"))),
+         ["frames", "read-only file system"]),
+        (CameraError.cannotOpen(path: "frames/frame-000001-x.jpg", reason: .cannotEncodeFrame(.outOfMemory(format: .jpeg))),
+         ["frames/frame-000001-x.jpg", "JPEG"]),
+        (CameraError.cannotOpen(path: "frames/frame-000002-x.jpg", reason: .cannotSaveFrame(FileWriteError(reason: "no space left on device"))),
+         ["frames/frame-000002-x.jpg", "no space left on device"]),
+        (CameraError.notCaptureDevice(path: "/dev/null", reason: .notV4L2), ["/dev/null", "V4L2", "plantleaf camera --list"]),
+        (CameraError.notCaptureDevice(path: "/dev/video1", reason: .queryFailed(SystemError(EIO))), ["/dev/video1", "VIDIOC_QUERYCAP"]),
+        (CameraError.notCaptureDevice(path: "/dev/video1", reason: .multiPlanarOnly(card: "rkisp1")), ["/dev/video1", "rkisp1"]),
+        (CameraError.notCaptureDevice(path: "/dev/video1", reason: .noVideoCapture(card: "vivid out", driver: "vivid")),
+         ["/dev/video1", "vivid out (vivid)"]),
+        (CameraError.notCaptureDevice(path: "/dev/video1", reason: .cannotStream(card: "old cam", driver: "gspca")), ["/dev/video1", "old cam (gspca)"]),
+        (CameraError.setupFailed(path: "/dev/video0", step: .setFormat(.yuyv, FrameSize(width: 640, height: 480)), reason: .system(SystemError(EINVAL))),
+         ["/dev/video0", "YUYV", "640x480", "VIDIOC_S_FMT", "--size"]),
+        (CameraError.setupFailed(path: "/dev/video0", step: .checkFormat, reason: .driverSwitched(to: "H264")), ["VIDIOC_S_FMT", "H264"]),
+        (CameraError.setupFailed(path: "/dev/video0", step: .requestBuffers(count: 4), reason: .system(SystemError(ENOMEM))), ["4", "VIDIOC_REQBUFS"]),
+        (CameraError.setupFailed(path: "/dev/video0", step: .checkBuffers, reason: .tooFewBuffers(granted: 1)), ["VIDIOC_REQBUFS", "1", "2"]),
+        (CameraError.setupFailed(path: "/dev/video0", step: .queryBuffer, reason: .system(SystemError(EINVAL))), ["VIDIOC_QUERYBUF"]),
+        (CameraError.setupFailed(path: "/dev/video0", step: .mapBuffer(index: 3), reason: .system(SystemError(ENOMEM))), ["3", "mmap"]),
+        (CameraError.setupFailed(path: "/dev/video0", step: .queueBuffer(index: 0), reason: .system(SystemError(EINVAL))), ["0", "VIDIOC_QBUF"]),
+        (CameraError.setupFailed(path: "/dev/video0", step: .startStream, reason: .system(SystemError(ENOSPC))), ["VIDIOC_STREAMON"]),
+        (CameraError.setupFailed(path: "/dev/video0", step: .requeueBuffer(index: 2), reason: .system(SystemError(EIO))), ["2", "VIDIOC_QBUF"]),
+        (CameraError.setupFailed(path: "plantleaf", step: .startCaptureThread, reason: .system(SystemError(EAGAIN))), ["plantleaf"]),
+        (CameraError.setupFailed(path: "plantleaf", step: .makeStopPipe, reason: .system(SystemError(EMFILE))), ["plantleaf"]),
+        (CameraError.streamFailed(path: "/dev/video0", reason: .stoppedSending), ["/dev/video0"]),
+        (CameraError.streamFailed(path: "/dev/video0", reason: .inference(.invalidThreadCount(0))), ["/dev/video0", "0"]),
+        (CameraError.streamFailed(path: "standard input", reason: .poll(SystemError(EINVAL))), ["standard input", "poll: "]),
+        (CameraError.streamFailed(path: "standard input", reason: .read(SystemError(EIO))), ["standard input", "read: "]),
+        (CameraError.streamFailed(path: "/dev/video0", reason: .dequeue(SystemError(EIO))), ["VIDIOC_DQBUF: "]),
+        (CameraError.streamFailed(path: "/dev/video0", reason: .unknownBuffer(index: 9)), ["/dev/video0", "9"]),
+        (FrameError.tooShort(bytes: 100, expected: 153_600), ["100", "153600"]),
+        (FrameError.corruptJPEG(.truncated(format: .jpeg, detail: "Premature end of JPEG file")), ["MJPEG", "Premature end of JPEG file"]),
+    ]
 
     /// Every way a path can give nothing to classify, each errno the catalogue has words for among them.
     static let fileProblems: [(problem: FileReadError, values: [String])] = [
@@ -86,25 +137,42 @@ import Testing
         let arabic = try #require(Catalogue(language: "ar"))
         let english = Self.lines(in: .english), translated = Self.lines(in: arabic)
         for ((englishLine, values), (arabicLine, _)) in zip(english, translated) {
-            for line in [englishLine, arabicLine] {
-                #expect(line.range(of: #"\{[a-z-]+\}"#, options: .regularExpression) == nil, "unfilled: \(line)")
-                #expect(values.filter { !line.contains($0) } == [], "values missing from: \(line)")
-            }
-            #expect(arabicLine != englishLine)
-            // Once its values and technical tokens are taken out, no English word is left.
-            var words = values.sorted { $0.count > $1.count }.reduce(arabicLine) { $0.replacing($1, with: "") }
-            words = words.replacing(#/`[^`]*`|--[a-z-]+|PLANTLEAF_[A-Z_]+/#, with: "")
-            let english = words.matches(of: #/[A-Za-z][A-Za-z0-9.\-]{2,}/#).map { String($0.output) }.filter { !Self.technicalWords.contains($0) }
-            #expect(english == [], "English in: \(arabicLine)")
+            Self.expectTranslated(english: englishLine, arabic: arabicLine, values: values)
         }
+    }
+
+    /// Both lines whole with their values, and the Arabic one, once its values and technical
+    /// tokens are taken out, with no English word left.
+    static func expectTranslated(english englishLine: String, arabic arabicLine: String, values: [String],
+                                 sourceLocation: SourceLocation = #_sourceLocation) {
+        for line in [englishLine, arabicLine] {
+            #expect(line.range(of: #"\{[a-z-]+\}"#, options: .regularExpression) == nil, "unfilled: \(line)", sourceLocation: sourceLocation)
+            #expect(values.filter { !line.contains($0) } == [], "values missing from: \(line)", sourceLocation: sourceLocation)
+        }
+        #expect(arabicLine != englishLine, sourceLocation: sourceLocation)
+        var words = values.sorted { $0.count > $1.count }.reduce(arabicLine) { $0.replacing($1, with: "") }
+        words = words.replacing(#/`[^`]*`|--[a-z-]+|PLANTLEAF_[A-Z_]+|VIDIOC_[A-Z_]+|\$USER|/dev/[a-z0-9*]+|plantleaf [a-z]+/#, with: "")
+        let english = words.matches(of: #/[A-Za-z][A-Za-z0-9.\-]{2,}/#).map { String($0.output) }.filter { !technicalWords.contains($0) }
+        #expect(english == [], "English in: \(arabicLine)", sourceLocation: sourceLocation)
     }
 
     /// Names of formats, programs and systems, which read the same in any language.
     static let technicalWords: Set<String> = ["PNG", "JPEG", "UTF-8", "libLiteRt.so", "LiteRT", "TensorFlow", "Lite", "PlantLeaf", "plantleaf", "install.sh",
-                                              "aarch64", "glibc", "Raspberry", "Bookworm", "ai-edge-litert", "ulimit", "flatbuffer", "FIFO"]
+                                              "aarch64", "glibc", "Raspberry", "Bookworm", "ai-edge-litert", "ulimit", "flatbuffer", "FIFO",
+                                              "V4L2", "MJPEG", "motion-JPEG", "YUYV", "NV12", "RGB24", "ENODEV", "mmap", "dmesg", "sudo", "usermod",
+                                              "video", "fuser", "auto", "TERM", "dumb", "MiB", "Ctrl-C", "SIGTERM"]
 
     /// Today's English words, kept byte for byte (the end-to-end tests pin more of them).
     @Test func englishIsTheTextItWas() {
+        #expect(Remedy.line(CameraError.noSupportedFormat(path: "/dev/video2", requested: nil, offered: ["H264"]))
+            == "/dev/video2: offers no YUYV, NV12, RGB24 or MJPEG format PlantLeaf can read (it offers H264); try --pixel-format auto or another camera")
+        #expect(Remedy.line(CameraError.setupFailed(path: "/dev/video0", step: .setFormat(.yuyv, FrameSize(width: 640, height: 480)),
+                                                    reason: .system(SystemError(EINVAL))))
+            == "/dev/video0: setting YUYV 640x480 (VIDIOC_S_FMT) failed: invalid argument; unplug and replug the camera, or try another --size or --format")
+        #expect(CameraError.notCaptureDevice(path: "/dev/video1", reason: .multiPlanarOnly(card: "rkisp1")).description
+            == "/dev/video1: not a video capture device (rkisp1 captures multi-planar only, which PlantLeaf does not read)")
+        #expect(FrameError.corruptJPEG(.truncated(format: .jpeg, detail: "Premature end of JPEG file")).description
+            == "MJPEG frame: truncated JPEG: Premature end of JPEG file")
         #expect(Remedy.line(ClassifyError.undecodable(path: "t.jpg", .unknownFormat(firstBytes: "74 68")), in: .english)
             == "t.jpg: not a PNG or JPEG image (starts with 74 68)")
         #expect(ClassifyError.unreadable(path: "u.jpg", reason: .system(SystemError(EACCES))).reason == "cannot read file: permission denied")
@@ -119,7 +187,7 @@ import Testing
         let keys = english.ownKeys.filter { $0.hasPrefix("error.") || $0.hasPrefix("remedy.") }
         let marked = Catalogue(code: "marked", texts: Dictionary(uniqueKeysWithValues: keys.map { ($0, "⟨\($0)⟩" + english[$0]) }))
         let printed = Self.lines(in: marked).map(\.line).joined(separator: "\n")
-        let used = Set(printed.matches(of: #/⟨([A-Za-z.\-]+)⟩/#).map { String($0.output.1) })
+        let used = Set(printed.matches(of: #/⟨([A-Za-z0-9.\-]+)⟩/#).map { String($0.output.1) })
         #expect(keys.subtracting(used).sorted() == [], "no example prints these")
     }
 

@@ -20,7 +20,7 @@ import Testing
         var counts = CaptureCounts()
         counts.captured = 12
         return CameraSummary(counts: counts, classified: ages.count, verdicts: [.diagnosis: max(0, ages.count - 1), .noPicture: min(1, ages.count)],
-                             corrupt: 1, lastCorruptReason: "MJPEG frame: truncated JPEG",
+                             corrupt: 1, lastCorruptFrame: .corruptJPEG(.truncated(format: .jpeg, detail: "Premature end of JPEG file")),
                              ages: ages, signal: nil, failure: nil)
     }
 
@@ -49,7 +49,7 @@ import Testing
         #expect(summary.p99Age == LatencyStatistics([10, 20, 30, 40])?.p99)
         #expect(CameraOutput.summaryLine(summary, fromStream: false, retriesDevice: true)
             == "12 frames captured, 4 classified, 0 dropped by the driver, 0 flagged bad, 1 corrupt; "
-            + "verdicts: 3 diagnosis, 0 uncertain, 0 no-leaf, 1 no-picture; frame age median 25 ms, p99 39.7 ms; 0 failed attempts; last corrupt frame: MJPEG frame: truncated JPEG")
+            + "verdicts: 3 diagnosis, 0 uncertain, 0 no-leaf, 1 no-picture; frame age median 25 ms, p99 39.7 ms; 0 failed attempts; last corrupt frame: MJPEG frame: truncated JPEG: Premature end of JPEG file")
         #expect(CameraOutput.summaryRecord(summary, fromStream: false, retriesDevice: false, time: "T")
             == #"{"summary": {"time": "T", "captured": 12, "classified": 4, "#
             + #""verdicts": {"diagnosis": 3, "uncertain": 0, "no-leaf": 0, "no-picture": 1}, "dropped": 0, "flagged_error": 0, "superseded": 0, "#

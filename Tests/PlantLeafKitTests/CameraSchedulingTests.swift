@@ -76,7 +76,7 @@ final class ScriptedFrameSource: FrameSource, @unchecked Sendable {
         case .bytesWithoutFrame:
             return .waiting
         case .damaged:
-            mailbox.reject(.damaged(reason: "scripted"), source: name)
+            mailbox.reject(.damaged(.noMarker(atByte: 2)), source: name)
             return .waiting
         case .end:
             return .ended
@@ -179,7 +179,7 @@ final class ScriptedFrameSource: FrameSource, @unchecked Sendable {
     /// memory and counts the rest.
     @Test func noticesAreBounded() {
         let mailbox = LatestFrame()
-        for _ in 0..<100_000 { mailbox.reject(.damaged(reason: "garbage"), source: "stream") }
+        for _ in 0..<100_000 { mailbox.reject(.damaged(.cutOff(afterBytes: 10)), source: "stream") }
         let notices = mailbox.takeNotices()
         #expect(notices.count == LatestFrame.keptNotices + 1)
         #expect(notices.last == .noticesNotShown(count: 100_000 - LatestFrame.keptNotices))
@@ -196,7 +196,7 @@ final class ScriptedFrameSource: FrameSource, @unchecked Sendable {
         options.settleFrames = 1
         options.retryPauses = (first: 0.05, last: 0.2)
         let setup = DeviceSetup(device: DeviceDescription(path: "/dev/video0", card: "scripted", driver: "test", formats: []),
-                                plan: CapturePlan(format: .mjpeg, size: FrameSize(width: 256, height: 256), interval: nil, reason: "test"),
+                                plan: CapturePlan(format: .mjpeg, size: FrameSize(width: 256, height: 256), interval: nil, reason: CaptureChoice(formatRequested: true)),
                                 stream: StreamFormat(format: .mjpeg, size: FrameSize(width: 256, height: 256), bytesPerLine: 0), bufferCount: 2)
         var opened = 0
         var notices: [CameraNotice] = []

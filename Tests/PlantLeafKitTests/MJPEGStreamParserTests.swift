@@ -62,7 +62,7 @@ import Testing
         let cut = Array(Self.jpeg.prefix(Self.jpeg.count - 4))
         let (events, _) = Self.parse([cut + Self.jpeg])
         #expect(events.count == 2)
-        #expect(events.first == .damaged(reason: "frame cut off after \(cut.count) bytes (a new frame started)"))
+        #expect(events.first == .damaged(.cutOff(afterBytes: cut.count)))
         #expect(events.last == .frame(Self.jpeg))
     }
 
@@ -81,7 +81,7 @@ import Testing
 
     @Test func notJPEGInsideAFrameIsDamaged() {
         let (events, _) = Self.parse([[0xFF, 0xD8, 0x12, 0x34] + Self.jpeg])
-        #expect(events == [.damaged(reason: "no JPEG marker where one must be (byte 2 of the frame)"), .frame(Self.jpeg)])
+        #expect(events == [.damaged(.noMarker(atByte: 2)), .frame(Self.jpeg)])
     }
 
     @Test func aStreamEndingInsideAFrameSaysHowMuchWasLeft() {

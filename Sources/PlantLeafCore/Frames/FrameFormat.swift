@@ -38,12 +38,6 @@ public enum FramePixelFormat: String, Sendable, CaseIterable {
         case .lumaThenHalfHeightChroma: return bytesPerLine * height * 3 / 2
         }
     }
-
-    /// The display names of every format, for messages: "YUYV, NV12, RGB24 or MJPEG".
-    public static var displayNames: String {
-        let names = table.map(\.displayName)
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
 }
 
 /// V4L2 names formats by four ASCII characters packed little-endian into 32 bits.

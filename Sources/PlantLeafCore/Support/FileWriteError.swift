@@ -1,5 +1,5 @@
 /// Why a file could not be written, in the system's words (the caller knows which file).
-package struct FileWriteError: PlantLeafError {
+public struct FileWriteError: PlantLeafError {
     package var reason: String
-    package var message: String { reason }
+    public var message: String { reason }
 }
