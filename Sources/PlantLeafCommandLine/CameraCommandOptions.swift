@@ -109,8 +109,8 @@ public struct CameraCommandOptions: Sendable {
         Declared.duration.spec,
         CameraMonitorOptions.timeout.spec,
         Declared.format.spec,
-        SharedOptions.language.described(.lines(["language of the status block, of the JSON \"display\" and \"advice\", and of the",
-                                                 "names Home Assistant shows: " + Catalogue.languages.joined(separator: ", ")
+        SharedOptions.language.described(.lines(["language of the status block, of the lines on stderr, of the JSON \"display\"",
+                                                 "and \"advice\", and of the names Home Assistant shows: " + Catalogue.languages.joined(separator: ", ")
                                                  + " (default: from LC_ALL, LC_MESSAGES or LANG, else en)"])).spec,
         Declared.preview.spec,
         CameraMonitorOptions.saveFrames.spec,

@@ -26,7 +26,7 @@ struct CameraMonitor {
     /// The readings' source in the journal: the device's path, or the stream's file ("stdin" for -).
     private let source: String
     private var options: CameraOptions
-    /// The language of the status block, the JSON lines' "display" and "advice", and MQTT's names.
+    /// The language of the status block, the lines on stderr, the JSON lines' "display" and "advice", and MQTT's names.
     let catalogue: Catalogue
 
     /// The classifier the monitor runs on, from the options' model, labels, threads and checks.

@@ -20,8 +20,7 @@ import Testing
         #expect(result.stdout.isEmpty)
         let devices = try FileManager.default.contentsOfDirectory(atPath: "/dev").filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
         if devices.isEmpty {
-            #expect(result.stderrLines == ["plantleaf camera: /dev/video99: لا يوجد جهاز بهذا الاسم، ولا يوجد أي جهاز /dev/video*: "
-                + "صِل كاميرا بالجهاز (وانظر ما يقوله dmesg)"])
+            #expect(result.stderrLines == ["plantleaf camera: /dev/video99: لا يوجد جهاز بهذا الاسم، ولا يوجد أي جهاز /dev/video*: صِل كاميرا بالجهاز (وانظر ما يقوله dmesg)"])
         } else {
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("plantleaf camera: /dev/video99: لا يوجد جهاز بهذا الاسم؛ الأجهزة الموجودة: /dev/video")
                 && result.stderr.hasSuffix(" (انظر plantleaf camera --list)\n"), "\(result.stderr)")

@@ -98,6 +98,8 @@ import Testing
             .remedy(CameraError.noFrame(path: "/dev/video0", timeout: 5)),
         "plantleaf camera: /dev/video0: permission denied; add your user to the 'video' group (sudo usermod -aG video $USER, then log in again)":
             .remedy(CameraError.permissionDenied(path: "/dev/video0")),
+        "plantleaf camera: /dev/video99: لا يوجد جهاز بهذا الاسم، ولا يوجد أي جهاز /dev/video*: صِل كاميرا بالجهاز (وانظر ما يقوله dmesg)":
+            .heldBy("PlantLeafCLITests/CameraCLITests.swift"),
         // docs/camera.md, --every
         "plantleaf camera: /dev/video0: no such device; no /dev/video* devices exist; trying again in 1 s":
             .heldBy("PlantLeafCameraTests/CameraFixtureTests.swift"),
