@@ -333,9 +333,10 @@ public final class CameraSession {
         var converter = converter
         let read: Result<(image: RGBImage, classification: Classification), InputError<FrameError>> = workers.runAhead { classifier in
             newer?.takeNewer(into: &frame)
-            if converter?.stream != stream { converter = classifier.frameConverter(for: stream, crop: crop) }
+            let current = converter.flatMap { $0.stream == stream ? $0 : nil } ?? classifier.frameConverter(for: stream, crop: crop)
+            converter = current
             do throws(InputError<FrameError>) {
-                let prepared = try classifier.prepareInput(frame: frame.bytes, with: converter!)
+                let prepared = try classifier.prepareInput(frame: frame.bytes, with: current)
                 do throws(RuntimeError) {
                     return .success((prepared.image, try classifier.run(topK: topK, timings: prepared.input.timings, history: readings,
                                                                         verdictPolicy: verdictPolicy)))
