@@ -19,7 +19,7 @@ import Testing
 
     @Test func eachInstanceStaysOnItsOwnPinnedThreadAndAnswersAsDirectly() throws {
         let options = TestPaths.classifierOptions()
-        let workers = try InferenceWorkers([try Classifier(options: options), try Classifier(options: options)], inputsPerInstance: 16)
+        let workers = try InferenceWorkers([try Classifier(options: options), try Classifier(options: options)])
         let leaves = [TestPaths.appleScabLeaf, TestPaths.healthyTomatoLeaf]
         let direct = try Classifier(options: options)
         let expected = try leaves.map { try direct.classify(path: $0, topK: 1).top.first?.label }
@@ -76,8 +76,8 @@ import Testing
         let order = Lock<[String]>([])
         let labels = Lock<[String: String?]>([:])
         func classify(_ name: String, _ classifier: Classifier) {
-            gate.withLock(waitingUntil: { $0 }) { _ in }
             order.withLock { $0.append(name) }
+            gate.withLock(waitingUntil: { $0 }) { _ in }
             let label = try? classifier.classify(path: TestPaths.appleScabLeaf, topK: 1).top.first?.label
             labels.withLock { $0[name] = label }
         }
@@ -86,7 +86,8 @@ import Testing
         }
         var callers: [WorkerThread] = []
         callers.append(try WorkerThread { workers.run { classify("held", $0) } })
-        waitForInputs(1)
+        // On the instance, not merely queued: what comes next waits behind it.
+        while order.withLock({ $0.isEmpty }) { usleep(1000) }
         callers.append(try WorkerThread { workers.run { classify("waiting", $0) } })
         waitForInputs(2)
         #expect(workers.busy?.inputs == 2 && (workers.busy?.retryAfterSeconds ?? 0) >= 1)

@@ -24,11 +24,14 @@ package final class InferenceWorkers: @unchecked Sendable {
         init(_ work: @escaping (Classifier) -> Void) { self.work = work }
 
         func run(on classifier: Classifier) {
-            do {
-                let body = work
-                work = nil
-                body?(classifier)
-            }
+            let body = work
+            work = nil
+            body?(classifier)
+        }
+
+        /// Tells the caller waiting that the job is done: after the queue has counted it, so
+        /// the caller that returns finds it counted.
+        func finish() {
             done.withLock { finished in
                 finished = true
                 done.signal()
@@ -241,6 +244,7 @@ package final class InferenceWorkers: @unchecked Sendable {
                 if job.wentAhead { state.counts.ahead += 1 } else { state.counts.behind += 1 }
                 queue.broadcast()
             }
+            job.finish()
         }
     }
 
