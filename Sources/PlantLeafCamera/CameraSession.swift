@@ -3,10 +3,13 @@ import Glibc
 import Synchronization
 
 /// Live classification from a V4L2 camera or a motion-JPEG stream: a capture thread keeps the
-/// newest frame, the calling thread (the only one touching LiteRT) classifies it, again and
-/// again — or, with an interval, once per interval.
+/// newest frame, and the calling thread hands it to a model instance's worker (`InferenceWorkers`,
+/// ahead of any upload waiting for one), again and again — or, with an interval, once per interval.
 public final class CameraSession {
-    public let classifier: Classifier
+    /// The model instances the readings run on: the camera's own, or shared with a server's uploads.
+    package let workers: InferenceWorkers
+    /// The camera's verdict policy, when it is not that of the instances' options.
+    package let verdictPolicy: VerdictPolicy?
     public let options: CameraOptions
     /// Reused while frames keep their format, so resize plans are made once per size.
     private var converter: FrameConverter?
@@ -16,9 +19,23 @@ public final class CameraSession {
     /// Stops the run under way from another thread: the session itself stays on the thread that runs it.
     public let stopHandle = StopHandle()
 
-    /// A session that classifies with `classifier`; nothing is opened until `run`.
-    public init(classifier: Classifier, options: CameraOptions) {
-        self.classifier = classifier
+    /// A session that classifies with `classifier`, on a thread of its own; nothing else is
+    /// opened until `run`.
+    /// - Throws: `CameraError.setupFailed` when the classifier's thread cannot be started.
+    public convenience init(classifier: Classifier, options: CameraOptions) throws(CameraError) {
+        let workers: InferenceWorkers
+        do {
+            workers = try InferenceWorkers([classifier])
+        } catch {
+            throw .setupFailed(path: "plantleaf", step: .startModelThread, reason: .system(SystemError(error.code)))
+        }
+        self.init(workers: workers, verdictPolicy: nil, options: options)
+    }
+
+    /// A session that classifies on `workers`' instances with `verdictPolicy` (nil: the instances' own).
+    package init(workers: InferenceWorkers, verdictPolicy: VerdictPolicy?, options: CameraOptions) {
+        self.workers = workers
+        self.verdictPolicy = verdictPolicy
         self.options = options
     }
 
@@ -187,7 +204,8 @@ public final class CameraSession {
                 }
                 break
             }
-            if !classifyFrame(frame, stream: stream, source: source, counts: mailbox.snapshot, into: &summary, onResult: onResult) { break }
+            if !classifyFrame(&frame, newer: mailbox, stream: stream, source: source, counts: mailbox.snapshot, into: &summary,
+                              onResult: onResult) { break }
         }
         return summary
     }
@@ -260,7 +278,7 @@ public final class CameraSession {
             announced = true
             nextTick = max(nextTick + UInt64(interval * 1e9), MonotonicClock.nanoseconds())
             summary.counts.captured += 1
-            if !classifyFrame(frame, stream: stream, source: options.devicePath, counts: summary.counts, into: &summary,
+            if !classifyFrame(&frame, newer: nil, stream: stream, source: options.devicePath, counts: summary.counts, into: &summary,
                               onResult: onResult) { break }
         }
         return summary
@@ -307,29 +325,38 @@ public final class CameraSession {
     // MARK: one frame
 
     /// Classifies one frame and reports it; false when the run must end (a failure is then in
-    /// the summary, or `onResult` asked to stop).
-    private func classifyFrame(_ frame: Frame, stream: StreamFormat, source: String, counts: CaptureCounts,
+    /// the summary, or `onResult` asked to stop). When an instance is free, a frame that came
+    /// into `newer` meanwhile replaces `frame`: the reading is of the freshest frame there is.
+    private func classifyFrame(_ frame: inout Frame, newer: LatestFrame?, stream: StreamFormat, source: String, counts: CaptureCounts,
                                into summary: inout CameraSummary, onResult: (CameraResult) -> Bool) -> Bool {
-        if converter?.stream != stream { converter = classifier.frameConverter(for: stream, crop: options.crop) }
-        guard let converter else { return false }
-        let prepared: (image: RGBImage, input: PreparedInput)
-        do throws(InputError<FrameError>) {
-            prepared = try classifier.prepareInput(frame: frame.bytes, with: converter)
-        } catch {
-            switch error {
-            case .unusable(let problem):
-                summary.corrupt += 1
-                summary.lastCorruptFrame = problem
-                return true
-            case .runtime(let problem):
-                summary.failure = .streamFailed(path: source, reason: .inference(problem))
-                return false
+        let (crop, topK, verdictPolicy, readings) = (options.crop, options.topK, verdictPolicy, history)
+        var converter = converter
+        let read: Result<(image: RGBImage, classification: Classification), InputError<FrameError>> = workers.runAhead { classifier in
+            newer?.takeNewer(into: &frame)
+            let current = converter.flatMap { $0.stream == stream ? $0 : nil } ?? classifier.frameConverter(for: stream, crop: crop)
+            converter = current
+            do throws(InputError<FrameError>) {
+                let prepared = try classifier.prepareInput(frame: frame.bytes, with: current)
+                do throws(RuntimeError) {
+                    return .success((prepared.image, try classifier.run(topK: topK, timings: prepared.input.timings, history: readings,
+                                                                        verdictPolicy: verdictPolicy)))
+                } catch {
+                    return .failure(.runtime(error))
+                }
+            } catch {
+                return .failure(error)
             }
         }
-        let classification: Classification
-        do {
-            classification = try classifier.run(topK: options.topK, timings: prepared.input.timings, history: history)
-        } catch {
+        self.converter = converter
+        let image: RGBImage, classification: Classification
+        switch read {
+        case .success(let answer):
+            (image, classification) = answer
+        case .failure(.unusable(let error)):
+            summary.corrupt += 1
+            summary.lastCorruptFrame = error
+            return true
+        case .failure(.runtime(let error)):
             summary.failure = .streamFailed(path: source, reason: .inference(error))
             return false
         }
@@ -345,7 +372,7 @@ public final class CameraSession {
                                   prepareMilliseconds: classification.timings.prepare,
                                   invokeMilliseconds: classification.timings.invoke,
                                   inferenceFramesPerSecond: inferenceRate, counts: counts,
-                                  modelInput: options.keepModelInput ? prepared.image : nil)
+                                  modelInput: options.keepModelInput ? image : nil)
         result.reason = classification.reason
         result.secondOpinion = classification.secondOpinion
         result.generalistMilliseconds = classification.timings.generalist
@@ -354,7 +381,7 @@ public final class CameraSession {
         summary.ages.append(age)
         if let directory = options.saveFramesDirectory {
             do {
-                result.savedPath = try save(prepared.image, sequence: frame.sequence,
+                result.savedPath = try save(image, sequence: frame.sequence,
                                             label: classification.top.first?.label ?? "unknown", in: directory)
             } catch {
                 summary.failure = error

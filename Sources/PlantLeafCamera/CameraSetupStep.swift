@@ -14,6 +14,7 @@ public enum CameraSetupStep: Sendable, Equatable {
     case startStream
     case requeueBuffer(index: Int)
     case startCaptureThread
+    case startModelThread
     case makeStopPipe
 
     public func text(in catalogue: Catalogue) -> String {
@@ -28,6 +29,7 @@ public enum CameraSetupStep: Sendable, Equatable {
         case .startStream: return catalogue["error.camera.step.start-stream"]
         case .requeueBuffer(let index): return catalogue.text("error.camera.step.requeue-buffer", ["index": String(index)])
         case .startCaptureThread: return catalogue["error.camera.step.capture-thread"]
+        case .startModelThread: return catalogue["error.camera.step.model-thread"]
         case .makeStopPipe: return catalogue["error.camera.step.stop-pipe"]
         }
     }

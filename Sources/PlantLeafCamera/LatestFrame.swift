@@ -124,6 +124,17 @@ package final class LatestFrame: Sendable {
         }
     }
 
+    /// Swaps a frame that came in since the last one taken into `frame`, if there is one; never waits.
+    func takeNewer(into frame: inout Frame) {
+        mailbox.withLock { mailbox in
+            guard mailbox.hasPending else { return }
+            // The frame given back was never read: superseded as if it had waited here.
+            mailbox.counts.superseded += 1
+            swap(&frame, &mailbox.pending)
+            mailbox.hasPending = false
+        }
+    }
+
     package var snapshot: CaptureCounts { mailbox.withLock { $0.counts } }
 }
 

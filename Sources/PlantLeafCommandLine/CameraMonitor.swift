@@ -36,23 +36,34 @@ struct CameraMonitor {
                                        referencePath: parsed.referencePath)
     }
 
-    /// Loads the model and opens the --log file and the broker connection; nil after saying on
-    /// stderr, in one line, what could not be set up. `openJournal` is called once the rest is
-    /// set up (a journal that cannot be kept is no set-up failure); the journal it gives, if any,
-    /// gets every reading.
-    init?(_ parsed: CameraCommandOptions, command: String, openJournal: () -> JournalRecorder?) {
+    /// Loads the model (unless it reads on `shared` instances, a server's) and opens the --log
+    /// file and the broker connection; nil after saying on stderr, in one line, what could not be
+    /// set up. `openJournal` is called once the rest is set up (a journal that cannot be kept is
+    /// no set-up failure); the journal it gives, if any, gets every reading.
+    init?(_ parsed: CameraCommandOptions, command: String, shared: InferenceWorkers? = nil, openJournal: () -> JournalRecorder?) {
         self.command = command
         options = parsed.session
         source = parsed.session.inputPath.map { $0 == "-" ? "stdin" : $0 } ?? parsed.session.devicePath
         catalogue = OutputLanguage.catalogue(option: parsed.language)
-        let classifier: Classifier
-        do {
-            classifier = try Classifier(options: CameraMonitor.classifierOptions(parsed))
-        } catch {
-            Console.error("\(command): \(Remedy.line(error, in: catalogue))")
-            return nil
+        let workers: InferenceWorkers
+        if let shared {
+            workers = shared
+        } else {
+            let classifier: Classifier
+            do {
+                classifier = try Classifier(options: CameraMonitor.classifierOptions(parsed))
+            } catch {
+                Console.error("\(command): \(Remedy.line(error, in: catalogue))")
+                return nil
+            }
+            if let problem = classifier.secondOpinionProblem { Console.error("\(command): \(Remedy.skippedCheckLine(problem, in: catalogue))") }
+            do {
+                workers = try InferenceWorkers([classifier])
+            } catch {
+                Console.error("\(command): \(Remedy.line(error, in: catalogue))")
+                return nil
+            }
         }
-        if let problem = classifier.secondOpinionProblem { Console.error("\(command): \(Remedy.skippedCheckLine(problem, in: catalogue))") }
         var log: AppendLog?
         if let path = parsed.logPath {
             do {
@@ -79,14 +90,14 @@ struct CameraMonitor {
         journal = openJournal()
         // An event keeps the frame that started it.
         if journal != nil { options.keepModelInput = true }
-        session = CameraSession(classifier: classifier, options: options)
+        session = CameraSession(workers: workers, verdictPolicy: parsed.verdictPolicy, options: options)
     }
 
     /// Keeps each result's model input (for a preview, or a page that shows the frame).
     mutating func keepModelInput() {
         guard !options.keepModelInput else { return }
         options.keepModelInput = true
-        session = CameraSession(classifier: session.classifier, options: options)
+        session = CameraSession(workers: session.workers, verdictPolicy: session.verdictPolicy, options: options)
     }
 
     /// Runs the session to its end; `alsoDeliver` gets each result's record and its model input

@@ -61,12 +61,7 @@ enum ServeCommand {
         // One journal for the camera's readings and the uploads' results.
         let journal = options.journal.recorder(command: "plantleaf serve")
         var monitor: CameraMonitor?
-        if let camera = options.camera {
-            guard var made = CameraMonitor(camera, command: "plantleaf serve", openJournal: { journal }) else { return ExitCode.setupFailure }
-            made.keepModelInput()
-            monitor = made
-        }
-        let feed = monitor == nil ? nil : LiveFeed()
+        var feed: LiveFeed?
         let server: HTTPServer, jobs: Int
         do {
             try HTTPServer.loadLibrary()
@@ -81,11 +76,23 @@ enum ServeCommand {
             if let problem = classifiers.first?.secondOpinionProblem {
                 Console.error("plantleaf serve: \(Remedy.skippedCheckLine(problem)) (uploads)")
             }
+            // The uploads and the camera share the --jobs instances and their queue: a machine runs
+            // no more instances than it was told, and the camera's readings go ahead of uploads waiting.
+            let workers = try InferenceWorkers(classifiers)
+            if let failure = workers.threadStartFailure { throw failure }
+            if let camera = options.camera {
+                guard var made = CameraMonitor(camera, command: "plantleaf serve", shared: workers, openJournal: { journal }) else {
+                    return ExitCode.setupFailure
+                }
+                made.keepModelInput()
+                monitor = made
+                feed = LiveFeed()
+            }
             var limits = HTTPServer.Limits()
             limits.bodyBytes = options.maxUploadBytes
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
-            let service = try WebService(classifiers: classifiers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
+            let service = WebService(workers: workers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
                                          feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, journal: journal,
                                          keepsUploadPhotos: options.keepUploadPhotos,
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,

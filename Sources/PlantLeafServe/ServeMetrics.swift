@@ -2,7 +2,8 @@ import PlantLeafCore
 import Synchronization
 
 /// Counters `GET /metrics` shows in Prometheus's text format: classified uploads by verdict,
-/// the time each took (a histogram), requests refused by status, and with a camera its readings
+/// the time each took (a histogram), requests refused by status, the model instances and the
+/// inputs in their queue, and with a camera its readings
 /// by verdict, its dropped frames and its frames' ages (a histogram).
 final class ServeMetrics: Sendable {
     private struct Counts {
@@ -27,7 +28,7 @@ final class ServeMetrics: Sendable {
     func refused(status: Int) { counts.withLock { $0.refusals[status, default: 0] += 1 } }
 
     /// The metrics, with the camera's counts when there is one.
-    func text(camera: LiveFeed.Counts?) -> String {
+    func text(camera: LiveFeed.Counts?, instances: Int, queued: Int, classified: InferenceWorkers.Counts) -> String {
         // A copy, so the text is made outside the lock.
         let counts = self.counts.withLock { $0 }
         var lines = ["# HELP plantleaf_uploads_classified_total Uploads classified, by verdict.",
@@ -44,6 +45,16 @@ final class ServeMetrics: Sendable {
         for status in counts.refusals.keys.sorted() {
             lines.append("plantleaf_requests_refused_total{status=\"\(status)\"} \(counts.refusals[status]!)")
         }
+        lines += ["# HELP plantleaf_model_instances Model instances classifying, each on a thread of its own; uploads and camera share them.",
+                  "# TYPE plantleaf_model_instances gauge",
+                  "plantleaf_model_instances \(instances)",
+                  "# HELP plantleaf_inference_queue_inputs Uploads and camera readings waiting for a model instance or being classified.",
+                  "# TYPE plantleaf_inference_queue_inputs gauge",
+                  "plantleaf_inference_queue_inputs \(queued)",
+                  "# HELP plantleaf_inference_inputs_total Inputs the model instances classified: camera readings ahead of the queue, uploads behind it.",
+                  "# TYPE plantleaf_inference_inputs_total counter",
+                  "plantleaf_inference_inputs_total{place=\"ahead\"} \(classified.ahead)",
+                  "plantleaf_inference_inputs_total{place=\"behind\"} \(classified.behind)"]
         if let camera {
             lines += ["# HELP plantleaf_camera_readings_total Camera frames classified, by verdict.",
                       "# TYPE plantleaf_camera_readings_total counter"]

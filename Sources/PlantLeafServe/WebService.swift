@@ -1,6 +1,5 @@
 import PlantLeafCore
 import PlantLeafJournal
-import Synchronization
 
 /// What `plantleaf serve` answers: the page and its assets (script, style, icon), the JSON API
 /// and the metrics, and with a camera its live view (the newest reading, the frame as a still and
@@ -10,7 +9,6 @@ import Synchronization
 /// also needs a Host header that names this server (`ServedNames`).
 public final class WebService: HTTPService {
     private let workers: InferenceWorkers
-    private let instances: Int
     private let topK: Int
     private let token: AccessToken?
     private let bodyLimit: Int
@@ -24,31 +22,23 @@ public final class WebService: HTTPService {
     private let keepsUploadPhotos: Bool
     private let log: @Sendable (String) -> Void
     private let logThrottle = LogThrottle()
-    /// Uploads whose body is in, being classified or waiting for a model instance, and how long
-    /// the last classification took (to say when to try again).
-    private let queue = Mutex((uploads: 0, lastSeconds: 1.0))
 
     /// The most bytes a sign-in's body may have: a form with the token (and a user name a
     /// password manager fills in) is a few hundred.
     static let signInBodyBytes = 4096
-    /// Uploads in or waiting for classification, per model instance, before more are refused
-    /// with 503: beyond this a phone waits longer than it would to try again.
-    public static let uploadsWaitingPerInstance = 4
 
-    /// Serves with `classifiers` (one upload at a time on each), `topK` classes per result, and
+    /// Serves with the model instances of `workers` (one upload at a time on each, the camera's
+    /// readings ahead of uploads waiting), `topK` classes per result, and
     /// the camera's readings from `feed` when there is a camera, and their history from its
     /// --log file when it has one. `journal`, when kept, gets each upload's result (with
     /// `keepsUploadPhotos` a small copy of the picture the model read, never the file itself)
     /// and answers /history, /api/history and /api/events. `servedNames` are the Host
-    /// values it answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS). Each
-    /// classifier runs on a thread of its own (`InferenceWorkers`), and the connections' threads
-    /// hand uploads to them.
-    /// - Throws: `ThreadStartError` when a worker thread cannot be started.
-    package init(classifiers: [Classifier], topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
+    /// values it answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS). The
+    /// connections' threads hand uploads to the workers' queue, and are refused with 503 when it is full.
+    package init(workers: InferenceWorkers, topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
                 journal: JournalRecorder? = nil, keepsUploadPhotos: Bool = false, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
-                log: @escaping @Sendable (String) -> Void) throws(ThreadStartError) {
-        workers = try InferenceWorkers(classifiers)
-        instances = max(1, classifiers.count)
+                log: @escaping @Sendable (String) -> Void) {
+        self.workers = workers
         self.topK = topK
         self.token = token
         self.bodyLimit = bodyLimit
@@ -103,7 +93,7 @@ public final class WebService: HTTPService {
             return secured(.json(200, #"{"status": "ok", "camera": ""# + (feed.map { $0.current.state.rawValue } ?? "none") + #""}"#))
         case .metrics:
             return secured(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                                        body: Array(metrics.text(camera: feed?.currentCounts).utf8)))
+                                        body: Array(metrics.text(camera: feed?.currentCounts, instances: workers.instances, queued: workers.inputs, classified: workers.counts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
         case .historyPage where journal != nil, .historyData where journal != nil, .events, .eventPicture, .stripPicture, .readingPicture:
@@ -157,18 +147,18 @@ public final class WebService: HTTPService {
                        + "(start it with --host NAME to be reached by that name)")
     }
 
-    /// A 503 that says when to try again, when the uploads in or waiting for a model instance
-    /// are already as many as the instances take in reasonable time; nil when there is room.
+    /// A 503 that says when to try again, when the inference queue is full; nil when there is room.
+    /// Uploads are refused here from the head, before their body is read, and again by the
+    /// queue itself once the body is in (`respond`): the queue counts only inputs whose body is
+    /// in (waiting or being classified), so a burst admitted here may still find it full then.
+    /// The bodies being read meanwhile are bounded by the server's bytes in flight instead.
     private func queueFull(_ request: HTTPRequest) -> HTTPResponse? {
-        let (uploads, lastSeconds) = queue.withLock { ($0.uploads, $0.lastSeconds) }
-        guard uploads >= instances * WebService.uploadsWaitingPerInstance else { return nil }
-        return busy(request, uploads: uploads, lastSeconds: lastSeconds)
+        workers.busy.map { busy(request, $0) }
     }
 
-    private func busy(_ request: HTTPRequest, uploads: Int, lastSeconds: Double) -> HTTPResponse {
-        let seconds = max(1, Int((Double(uploads) * lastSeconds / Double(instances)).rounded(.up)))
-        return refusal(request, 503, "\(uploads) uploads are being classified or waiting: try again in \(seconds) s",
-                       headers: [("Retry-After", String(seconds))])
+    private func busy(_ request: HTTPRequest, _ busy: InferenceWorkers.Busy) -> HTTPResponse {
+        refusal(request, 503, "\(busy.inputs) uploads are being classified or waiting: try again in \(busy.retryAfterSeconds) s",
+                headers: [("Retry-After", String(busy.retryAfterSeconds))])
     }
 
     /// The camera's routes: its page, its newest reading, that reading's frame, and the stream of frames.
@@ -263,29 +253,20 @@ public final class WebService: HTTPService {
             name = "upload"
         }
         guard !upload.isEmpty else { return refusal(request, 400, "the image is empty") }
-        // Counted from the body being in: the head's check let it in, but others may have come
-        // in meanwhile, and this one would wait behind them all.
-        let admitted: (uploads: Int, lastSeconds: Double)? = queue.withLock { queue in
-            guard queue.uploads < instances * WebService.uploadsWaitingPerInstance else { return (queue.uploads, queue.lastSeconds) }
-            queue.uploads += 1
-            return nil
-        }
-        if let admitted { return busy(request, uploads: admitted.uploads, lastSeconds: admitted.lastSeconds) }
         let start = MonotonicClock.nanoseconds()
-        defer {
-            let seconds = MonotonicClock.milliseconds(since: start) / 1000
-            queue.withLock { queue in
-                queue.uploads -= 1
-                queue.lastSeconds = seconds
-            }
-        }
         let keepsPhoto = keepsUploadPhotos
-        let outcome: Result<(Classification, RGBImage?), InputError<ImageError>> = workers.run { classifier in
+        // Queued once the body is in, or refused if the queue filled while it was being read.
+        let offer: InferenceWorkers.Offer<Result<(Classification, RGBImage?), InputError<ImageError>>> = workers.runUnlessFull { classifier in
             do throws(InputError<ImageError>) {
                 return .success((try classifier.classify(bytes: upload, topK: topK), keepsPhoto ? classifier.modelInput : nil))
             } catch {
                 return .failure(error)
             }
+        }
+        let outcome: Result<(Classification, RGBImage?), InputError<ImageError>>
+        switch offer {
+        case .answered(let answer): outcome = answer
+        case .refused(let full): return busy(request, full)
         }
         switch outcome {
         case .success(let (result, modelInput)):

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PlantLeafCore
 import PlantLeafTestSupport
+import Synchronization
 import Testing
 
 /// `plantleaf serve --input`: the camera monitor beside the server, its readings at /api/latest,
@@ -111,5 +112,57 @@ import Testing
         #expect(lines.dropFirst().first?.hasPrefix("plantleaf serve: cannot open /dev/plantleaf-no-such-camera") == true
             || lines.dropFirst().first?.hasPrefix("plantleaf serve: /dev/plantleaf-no-such-camera") == true, "\(result.stderr)")
         #expect(lines.count == 2, "\(result.stderr)")
+    }
+
+    /// The uploads and the camera share the --jobs instances and their queue. A camera streaming
+    /// without end (a leaf every 50 ms on standard input) and eight clients uploading back to back
+    /// on one instance: the camera's readings still come, each ahead of the uploads waiting, every
+    /// upload is answered (200) or refused with 503 and Retry-After, and the server runs one
+    /// model instance, not one more for the camera.
+    @Test func cameraReadsOnTheUploadsInstancesAheadOfThem() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let leafPath = folder + "/leaf.jpg"
+        let leaf = try ServeHTTPTests.leafBytes()
+        try Data(leaf).write(to: URL(fileURLWithPath: leafPath))
+        let server = try TestServer(["--jobs", "1", "--input", "-", "--no-journal"], input: "while cat '\(leafPath)'; do sleep 0.05; done")
+        try Self.waitForCamera(server, state: "running")
+        let port = server.port
+        @Sendable func metric(_ name: String) throws -> Int {
+            let text = try RawHTTP.exchange(port: port, RawHTTP.request("GET", "/metrics")).text
+            return text.split(separator: "\n").filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+                .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+        }
+        #expect(try metric("plantleaf_model_instances") == 1)
+        let readingsBefore = try metric("plantleaf_camera_readings_total")
+        let answers = Mutex<[(status: Int, retryAfter: String?)]>([])
+        let readingsDuringBurst = Mutex(0)
+        // Until the camera has read five more frames, or 400 uploads whatever it did.
+        ServeHostileTests.inParallel(8) { _ in
+            while answers.withLock({ $0.count }) < 400 && readingsDuringBurst.withLock({ $0 }) < 5 {
+                let response = try? RawHTTP.exchange(port: port, RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: leaf))
+                answers.withLock { $0.append((response?.status ?? 0, response?.headers["retry-after"])) }
+                let readings = (try? metric("plantleaf_camera_readings_total")) ?? readingsBefore
+                readingsDuringBurst.withLock { $0 = max($0, readings - readingsBefore) }
+            }
+        }
+        let statuses = answers.withLock { $0.map(\.status) }
+        print("\(statuses.count) uploads beside the camera: \(statuses.filter { $0 == 200 }.count) classified, "
+            + "\(statuses.filter { $0 == 503 }.count) told to come back; \(readingsDuringBurst.withLock { $0 }) camera readings meanwhile")
+        #expect(readingsDuringBurst.withLock { $0 } >= 5)
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
+        #expect(answers.withLock { $0 }.allSatisfy { $0.status == 200 || Int($0.retryAfter ?? "") ?? 0 >= 1 })
+        // Every camera reading went through the queue, ahead of it (the readings are counted a
+        // moment after their input, so one or two may be in between); every classified upload behind it.
+        let metrics = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/metrics")).text
+        func value(_ line: String) -> Int? {
+            metrics.split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        let readings = metrics.split(separator: "\n").filter { $0.hasPrefix("plantleaf_camera_readings_total{") }
+            .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+        let ahead = value(#"plantleaf_inference_inputs_total{place="ahead"}"#) ?? -1
+        #expect(readings > readingsBefore && (readings...readings + 2).contains(ahead), "\(metrics)")
+        #expect(value(#"plantleaf_inference_inputs_total{place="behind"}"#) == statuses.filter { $0 == 200 }.count, "\(metrics)")
+        #expect(value("plantleaf_model_instances") == 1, "\(metrics)")
     }
 }

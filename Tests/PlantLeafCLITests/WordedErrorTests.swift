@@ -98,6 +98,7 @@ import Testing
         (CameraError.setupFailed(path: "/dev/video0", step: .startStream, reason: .system(SystemError(ENOSPC))), ["VIDIOC_STREAMON"]),
         (CameraError.setupFailed(path: "/dev/video0", step: .requeueBuffer(index: 2), reason: .system(SystemError(EIO))), ["2", "VIDIOC_QBUF"]),
         (CameraError.setupFailed(path: "plantleaf", step: .startCaptureThread, reason: .system(SystemError(EAGAIN))), ["plantleaf"]),
+        (CameraError.setupFailed(path: "plantleaf", step: .startModelThread, reason: .system(SystemError(EAGAIN))), ["plantleaf"]),
         (CameraError.setupFailed(path: "plantleaf", step: .makeStopPipe, reason: .system(SystemError(EMFILE))), ["plantleaf"]),
         (CameraError.streamFailed(path: "/dev/video0", reason: .stoppedSending), ["/dev/video0"]),
         (CameraError.streamFailed(path: "/dev/video0", reason: .inference(.invalidThreadCount(0))), ["/dev/video0", "0"]),

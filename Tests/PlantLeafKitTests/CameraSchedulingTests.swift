@@ -88,7 +88,7 @@ final class ScriptedFrameSource: FrameSource, @unchecked Sendable {
     static let stream = StreamFormat(format: .mjpeg, size: FrameSize(width: 0, height: 0), bytesPerLine: 0)
 
     static func session(_ options: CameraOptions) throws -> CameraSession {
-        CameraSession(classifier: try Classifier(options: TestPaths.classifierOptions()), options: options)
+        try CameraSession(classifier: try Classifier(options: TestPaths.classifierOptions()), options: options)
     }
 
     static func leaf() throws -> [UInt8] { try FileReader.readAll(path: TestPaths.appleScabLeaf) }

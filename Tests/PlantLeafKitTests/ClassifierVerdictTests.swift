@@ -43,7 +43,7 @@ import Testing
                                          frame: try FileReader.readAll(path: TestPaths.healthyTomatoLeaf))
         var options = TestPaths.classifierOptions()
         options.verdictPolicy = VerdictPolicy(checks: .cameraDefault)
-        let session = CameraSession(classifier: try Classifier(options: options), options: CameraOptions(frameTimeout: 10))
+        let session = try CameraSession(classifier: try Classifier(options: options), options: CameraOptions(frameTimeout: 10))
         var verdicts: [Verdict] = []
         let summary = try session.run(source: source, format: StreamFormat(format: .mjpeg, size: FrameSize(width: 0, height: 0), bytesPerLine: 0),
                                       onResult: { result in

@@ -4,9 +4,11 @@ import PlantLeafCore
 import PlantLeafTestSupport
 import Testing
 
-/// Serve's model instances on threads of their own: callers on many threads get the answers a
+/// The model instances on threads of their own: callers on many threads get the answers a
 /// classifier gives directly, each instance always runs on the same thread (never the caller's),
 /// and, where the process may use as many CPUs as there are instances, on one CPU of its own.
+/// Their queue is bounded: a full queue refuses an upload at once, a batch waits for room, and
+/// the camera's reading goes ahead of everything waiting.
 @Suite struct InferenceWorkersTests {
     /// Where one instance ran: its threads, each run's allowed CPUs, and whether any was the caller's.
     struct Use: Sendable {
@@ -59,5 +61,66 @@ import Testing
         } else {
             #expect(workers.pinnedCPUs.isEmpty)
         }
+    }
+
+    /// One instance taking two inputs: two held on a gate fill it. An upload is then refused at
+    /// once, without running; a camera reading goes ahead of the one waiting; a batch's input
+    /// waits for room and comes last. Once the gate opens all are answered as a classifier
+    /// answers directly, and the queue has room again.
+    @Test func fullQueueRefusesAtOnceAndTheCameraGoesAhead() throws {
+        let options = TestPaths.classifierOptions()
+        let workers = try InferenceWorkers([try Classifier(options: options)], inputsPerInstance: 2)
+        #expect(workers.capacity == 2 && workers.instances == 1)
+        let expected = try Classifier(options: options).classify(path: TestPaths.appleScabLeaf, topK: 1).top.first?.label
+        let gate = Lock(false)
+        let order = Lock<[String]>([])
+        let labels = Lock<[String: String?]>([:])
+        func classify(_ name: String, _ classifier: Classifier) {
+            order.withLock { $0.append(name) }
+            gate.withLock(waitingUntil: { $0 }) { _ in }
+            let label = try? classifier.classify(path: TestPaths.appleScabLeaf, topK: 1).top.first?.label
+            labels.withLock { $0[name] = label }
+        }
+        func waitForInputs(_ count: Int) {
+            while workers.inputs != count { usleep(1000) }
+        }
+        var callers: [WorkerThread] = []
+        callers.append(try WorkerThread { workers.run { classify("held", $0) } })
+        // On the instance, not merely queued: what comes next waits behind it.
+        while order.withLock({ $0.isEmpty }) { usleep(1000) }
+        callers.append(try WorkerThread { workers.run { classify("waiting", $0) } })
+        waitForInputs(2)
+        #expect(workers.busy?.inputs == 2 && (workers.busy?.retryAfterSeconds ?? 0) >= 1)
+
+        var ran = false
+        let refused = workers.runUnlessFull { _ in ran = true }
+        if case .refused(let busy) = refused {
+            #expect(busy.inputs == 2 && busy.retryAfterSeconds >= 1)
+        } else {
+            Issue.record("a full queue took an upload")
+        }
+        #expect(!ran)
+
+        callers.append(try WorkerThread { workers.runAhead { classify("camera", $0) } })
+        waitForInputs(3)
+        callers.append(try WorkerThread { workers.run { classify("batch", $0) } })
+        // The batch's input waits for room: it is not in the queue while the gate holds it full.
+        #expect(workers.inputs == 3)
+        gate.withLock { isOpen in
+            isOpen = true
+            gate.broadcast()
+        }
+        for caller in callers { caller.join() }
+        #expect(order.withLock { $0 } == ["held", "camera", "waiting", "batch"])
+        #expect(labels.withLock { $0 } == ["held": expected, "camera": expected, "waiting": expected, "batch": expected])
+        #expect(workers.counts == InferenceWorkers.Counts(ahead: 1, behind: 3))
+
+        let answered = workers.runUnlessFull { classifier in try? classifier.classify(path: TestPaths.appleScabLeaf, topK: 1).top.first?.label }
+        if case .answered(let label) = answered {
+            #expect(label == expected)
+        } else {
+            Issue.record("a queue with room refused an upload")
+        }
+        #expect(workers.busy == nil && workers.inputs == 0)
     }
 }

@@ -250,7 +250,7 @@ public enum FuzzTargets {
     }
 
     /// A service with no model instances: admit never reaches them.
-    public static let fuzzService = try! WebService(classifiers: [], topK: 3, token: AccessToken(token: "fuzz-token-0123456789"), bodyLimit: 1 << 20,
+    public static let fuzzService = try! WebService(workers: InferenceWorkers([]), topK: 3, token: AccessToken(token: "fuzz-token-0123456789"), bodyLimit: 1 << 20,
                                         feed: nil, history: nil, log: { _ in })
 
     /// "METHOD PATH" then "Name: value" lines, up to a blank line.

@@ -16,9 +16,10 @@ public enum BatchOutcome: Sendable {
     }
 }
 
-/// Classifies a batch on several cores at once: each worker has its own interpreter (LiteRT runs
-/// on one compiled model must not overlap) and takes the next file when it is free. Outcomes are
-/// delivered in input order, whatever order the workers finish in.
+/// Classifies a batch on several cores at once: the model instances' workers (`InferenceWorkers`,
+/// each with its own interpreter, as LiteRT runs on one compiled model must not overlap) take the
+/// next file when they are free, fed from the calling thread. Outcomes are delivered in input
+/// order, whatever order the workers finish in.
 public enum BatchClassifier {
     /// Workers worth running for `inputs` files when each interpreter uses `threads` threads:
     /// one per remaining core, at least one.
@@ -57,21 +58,33 @@ public enum BatchClassifier {
                 break
             }
         }
+        let workers: InferenceWorkers
+        do {
+            workers = try InferenceWorkers(classifiers)
+        } catch {
+            // Not one thread could be started: the first instance runs on the calling thread.
+            shortOfWorkers(ShortOfWorkers(asked: wanted, running: 1, problem: error))
+            let state = BatchState(count: entries.count, deliver: deliver)
+            for index in entries.indices where !state.isStopped {
+                state.complete(index, outcome(of: entries[index], topK: topK, classifier: classifiers[0]))
+            }
+            return
+        }
+        if let failure = workers.threadStartFailure {
+            shortOfWorkers(ShortOfWorkers(asked: wanted, running: workers.instances, problem: failure))
+        }
         let state = BatchState(count: entries.count, deliver: deliver)
-        // Each worker borrows one instance for its whole run: there are as many as workers.
-        let pool = ClassifierPool(classifiers)
-        var threads: [WorkerThread] = []
-        // The calling thread is the last worker; the others get threads of their own.
-        for _ in 1..<classifiers.count {
-            do {
-                threads.append(try WorkerThread { pool.withClassifier { work(entries, topK: topK, classifier: $0, state: state) } })
-            } catch {
-                shortOfWorkers(ShortOfWorkers(asked: wanted, running: threads.count + 1, problem: error))
-                break
+        // The calling thread keeps the queue filled, in input order; once delivery says stop, the
+        // inputs still queued are skipped and no more are added.
+        for index in entries.indices {
+            guard !state.isStopped else { break }
+            let entry = entries[index]
+            workers.enqueue { classifier in
+                guard !state.isStopped else { return }
+                state.complete(index, outcome(of: entry, topK: topK, classifier: classifier))
             }
         }
-        pool.withClassifier { work(entries, topK: topK, classifier: $0, state: state) }
-        for thread in threads { thread.join() }
+        workers.waitUntilIdle()
     }
 
     /// Classifies the file at `path`. A name that is not UTF-8 has no String form the
@@ -85,29 +98,24 @@ public enum BatchClassifier {
         return try classifier.classify(path: "/proc/self/fd/\(descriptor)", topK: topK)
     }
 
-    /// One worker: the next unclaimed input until there are none or delivery stopped the batch.
-    private static func work(_ entries: [ImageFiles.Entry], topK: Int, classifier: Classifier, state: BatchState) {
-        while let index = state.claimNext() {
-            let outcome: BatchOutcome
-            switch entries[index] {
-            case .problem(let path, let reason):
-                outcome = .failed(path: path, reason: reason)
-            case .file(let path):
-                do throws(ClassifyError) {
-                    outcome = .classified(path: path, try classify(path, with: classifier, topK: topK))
-                } catch {
-                    outcome = .unclassified(path: path, error)
-                }
+    /// What became of one input.
+    private static func outcome(of entry: ImageFiles.Entry, topK: Int, classifier: Classifier) -> BatchOutcome {
+        switch entry {
+        case .problem(let path, let reason):
+            return .failed(path: path, reason: reason)
+        case .file(let path):
+            do throws(ClassifyError) {
+                return .classified(path: path, try classify(path, with: classifier, topK: topK))
+            } catch {
+                return .unclassified(path: path, error)
             }
-            state.complete(index, outcome)
         }
     }
 }
 
-/// The shared queue position and the in-order delivery of outcomes.
+/// The in-order delivery of outcomes.
 private final class BatchState: Sendable {
     private struct Queue {
-        var nextToClaim = 0
         var nextToDeliver = 0
         var finished: [Int: BatchOutcome] = [:]
         var stopped = false
@@ -122,13 +130,8 @@ private final class BatchState: Sendable {
         self.deliver = deliver
     }
 
-    func claimNext() -> Int? {
-        queue.withLock { queue in
-            guard queue.nextToClaim < count, !queue.stopped else { return nil }
-            queue.nextToClaim += 1
-            return queue.nextToClaim - 1
-        }
-    }
+    /// Whether delivery said stop.
+    var isStopped: Bool { queue.withLock { $0.stopped } }
 
     /// Records an outcome and delivers every outcome that is now next in line.
     func complete(_ index: Int, _ outcome: BatchOutcome) {

@@ -268,16 +268,19 @@ public final class Classifier {
     ///
     /// - Parameter history: for a camera, its readings so far (`Classification.picture` of each):
     ///   a frame repeating the same picture for the policy's `unchangedReadings` is `no-picture`.
+    /// - Parameter verdictPolicy: the policy for this input when it is not the options' (a camera
+    ///   sharing instances made for uploads); the generalist check runs only where the options'
+    ///   policy loaded its model.
     /// - Throws: `RuntimeError` when LiteRT's invoke or output read fails.
     public func run(topK: Int, timings: StageTimings = StageTimings(),
-                    history: PictureHistory? = nil) throws(RuntimeError) -> Classification {
+                    history: PictureHistory? = nil, verdictPolicy: VerdictPolicy? = nil) throws(RuntimeError) -> Classification {
         let invokeStart = MonotonicClock.nanoseconds()
         try interpreter.invoke()
         var invoke = MonotonicClock.milliseconds(since: invokeStart)
         let postStart = MonotonicClock.nanoseconds()
         let top = try readTop(topK)
         var postprocess = MonotonicClock.milliseconds(since: postStart)
-        let policy = options.verdictPolicy
+        let policy = verdictPolicy ?? options.verdictPolicy
         var mirrored: ScoredClass?
         if policy.checks.contains(.mirror) {
             let mirrorStart = MonotonicClock.nanoseconds()
@@ -289,12 +292,12 @@ public final class Classifier {
             postprocess += MonotonicClock.milliseconds(since: mirroredPostStart)
         }
         let generalistStart = MonotonicClock.nanoseconds()
-        let opinion = try secondOpinionReading()
+        let opinion = try secondOpinionReading(policy)
         let generalist = policy.checks.contains(.generalist) ? MonotonicClock.milliseconds(since: generalistStart) : 0
         let readingsStart = MonotonicClock.nanoseconds()
         var judgement = Judgement(verdict: .uncertain, reason: .lowScore)
         if let best = top.first {
-            var readings = pictureReadings(top: best, mirrored: mirrored, history: history, leafLikeness: opinion.leafLikeness)
+            var readings = pictureReadings(top: best, mirrored: mirrored, history: history, leafLikeness: opinion.leafLikeness, policy: policy)
             judgement = policy.judge(readings)
             // Noise is looked for only where the answer is already no: it costs a pass over the
             // picture, and the other checks let no noise through as a diagnosis in the measurements.
@@ -313,8 +316,8 @@ public final class Classifier {
     }
 
     /// The generalist's view of the last input, when the policy runs its check.
-    private func secondOpinionReading() throws(RuntimeError) -> SecondOpinionReading {
-        guard options.verdictPolicy.checks.contains(.generalist) else { return .notRun }
+    private func secondOpinionReading(_ policy: VerdictPolicy) throws(RuntimeError) -> SecondOpinionReading {
+        guard policy.checks.contains(.generalist) else { return .notRun }
         guard let secondOpinion, let inputImage else {
             return .skipped(reason: (secondOpinionProblem ?? SecondOpinionError.notConfigured).description)
         }
@@ -327,8 +330,7 @@ public final class Classifier {
     /// The verdict's readings of the last input: its statistics, and what the checks that read
     /// the model-size picture again need of it.
     private func pictureReadings(top: ScoredClass, mirrored: ScoredClass?, history: PictureHistory?,
-                                 leafLikeness: Double?) -> VerdictReadings {
-        let policy = options.verdictPolicy
+                                 leafLikeness: Double?, policy: VerdictPolicy) -> VerdictReadings {
         var readings = VerdictReadings(picture: inputPicture, top: top, mirrored: mirrored, history: history, leafLikeness: leafLikeness,
                                        readSide: readSide, readShare: readShare, jpegQuality: jpegQuality)
         guard policy.checks.contains(.vegetation), let inputImage else { return readings }
