@@ -67,7 +67,7 @@ enum CameraCommand {
         if parsed.preview && !json {
             let mode = TerminalColorMode.detect(environment: terminalEnvironment())
             if mode == .none {
-                Console.error("plantleaf camera: " + monitor.catalogue["camera.no-preview"])
+                Console.error("plantleaf camera: " + monitor.lineCatalogue["camera.no-preview"])
             } else {
                 preview = TerminalPreview(mode: mode)
                 monitor.keepModelInput()

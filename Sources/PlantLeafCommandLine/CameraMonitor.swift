@@ -26,8 +26,11 @@ struct CameraMonitor {
     /// The readings' source in the journal: the device's path, or the stream's file ("stdin" for -).
     private let source: String
     private var options: CameraOptions
-    /// The language of the status block, the lines on stderr, the JSON lines' "display" and "advice", and MQTT's names.
+    /// The language of the status block, the JSON lines' "display" and "advice", and MQTT's names.
     let catalogue: Catalogue
+    /// The language of the lines on stderr: the reader's for camera, English in a server's log,
+    /// whose other lines are English for the operators who read it.
+    let lineCatalogue: Catalogue
 
     /// The classifier the monitor runs on, from the options' model, labels, threads and checks.
     static func classifierOptions(_ parsed: CameraCommandOptions) -> Classifier.Options {
@@ -39,12 +42,15 @@ struct CameraMonitor {
     /// Loads the model (unless it reads on `shared` instances, a server's) and opens the --log
     /// file and the broker connection; nil after saying on stderr, in one line, what could not be
     /// set up. `openJournal` is called once the rest is set up (a journal that cannot be kept is
-    /// no set-up failure); the journal it gives, if any, gets every reading.
-    init?(_ parsed: CameraCommandOptions, command: String, shared: InferenceWorkers? = nil, openJournal: () -> JournalRecorder?) {
+    /// no set-up failure); the journal it gives, if any, gets every reading. `linesInEnglish`: the
+    /// lines on stderr stay English whatever the language (a server's log).
+    init?(_ parsed: CameraCommandOptions, command: String, shared: InferenceWorkers? = nil, linesInEnglish: Bool = false,
+          openJournal: () -> JournalRecorder?) {
         self.command = command
         options = parsed.session
         source = parsed.session.inputPath.map { $0 == "-" ? "stdin" : $0 } ?? parsed.session.devicePath
         catalogue = OutputLanguage.catalogue(option: parsed.language)
+        lineCatalogue = linesInEnglish ? .english : catalogue
         let workers: InferenceWorkers
         if let shared {
             workers = shared
@@ -53,14 +59,14 @@ struct CameraMonitor {
             do {
                 classifier = try Classifier(options: CameraMonitor.classifierOptions(parsed))
             } catch {
-                Console.error("\(command): \(Remedy.line(error, in: catalogue))")
+                Console.error("\(command): \(Remedy.line(error, in: lineCatalogue))")
                 return nil
             }
-            if let problem = classifier.secondOpinionProblem { Console.error("\(command): \(Remedy.skippedCheckLine(problem, in: catalogue))") }
+            if let problem = classifier.secondOpinionProblem { Console.error("\(command): \(Remedy.skippedCheckLine(problem, in: lineCatalogue))") }
             do {
                 workers = try InferenceWorkers([classifier])
             } catch {
-                Console.error("\(command): \(Remedy.line(error, in: catalogue))")
+                Console.error("\(command): \(Remedy.line(error, in: lineCatalogue))")
                 return nil
             }
         }
@@ -113,7 +119,7 @@ struct CameraMonitor {
         let summary: CameraSummary
         do {
             summary = try session.run(onSetup: { setup in
-                let line = CameraOutput.setupLine(setup, crop: options.crop, in: catalogue)
+                let line = CameraOutput.setupLine(setup, crop: options.crop, in: lineCatalogue)
                 Console.error("\(command): \(line)")
                 if case .statusBlock(var status) = output {
                     status.header = line
@@ -154,26 +160,26 @@ struct CameraMonitor {
                 // than a camera classifying for no one; this reading still went to the log and broker.
                 return !Console.stdoutFailed
             }, onNotice: { notice in
-                Console.error("\(command): \(EventText.line(notice, in: catalogue))")
+                Console.error("\(command): \(EventText.line(notice, in: lineCatalogue))")
                 reportConnection()
             })
         } catch {
-            Console.error("\(command): \(Remedy.line(error, in: catalogue))")
+            Console.error("\(command): \(Remedy.line(error, in: lineCatalogue))")
             return ExitCode.setupFailure
         }
         reportConnection()
         let fromStream = options.inputPath != nil
         let retriesDevice = options.interval != nil && !fromStream
-        Console.error("\(command): " + CameraOutput.summaryLine(summary, fromStream: fromStream, retriesDevice: retriesDevice, in: catalogue))
+        Console.error("\(command): " + CameraOutput.summaryLine(summary, fromStream: fromStream, retriesDevice: retriesDevice, in: lineCatalogue))
         if case .json = output {
             Console.out(CameraOutput.summaryRecord(summary, fromStream: fromStream, retriesDevice: retriesDevice, time: WallClock.localISO8601()))
         }
         if let logFailure, let log {
-            Console.error("\(command): " + catalogue.text("camera.log-unwritable", ["path": log.path, "reason": logFailure.reason]))
+            Console.error("\(command): " + lineCatalogue.text("camera.log-unwritable", ["path": log.path, "reason": logFailure.reason]))
             return ExitCode.setupFailure
         }
         if let failure = summary.failure {
-            Console.error("\(command): \(Remedy.line(failure, in: catalogue))")
+            Console.error("\(command): \(Remedy.line(failure, in: lineCatalogue))")
             return ExitCode.partialFailure
         }
         return ExitCode.success

@@ -104,13 +104,14 @@ import Testing
     }
 
     /// A camera that cannot be opened ends serve as it ends camera: one line with the remedy, 2.
+    /// Under an Arabic locale it is English, as the rest of a server's log (camera would say it in Arabic).
     @Test func missingCameraIsASetupError() throws {
-        let result = try runPlantLeaf(["serve", "--jobs", "1", "--listen", "127.0.0.1:0", "--device", "/dev/plantleaf-no-such-camera"], timeLimit: 300)
+        let result = try runPlantLeaf(["serve", "--jobs", "1", "--listen", "127.0.0.1:0", "--device", "/dev/plantleaf-no-such-camera"],
+                                      environment: ["LC_ALL": "", "LC_MESSAGES": "", "LANG": "ar_EG.UTF-8"], timeLimit: 300)
         #expect(result.status == 2, "\(result.stderr)")
         let lines = result.stderrLines
         #expect(lines.first?.hasPrefix("plantleaf serve: listening on http://127.0.0.1:") == true)
-        #expect(lines.dropFirst().first?.hasPrefix("plantleaf serve: cannot open /dev/plantleaf-no-such-camera") == true
-            || lines.dropFirst().first?.hasPrefix("plantleaf serve: /dev/plantleaf-no-such-camera") == true, "\(result.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix("plantleaf serve: /dev/plantleaf-no-such-camera: no such device") == true, "\(result.stderr)")
         #expect(lines.count == 2, "\(result.stderr)")
     }
 
