@@ -101,7 +101,7 @@ enum CameraCommand {
                 Console.out(error.description(in: catalogue))
                 continue
             }
-            Console.out(CameraOutput.deviceListing(path: path, description))
+            Console.out(CameraOutput.deviceListing(path: path, description, in: catalogue))
         }
         return ExitCode.success
     }

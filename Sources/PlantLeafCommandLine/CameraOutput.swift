@@ -125,19 +125,20 @@ public enum CameraOutput {
 
     /// One device's entry in the camera listing: its name and driver, then each format with its
     /// sizes and rates, and for those in the pixel-format table the --pixel-format that picks it.
-    public static func deviceListing(path: String, _ description: DeviceDescription) -> String {
-        var lines = ["\(path): \(description.card) (driver \(description.driver), \(description.busInfo))"]
+    public static func deviceListing(path: String, _ description: DeviceDescription, in catalogue: Catalogue = .english) -> String {
+        var lines = [catalogue.text("camera.list.device", ["path": path, "card": description.card, "driver": description.driver,
+                                                          "bus": description.busInfo])]
         for format in description.formats {
-            let use = format.pixelFormat.map { "; --pixel-format \($0.rawValue)" } ?? ", not readable by PlantLeaf"
-            lines.append("  \(FourCC.text(format.fourCC)) \(format.name)\(format.compressed ? " (compressed)" : "")\(use)")
+            let use = format.pixelFormat.map { catalogue.text("camera.list.readable", ["value": $0.rawValue]) } ?? catalogue["camera.list.unreadable"]
+            lines.append("  \(FourCC.text(format.fourCC)) \(format.name)\(format.compressed ? catalogue["camera.list.compressed"] : "")\(use)")
             switch format.sizes {
             case .discrete(let options):
                 for option in options {
                     let rates = option.intervals.map { JSONObject.number($0.framesPerSecond, decimals: 3) }
-                    lines.append("    \(option.size)" + (rates.isEmpty ? "" : ": " + rates.joined(separator: ", ") + " fps"))
+                    lines.append("    \(option.size)" + (rates.isEmpty ? "" : catalogue.text("camera.list.rates", ["rates": rates.joined(separator: ", ")])))
                 }
             case .stepwise(let minimum, let maximum, let step, _):
-                lines.append("    \(minimum) to \(maximum), step \(step)")
+                lines.append("    " + catalogue.text("camera.list.range", ["minimum": "\(minimum)", "maximum": "\(maximum)", "step": "\(step)"]))
             }
         }
         return lines.joined(separator: "\n")

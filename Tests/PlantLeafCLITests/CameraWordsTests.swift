@@ -47,6 +47,14 @@ import Testing
             (deviceSetup(automatic, framesPerSecond: nil), ["/dev/video0", "HD Webcam", "uvcvideo", "center", "MJPEG 1280x720", "YUYV 1280x720", "10", "NV12 1280x720]"]),
             (.stream(name: "standard input", maxFrameBytes: 16 << 20), ["standard input", "motion-JPEG", "center", "16 MiB"]),
         ]
+        let listed = DeviceDescription(path: "/dev/video0", card: "HD Webcam", driver: "uvcvideo", busInfo: "usb-0000:01:00.0-1.2", formats: [
+            FormatDescription(fourCC: FourCC.code("MJPG"), name: "Motion-JPEG", compressed: true, sizes: .discrete([
+                SizeOption(size: hd, intervals: [FrameInterval(numerator: 1, denominator: 30), FrameInterval(numerator: 1, denominator: 15)]),
+            ])),
+            FormatDescription(fourCC: FourCC.code("H264"), name: "H.264", compressed: true, sizes: .discrete([SizeOption(size: hd, intervals: [])])),
+            FormatDescription(fourCC: FourCC.code("YUYV"), name: "YUYV 4:2:2", sizes: .stepwise(
+                minimum: FrameSize(width: 16, height: 16), maximum: FrameSize(width: 1920, height: 1080), step: FrameSize(width: 2, height: 2), probed: nil)),
+        ])
         let summaryValues = ["120", "97", "90", "4", "2", "1", "6", "30 ms", "100", "153600"]
         return notices.map { (EventText.line($0.0, in: catalogue), $0.1) }
             + setups.map { (CameraOutput.setupLine($0.0, crop: .center, in: catalogue), $0.1) }
@@ -56,6 +64,9 @@ import Testing
                 summaryValues + ["7", "3", "8", "Ctrl-C"]),
                ("plantleaf camera: " + catalogue["camera.no-preview"], ["--preview", "TERM"]),
                ("plantleaf camera: " + catalogue["camera.list.no-devices"], ["/dev/video*", "dmesg"]),
+               (CameraOutput.deviceListing(path: "/dev/video0", listed, in: catalogue),
+                ["/dev/video0: HD Webcam", "uvcvideo", "usb-0000:01:00.0-1.2", "MJPG Motion-JPEG", "--pixel-format mjpeg", "H264 H.264",
+                 "1280x720: 30, 15", "1280x720", "--pixel-format yuyv", "YUYV", "16x16", "1920x1080", "2x2"]),
                ("plantleaf camera: " + catalogue.text("camera.log-unwritable", ["path": "run.jsonl", "reason": "no space left on device"]),
                 ["--log run.jsonl", "no space left on device"])]
     }
@@ -79,6 +90,17 @@ import Testing
 
     /// Today's English, byte for byte, for the lines the end-to-end tests cannot make (a device's).
     @Test func englishIsTheTextItWas() {
+        let webcam = DeviceDescription(path: "/dev/video0", card: "vivid", driver: "vivid", busInfo: "platform:vivid-000", formats: [
+            FormatDescription(fourCC: FourCC.code("MJPG"), name: "Motion-JPEG", compressed: true, sizes: .discrete([
+                SizeOption(size: Self.hd, intervals: [FrameInterval(numerator: 1, denominator: 30)]), SizeOption(size: Self.hd, intervals: []),
+            ])),
+            FormatDescription(fourCC: FourCC.code("UYVY"), name: "UYVY 4:2:2", sizes: .stepwise(
+                minimum: FrameSize(width: 16, height: 16), maximum: FrameSize(width: 16384, height: 8640), step: FrameSize(width: 2, height: 2), probed: nil)),
+        ])
+        #expect(CameraOutput.deviceListing(path: "/dev/video0", webcam).split(separator: "\n") == [
+            "/dev/video0: vivid (driver vivid, platform:vivid-000)", "  MJPG Motion-JPEG (compressed); --pixel-format mjpeg",
+            "    1280x720: 30 fps", "    1280x720", "  UYVY UYVY 4:2:2, not readable by PlantLeaf", "    16x16 to 16384x8640, step 2x2",
+        ])
         let automatic = CaptureChoice(formatRequested: false, alsoOffered: [.init(format: .yuyv, size: Self.hd, framesPerSecond: 10)])
         #expect(CameraOutput.setupLine(Self.deviceSetup(automatic, framesPerSecond: 30), crop: .center)
             == "/dev/video0 (HD Webcam, uvcvideo): MJPEG 1280x720 at 30 fps, crop center, 4 buffers [auto; also offered: YUYV 1280x720 at 10 fps]")
