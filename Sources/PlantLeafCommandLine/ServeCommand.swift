@@ -74,7 +74,7 @@ enum ServeCommand {
             var classifiers: [Classifier] = []
             for _ in 0..<jobs { classifiers.append(try Classifier(options: classifierOptions)) }
             if let problem = classifiers.first?.secondOpinionProblem {
-                Console.error("plantleaf serve: \(Remedy.skippedCheckLine(problem)) (uploads)")
+                Console.error("plantleaf serve: \(Remedy.skippedCheckLine(problem)) (uploads\(options.camera == nil ? "" : " and camera readings"))")
             }
             // The uploads and the camera share the --jobs instances and their queue: a machine runs
             // no more instances than it was told, and the camera's readings go ahead of uploads waiting.

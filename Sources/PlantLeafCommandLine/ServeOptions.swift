@@ -102,7 +102,7 @@ public struct ServeOptions: Sendable {
         SharedOptions.minimumScore.spec,
         SharedOptions.reference.described(.lines(["leaf reference for the generalist check (see plantleaf classify --help)"])).spec,
         SharedOptions.threads.spec,
-        SharedOptions.jobs.described(.lines(["uploads classified at once, each on its own model instance, \(OptionRange.phrase(OptionRange.jobs))",
+        SharedOptions.jobs.described(.lines(["model instances: uploads and camera readings classified at once, \(OptionRange.phrase(OptionRange.jobs))",
                                              "(default: one per core, divided by --threads)"])).spec,
         SharedOptions.noCache.spec,
     ] + JournalOptions.all + [Declared.keepUploadPhotos.spec,

@@ -157,7 +157,7 @@ public final class WebService: HTTPService {
     }
 
     private func busy(_ request: HTTPRequest, _ busy: InferenceWorkers.Busy) -> HTTPResponse {
-        refusal(request, 503, "\(busy.inputs) uploads are being classified or waiting: try again in \(busy.retryAfterSeconds) s",
+        refusal(request, 503, "\(busy.inputs) pictures are being classified or waiting: try again in \(busy.retryAfterSeconds) s",
                 headers: [("Retry-After", String(busy.retryAfterSeconds))])
     }
 

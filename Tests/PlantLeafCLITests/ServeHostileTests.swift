@@ -179,7 +179,7 @@ import Testing
         #expect(classified >= 4)
         for response in busy {
             #expect(Int(response.retryAfter ?? "") ?? 0 >= 1, "\(response)")
-            #expect(response.text.contains("uploads are being classified or waiting: try again in"), "\(response.text)")
+            #expect(response.text.contains("pictures are being classified or waiting: try again in"), "\(response.text)")
         }
         #expect(!server.stderr.contains("408"), "\(server.stderr)")
         Self.expectSettles(server, "a queue of uploads")
