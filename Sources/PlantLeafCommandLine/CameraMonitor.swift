@@ -87,7 +87,7 @@ struct CameraMonitor {
                 // Home Assistant's image entity shows the frame the reading was made from.
                 options.keepModelInput = true
             } catch {
-                Console.error("\(command): --mqtt: \(Remedy.line(error))")
+                Console.error("\(command): --mqtt: \(Remedy.line(error, in: lineCatalogue))")
                 return nil
             }
         }
@@ -111,7 +111,7 @@ struct CameraMonitor {
     func run(output: Output, alsoDeliver: ((ReadingRecord, [UInt8]?) -> Void)? = nil) -> Int32 {
         /// Connection changes, said as they are noticed (after each result and each notice).
         func reportConnection() {
-            for event in publisher?.takeEvents() ?? [] { Console.error("\(command): mqtt: \(EventText.line(event))") }
+            for event in publisher?.takeEvents() ?? [] { Console.error("\(command): mqtt: \(EventText.line(event, in: lineCatalogue))") }
         }
         defer { publisher?.close() }
         var output = output

@@ -6,20 +6,18 @@ import PlantLeafMQTT
 /// reports typed events, and their wording (and any remedy) lives here with the rest of the
 /// command line's.
 enum EventText {
-    /// One broker connection change, without the "plantleaf camera: mqtt: " prefix.
-    static func line(_ event: MQTTEvent) -> String {
+    /// One broker connection change, without the "plantleaf camera: mqtt: " prefix, in `catalogue`'s language.
+    static func line(_ event: MQTTEvent, in catalogue: Catalogue = .english) -> String {
         let delays = MQTTPublisher.reconnectDelays
-        let retrying = "retrying every \(delays.first) s, backing off to \(delays.last) s"
+        let retrying = catalogue.text("mqtt.link.retrying", ["first": String(delays.first), "last": String(delays.last)])
         switch event {
-        case .connected(let broker): return "connected to \(broker)"
-        case .cannotConnect(let broker, let reason): return "cannot connect to \(broker): \(reason); \(retrying)"
-        case .refused(let broker, let reason): return "\(broker) refused the connection: \(reason); \(retrying)"
-        case .lost(let broker, let reason): return "connection to \(broker) lost: \(reason); \(retrying)"
-        case .unsolicitedMessage(let broker):
-            return "\(broker) sent a message though plantleaf subscribes to nothing: connection dropped; \(retrying)"
-        case .tlsFailed(let broker, let reason):
-            return "TLS with \(broker) failed: \(reason); not retrying (check the CA file and the broker's host name)"
-        case .notPublished(let topic, let reason): return "not published to \(topic): \(reason)"
+        case .connected(let broker): return catalogue.text("mqtt.link.connected", ["broker": broker])
+        case .cannotConnect(let broker, let reason): return catalogue.text("mqtt.link.cannot-connect", ["broker": broker, "reason": reason, "retrying": retrying])
+        case .refused(let broker, let reason): return catalogue.text("mqtt.link.refused", ["broker": broker, "reason": reason, "retrying": retrying])
+        case .lost(let broker, let reason): return catalogue.text("mqtt.link.lost", ["broker": broker, "reason": reason, "retrying": retrying])
+        case .unsolicitedMessage(let broker): return catalogue.text("mqtt.link.unsolicited-message", ["broker": broker, "retrying": retrying])
+        case .tlsFailed(let broker, let reason): return catalogue.text("mqtt.link.tls-failed", ["broker": broker, "reason": reason])
+        case .notPublished(let topic, let reason): return catalogue.text("mqtt.link.not-published", ["topic": topic, "reason": reason])
         }
     }
 

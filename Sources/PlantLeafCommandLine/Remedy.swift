@@ -46,7 +46,7 @@ enum Remedy {
             }
         case let error as CameraError: return suffix(for: error, in: catalogue)
         case let error as BenchError: return suffix(for: error)
-        case let error as MQTTError: return suffix(for: error)
+        case let error as MQTTError: return suffix(for: error, in: catalogue)
         case let error as ServeError: return suffix(for: error)
         case let error as JournalError: return suffix(for: error)
         default: return nil
@@ -105,18 +105,16 @@ enum Remedy {
         }
     }
 
-    private static func suffix(for error: MQTTError) -> String? {
+    private static func suffix(for error: MQTTError, in catalogue: Catalogue) -> String? {
         switch error {
-        case .passwordInURL: return " (--mqtt-password-file names a password file)"
-        case .passwordWithoutUser: return ": write it as mqtt://user@host/topic"
-        case .caFileWithoutTLS: return ": use mqtts:// for TLS, or leave --mqtt-ca out"
-        case .libraryMissing: return ": install libmosquitto1 (sudo apt install libmosquitto1)"
-        case .libraryUnusable: return "; reinstall libmosquitto1 (sudo apt install --reinstall libmosquitto1)"
+        case .passwordInURL: return catalogue["remedy.mqtt.password-in-url"]
+        case .passwordWithoutUser: return catalogue["remedy.mqtt.password-without-user"]
+        case .caFileWithoutTLS: return catalogue["remedy.mqtt.ca-file-without-tls"]
+        case .libraryMissing: return catalogue["remedy.mqtt.library-missing"]
+        case .libraryUnusable: return catalogue["remedy.mqtt.library-unusable"]
         case .refused(_, let user, _):
-            let password = "the password in \(MQTTSettings.passwordVariable) or --mqtt-password-file"
-            return user == nil ? "; no user name was sent: give one as mqtt://user@host/topic, \(password)"
-                               : "; the user is in the --mqtt URL, \(password)"
-        case .tlsFailed: return "; --mqtt-ca names the CA that signed the broker's certificate"
+            return catalogue.text(user == nil ? "remedy.mqtt.refused.no-user" : "remedy.mqtt.refused", ["variable": MQTTSettings.passwordVariable])
+        case .tlsFailed: return catalogue["remedy.mqtt.tls-failed"]
         // These name the value that is wrong and why; the option to change is plain from it.
         case .invalidURL, .invalidBaseTopic, .passwordFileUnreadable, .passwordFileEmpty, .caFileUnreadable, .unknownHost, .setupFailed:
             return nil

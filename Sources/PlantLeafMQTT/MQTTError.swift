@@ -1,6 +1,7 @@
 import PlantLeafCore
-/// Why MQTT publishing could not be set up: one line saying what failed and where.
-public enum MQTTError: PlantLeafError {
+/// Why MQTT publishing could not be set up: one line saying what failed and where, in any
+/// catalogue's language.
+public enum MQTTError: WordedError {
     /// The URL is not `mqtt[s]://[user@]host[:port]/base/topic`. `url` has any password masked.
     case invalidURL(url: String, reason: String)
     /// The URL carries `user:password@`: a password on a command line is visible to every user of
@@ -29,28 +30,29 @@ public enum MQTTError: PlantLeafError {
     /// A libmosquitto call that sets the client up failed.
     case setupFailed(step: String, reason: String)
 
-    public var message: String {
+    public func message(in catalogue: Catalogue) -> String {
         switch self {
-        case .invalidURL(let url, _): return "MQTT URL '\(url)'"
-        case .passwordInURL(let url): return "MQTT URL '\(url)' contains a password"
-        case .invalidBaseTopic(let topic, _): return "MQTT base topic '\(topic)'"
-        case .passwordWithoutUser(let path): return "MQTT password file \(path) given, but the URL names no user"
-        case .passwordFileUnreadable(let path, _): return "MQTT password file \(path): cannot read it"
-        case .passwordFileEmpty(let path): return "MQTT password file \(path): its first line is empty"
-        case .caFileWithoutTLS(let path): return "MQTT CA file \(path) given for a plain mqtt:// URL"
-        case .caFileUnreadable(let path, _): return "MQTT CA file \(path): cannot read it"
-        case .libraryMissing: return "\(MQTTPublisher.librarySoname) not found"
-        case .libraryUnusable: return "\(MQTTPublisher.librarySoname) is unusable"
-        case .unknownHost(let host, _): return "MQTT broker host '\(host)' not found"
-        case .refused(let broker, _, _): return "MQTT broker \(broker) refused the connection"
-        case .tlsFailed(let broker, _): return "MQTT broker \(broker): TLS failed"
-        case .setupFailed(let step, _): return "MQTT client set-up failed: \(step)"
+        case .invalidURL(let url, _): return catalogue.text("error.mqtt.invalid-url", ["url": url])
+        case .passwordInURL(let url): return catalogue.text("error.mqtt.password-in-url", ["url": url])
+        case .invalidBaseTopic(let topic, _): return catalogue.text("error.mqtt.invalid-base-topic", ["topic": topic])
+        case .passwordWithoutUser(let path): return catalogue.text("error.mqtt.password-without-user", ["path": path])
+        case .passwordFileUnreadable(let path, _): return catalogue.text("error.mqtt.password-file-unreadable", ["path": path])
+        case .passwordFileEmpty(let path): return catalogue.text("error.mqtt.password-file-empty", ["path": path])
+        case .caFileWithoutTLS(let path): return catalogue.text("error.mqtt.ca-file-without-tls", ["path": path])
+        case .caFileUnreadable(let path, _): return catalogue.text("error.mqtt.ca-file-unreadable", ["path": path])
+        case .libraryMissing: return catalogue.text("error.library.missing", ["library": MQTTPublisher.librarySoname])
+        case .libraryUnusable: return catalogue.text("error.library.unusable", ["library": MQTTPublisher.librarySoname])
+        case .unknownHost(let host, _): return catalogue.text("error.mqtt.unknown-host", ["host": host])
+        case .refused(let broker, _, _): return catalogue.text("error.mqtt.refused", ["broker": broker])
+        case .tlsFailed(let broker, _): return catalogue.text("error.mqtt.tls-failed", ["broker": broker])
+        case .setupFailed(let step, _): return catalogue.text("error.mqtt.setup-failed", ["step": step])
         }
     }
 
-    public var details: String? {
+    /// The reasons are the words libmosquitto, the loader or the settings' check gave: values, passed on as they are.
+    public func details(in catalogue: Catalogue) -> String? {
         switch self {
-        case .invalidURL(_, let reason): return "\(reason); expected mqtt://[user@]host[:port]/base/topic or mqtts://…"
+        case .invalidURL(_, let reason): return catalogue.text("error.mqtt.invalid-url.expected", ["reason": reason])
         case .invalidBaseTopic(_, let reason), .passwordFileUnreadable(_, let reason), .caFileUnreadable(_, let reason),
              .libraryUnusable(let reason), .unknownHost(_, let reason), .refused(_, _, let reason), .tlsFailed(_, let reason),
              .setupFailed(_, let reason):
@@ -58,9 +60,7 @@ public enum MQTTError: PlantLeafError {
         // The loader's own wording for "no such file" adds nothing to "not found".
         case .libraryMissing(let reason): return reason.contains("No such file") ? nil : reason
         // The library reads the variable itself, so it names it.
-        case .passwordInURL:
-            return "put it in the environment variable \(MQTTSettings.passwordVariable) or in a password file instead, "
-                + "and give only user@host in the URL"
+        case .passwordInURL: return catalogue.text("error.mqtt.password-in-url.instead", ["variable": MQTTSettings.passwordVariable])
         case .passwordWithoutUser, .passwordFileEmpty, .caFileWithoutTLS: return nil
         }
     }

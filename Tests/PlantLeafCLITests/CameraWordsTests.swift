@@ -2,6 +2,7 @@ import Glibc
 @testable import PlantLeafCommandLine
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
+import PlantLeafMQTT
 import Testing
 
 /// camera's own lines for people (the set-up line, the notices, the summary) come from the
@@ -55,8 +56,18 @@ import Testing
             FormatDescription(fourCC: FourCC.code("YUYV"), name: "YUYV 4:2:2", sizes: .stepwise(
                 minimum: FrameSize(width: 16, height: 16), maximum: FrameSize(width: 1920, height: 1080), step: FrameSize(width: 2, height: 2), probed: nil)),
         ])
+        let links: [(MQTTEvent, [String])] = [
+            (.connected(broker: "127.0.0.1:1883"), ["127.0.0.1:1883"]),
+            (.cannotConnect(broker: "127.0.0.1:1883", reason: "connection refused"), ["127.0.0.1:1883", "connection refused", "1", "60"]),
+            (.refused(broker: "127.0.0.1:1883", reason: "not authorised"), ["127.0.0.1:1883", "not authorised", "1", "60"]),
+            (.lost(broker: "127.0.0.1:1883", reason: "the connection was lost"), ["127.0.0.1:1883", "the connection was lost", "1", "60"]),
+            (.unsolicitedMessage(broker: "127.0.0.1:1883"), ["127.0.0.1:1883", "1", "60"]),
+            (.tlsFailed(broker: "h:8883", reason: "certificate verify failed"), ["h:8883", "certificate verify failed"]),
+            (.notPublished(topic: "plantleaf/bench/state", reason: "out of memory"), ["plantleaf/bench/state", "out of memory"]),
+        ]
         let summaryValues = ["120", "97", "90", "4", "2", "1", "6", "30 ms", "100", "153600"]
         return notices.map { (EventText.line($0.0, in: catalogue), $0.1) }
+            + links.map { (EventText.line($0.0, in: catalogue), $0.1) }
             + setups.map { (CameraOutput.setupLine($0.0, crop: .center, in: catalogue), $0.1) }
             + [(CameraOutput.summaryLine(summary(fromStream: true), fromStream: true, retriesDevice: false, in: catalogue),
                 summaryValues + ["11", "5", "99001"]),
@@ -78,10 +89,10 @@ import Testing
         }
     }
 
-    /// Every camera text in the catalogue is one these lines print.
+    /// Every camera text in the catalogue is one these lines print, the broker link's among them.
     @Test func theLinesUseEveryCameraText() {
         let english = Catalogue.english
-        let keys = english.ownKeys.filter { $0.hasPrefix("camera.") || $0.hasPrefix("list.") }
+        let keys = english.ownKeys.filter { $0.hasPrefix("camera.") || $0.hasPrefix("list.") || $0.hasPrefix("mqtt.link.") }
         let marked = Catalogue(code: "marked", texts: Dictionary(uniqueKeysWithValues: keys.map { ($0, "⟨\($0)⟩" + english[$0]) }))
         let printed = Self.lines(in: marked).map(\.line).joined(separator: "\n")
         let used = Set(printed.matches(of: #/⟨([A-Za-z0-9.\-]+)⟩/#).map { String($0.output.1) })
@@ -111,5 +122,9 @@ import Testing
             == "/dev/video0: no such device; no /dev/video* devices exist; trying again in 1 s")
         #expect(EventText.line(.frameDropped(source: "standard input", .damaged(.noMarker(atByte: 2))))
             == "standard input: damaged frame dropped: no JPEG marker where one must be (byte 2 of the frame)")
+        #expect(EventText.line(MQTTEvent.tlsFailed(broker: "h:8883", reason: "certificate verify failed"))
+            == "TLS with h:8883 failed: certificate verify failed; not retrying (check the CA file and the broker's host name)")
+        #expect(EventText.line(MQTTEvent.notPublished(topic: "plantleaf/bench/state", reason: "out of memory"))
+            == "not published to plantleaf/bench/state: out of memory")
     }
 }

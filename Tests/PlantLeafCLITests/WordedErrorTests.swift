@@ -3,6 +3,7 @@ import Glibc
 @testable import PlantLeafCommandLine
 @testable import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafMQTT
 import Testing
 
 /// The errors classify and camera print, with their remedies, come from the catalogue: every
@@ -58,7 +59,7 @@ import Testing
     ] + (RuntimeError.statusNames.keys.sorted() + [99]).map { status in
         (RuntimeError.callFailed(function: "LiteRtCreateModel", status: status, context: "m.tflite"), ["LiteRtCreateModel", "m.tflite", String(status)])
     } + fileProblems.map { (ClassifyError.unreadable(path: "/photos/d.jpg", reason: $0.problem), ["/photos/d.jpg"] + $0.values) }
-        + cameraErrors
+        + cameraErrors + mqttErrors
 
     /// Every case of the camera's errors and of each of their reasons, and a dropped frame's.
     static let cameraErrors: [(error: any WordedError, values: [String])] = [
@@ -108,6 +109,33 @@ import Testing
         (CameraError.streamFailed(path: "/dev/video0", reason: .unknownBuffer(index: 9)), ["/dev/video0", "9"]),
         (FrameError.tooShort(bytes: 100, expected: 153_600), ["100", "153600"]),
         (FrameError.corruptJPEG(.truncated(format: .jpeg, detail: "Premature end of JPEG file")), ["MJPEG", "Premature end of JPEG file"]),
+    ]
+
+    /// Every case of MQTT's set-up errors, each remedy among them; the reasons are libmosquitto's,
+    /// the loader's or the settings' check's, passed on as they are.
+    static let mqttErrors: [(error: any WordedError, values: [String])] = [
+        (MQTTError.invalidURL(url: "http://broker/plants", reason: "the scheme is not mqtt or mqtts"),
+         ["http://broker/plants", "the scheme is not mqtt or mqtts", "mqtt://[user@]host[:port]/base/topic", "mqtts://…"]),
+        (MQTTError.passwordInURL(url: "mqtt://u:***@h/t"), ["mqtt://u:***@h/t", "PLANTLEAF_MQTT_PASSWORD", "user@host", "--mqtt-password-file"]),
+        (MQTTError.invalidBaseTopic(topic: "plants/#", reason: "holds a wildcard"), ["plants/#", "holds a wildcard"]),
+        (MQTTError.passwordWithoutUser(passwordFile: "/etc/plantleaf/pw"), ["/etc/plantleaf/pw", "mqtt://user@host/topic"]),
+        (MQTTError.passwordFileUnreadable(path: "/etc/plantleaf/pw", reason: "permission denied"), ["/etc/plantleaf/pw", "permission denied"]),
+        (MQTTError.passwordFileEmpty(path: "/etc/plantleaf/pw"), ["/etc/plantleaf/pw"]),
+        (MQTTError.caFileWithoutTLS(path: "ca.pem"), ["ca.pem", "mqtt://", "mqtts://", "--mqtt-ca"]),
+        (MQTTError.caFileUnreadable(path: "ca.pem", reason: "no such file or directory"), ["ca.pem", "no such file or directory"]),
+        (MQTTError.libraryMissing(reason: "libmosquitto.so.1: cannot open shared object file: No such file or directory"),
+         ["libmosquitto.so.1", "sudo apt install libmosquitto1"]),
+        (MQTTError.libraryMissing(reason: "libssl.so.3: cannot open shared object file: Permission denied"),
+         ["libmosquitto.so.1", "libssl.so.3: cannot open shared object file: Permission denied", "sudo apt install libmosquitto1"]),
+        (MQTTError.libraryUnusable(reason: "mosquitto_lib_init failed"),
+         ["libmosquitto.so.1", "mosquitto_lib_init failed", "sudo apt install --reinstall libmosquitto1"]),
+        (MQTTError.unknownHost(host: "broker.lan", reason: "name or service not known"), ["broker.lan", "name or service not known"]),
+        (MQTTError.refused(broker: "127.0.0.1:1883", user: nil, reason: "not authorised"),
+         ["127.0.0.1:1883", "not authorised", "mqtt://user@host/topic", "PLANTLEAF_MQTT_PASSWORD", "--mqtt-password-file"]),
+        (MQTTError.refused(broker: "127.0.0.1:1883", user: "camera", reason: "not authorised"),
+         ["127.0.0.1:1883", "not authorised", "--mqtt", "PLANTLEAF_MQTT_PASSWORD", "--mqtt-password-file"]),
+        (MQTTError.tlsFailed(broker: "h:8883", reason: "certificate verify failed"), ["h:8883", "certificate verify failed", "--mqtt-ca"]),
+        (MQTTError.setupFailed(step: "mosquitto_new", reason: "out of memory"), ["mosquitto_new", "out of memory"]),
     ]
 
     /// Every way a path can give nothing to classify, each errno the catalogue has words for among them.
@@ -161,7 +189,8 @@ import Testing
     static let technicalWords: Set<String> = ["PNG", "JPEG", "UTF-8", "libLiteRt.so", "LiteRT", "TensorFlow", "Lite", "PlantLeaf", "plantleaf", "install.sh",
                                               "aarch64", "glibc", "Raspberry", "Bookworm", "ai-edge-litert", "ulimit", "flatbuffer", "FIFO",
                                               "V4L2", "MJPEG", "motion-JPEG", "YUYV", "NV12", "RGB24", "ENODEV", "mmap", "dmesg", "sudo", "usermod",
-                                              "video", "fuser", "auto", "TERM", "dumb", "MiB", "Ctrl-C", "SIGTERM"]
+                                              "video", "fuser", "auto", "TERM", "dumb", "MiB", "Ctrl-C", "SIGTERM",
+                                              "MQTT", "TLS", "libmosquitto1"]
 
     /// Today's English words, kept byte for byte (the end-to-end tests pin more of them).
     @Test func englishIsTheTextItWas() {
