@@ -116,7 +116,8 @@ enum Remedy {
             return catalogue.text(user == nil ? "remedy.mqtt.refused.no-user" : "remedy.mqtt.refused", ["variable": MQTTSettings.passwordVariable])
         case .tlsFailed: return catalogue["remedy.mqtt.tls-failed"]
         // These name the value that is wrong and why; the option to change is plain from it.
-        case .invalidURL, .invalidBaseTopic, .passwordFileUnreadable, .passwordFileEmpty, .caFileUnreadable, .unknownHost, .setupFailed:
+        case .invalidURL, .invalidBaseTopic, .passwordFileUnreadable, .passwordNotText, .passwordFileEmpty, .caFileUnreadable, .unknownHost,
+             .setupFailed:
             return nil
         }
     }

@@ -3,19 +3,21 @@ import PlantLeafCore
 /// catalogue's language.
 public enum MQTTError: WordedError {
     /// The URL is not `mqtt[s]://[user@]host[:port]/base/topic`. `url` has any password masked.
-    case invalidURL(url: String, reason: String)
+    case invalidURL(url: String, problem: MQTTURLProblem)
     /// The URL carries `user:password@`: a password on a command line is visible to every user of
     /// the machine (ps, shell history), so it is never taken from there.
     case passwordInURL(url: String)
     /// A base topic that MQTT or Home Assistant cannot use (wildcards, empty levels, `$`).
-    case invalidBaseTopic(topic: String, reason: String)
+    case invalidBaseTopic(topic: String, problem: MQTTTopicProblem)
     /// A password file was given but the URL names no user: MQTT 3.1.1 sends a password only with a user name.
     case passwordWithoutUser(passwordFile: String)
-    case passwordFileUnreadable(path: String, reason: String)
+    case passwordFileUnreadable(path: String, reason: FileReadError)
+    /// Its first line holds a NUL byte or is not UTF-8: sent as it is, the broker would get a password no one wrote.
+    case passwordNotText(path: String)
     case passwordFileEmpty(path: String)
     /// A CA file was given for a plain `mqtt://` URL, where nothing would use it.
     case caFileWithoutTLS(path: String)
-    case caFileUnreadable(path: String, reason: String)
+    case caFileUnreadable(path: String, reason: FileReadError)
     /// dlopen could not open libmosquitto.so.1 (`reason` is the loader's).
     case libraryMissing(reason: String)
     /// libmosquitto.so.1 opened but lacks an entry point PlantLeaf calls, or failed to initialise.
@@ -36,7 +38,8 @@ public enum MQTTError: WordedError {
         case .passwordInURL(let url): return catalogue.text("error.mqtt.password-in-url", ["url": url])
         case .invalidBaseTopic(let topic, _): return catalogue.text("error.mqtt.invalid-base-topic", ["topic": topic])
         case .passwordWithoutUser(let path): return catalogue.text("error.mqtt.password-without-user", ["path": path])
-        case .passwordFileUnreadable(let path, _): return catalogue.text("error.mqtt.password-file-unreadable", ["path": path])
+        case .passwordFileUnreadable(let path, _), .passwordNotText(let path):
+            return catalogue.text("error.mqtt.password-file-unreadable", ["path": path])
         case .passwordFileEmpty(let path): return catalogue.text("error.mqtt.password-file-empty", ["path": path])
         case .caFileWithoutTLS(let path): return catalogue.text("error.mqtt.ca-file-without-tls", ["path": path])
         case .caFileUnreadable(let path, _): return catalogue.text("error.mqtt.ca-file-unreadable", ["path": path])
@@ -49,12 +52,14 @@ public enum MQTTError: WordedError {
         }
     }
 
-    /// The reasons are the words libmosquitto, the loader or the settings' check gave: values, passed on as they are.
+    /// The reasons from libmosquitto, the loader and the resolver, and the names of the set-up steps, are values passed on as they are.
     public func details(in catalogue: Catalogue) -> String? {
         switch self {
-        case .invalidURL(_, let reason): return catalogue.text("error.mqtt.invalid-url.expected", ["reason": reason])
-        case .invalidBaseTopic(_, let reason), .passwordFileUnreadable(_, let reason), .caFileUnreadable(_, let reason),
-             .libraryUnusable(let reason), .unknownHost(_, let reason), .refused(_, _, let reason), .tlsFailed(_, let reason),
+        case .invalidURL(_, let problem): return catalogue.text("error.mqtt.invalid-url.expected", ["problem": problem.text(in: catalogue)])
+        case .invalidBaseTopic(_, let problem): return problem.text(in: catalogue)
+        case .passwordFileUnreadable(_, let reason), .caFileUnreadable(_, let reason): return reason.message(in: catalogue)
+        case .passwordNotText: return catalogue["error.mqtt.password-not-text"]
+        case .libraryUnusable(let reason), .unknownHost(_, let reason), .refused(_, _, let reason), .tlsFailed(_, let reason),
              .setupFailed(_, let reason):
             return reason
         // The loader's own wording for "no such file" adds nothing to "not found".

@@ -61,32 +61,32 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
     public init(url: String, passwordFile: String? = nil, caFile: String? = nil,
                 environment: [String: String] = MQTTSettings.currentEnvironment()) throws(MQTTError) {
         let shown = MQTTSettings.maskingPassword(in: url)
-        func invalid(_ reason: String) -> MQTTError { .invalidURL(url: shown, reason: reason) }
+        func invalid(_ problem: MQTTURLProblem) -> MQTTError { .invalidURL(url: shown, problem: problem) }
 
-        guard let schemeEnd = url.firstRange(of: "://") else { throw invalid("no mqtt:// or mqtts:// at the start") }
+        guard let schemeEnd = url.firstRange(of: "://") else { throw invalid(.noScheme) }
         switch url[..<schemeEnd.lowerBound].lowercased() {
         case "mqtt": usesTLS = false
         case "mqtts": usesTLS = true
-        case let other: throw invalid("scheme '\(other)' is neither mqtt nor mqtts")
+        case let other: throw invalid(.unknownScheme(other))
         }
         let rest = url[schemeEnd.upperBound...]
         // '?' would be a query in any other URL: refusing it beats publishing to a topic holding it.
-        guard !rest.contains("?") else { throw invalid("query strings (?…) are not supported") }
-        guard let pathStart = rest.firstIndex(of: "/") else { throw invalid("no base topic after the host") }
+        guard !rest.contains("?") else { throw invalid(.queryString) }
+        guard let pathStart = rest.firstIndex(of: "/") else { throw invalid(.noBaseTopic) }
         var authority = rest[..<pathStart]
 
         if let at = authority.lastIndex(of: "@") {
             let userInfo = authority[..<at]
             guard !userInfo.contains(":") else { throw MQTTError.passwordInURL(url: shown) }
             guard let bytes = MQTTSettings.percentDecoded(userInfo), !bytes.isEmpty else {
-                throw invalid("the user name before '@' is empty or has a broken %-escape")
+                throw invalid(.badUserName)
             }
             // MQTT user names are UTF-8; decoding anything else would send another name.
-            guard let decoded = String(validating: bytes, as: UTF8.self) else { throw invalid("the user name is not UTF-8 text") }
+            guard let decoded = String(validating: bytes, as: UTF8.self) else { throw invalid(.userNameNotText) }
             // A NUL ends the name libmosquitto sends (ad%00min connected as "ad"); other
             // controls have no place in a name either.
             if let control = decoded.unicodeScalars.first(where: MQTTSettings.isControl) {
-                throw invalid("the user name contains the control character \(MQTTSettings.codePoint(control))")
+                throw invalid(.userNameControlCharacter(codePoint: MQTTSettings.codePoint(control)))
             }
             user = decoded
             authority = authority[authority.index(after: at)...]
@@ -96,29 +96,29 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
 
         var portText: Substring?
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw invalid("'[' without ']' around an IPv6 address") }
+            guard let close = authority.firstIndex(of: "]") else { throw invalid(.unclosedBracket) }
             host = String(authority[authority.index(after: authority.startIndex)..<close])
             let afterBracket = authority[authority.index(after: close)...]
             if !afterBracket.isEmpty {
-                guard afterBracket.hasPrefix(":") else { throw invalid("unexpected '\(afterBracket)' after the IPv6 address") }
+                guard afterBracket.hasPrefix(":") else { throw invalid(.unexpectedAfterIPv6(String(afterBracket))) }
                 portText = afterBracket.dropFirst()
             }
         } else if let colon = authority.firstIndex(of: ":") {
             host = String(authority[..<colon])
             let afterColon = authority[authority.index(after: colon)...]
-            guard !afterColon.contains(":") else { throw invalid("an IPv6 address must be in brackets: mqtt://[::1]:1883/…") }
+            guard !afterColon.contains(":") else { throw invalid(.ipv6WithoutBrackets) }
             portText = afterColon
         } else {
             host = String(authority)
         }
-        guard !host.isEmpty else { throw invalid("no host") }
+        guard !host.isEmpty else { throw invalid(.noHost) }
         if let bad = host.unicodeScalars.first(where: { !MQTTSettings.isHostCharacter($0) }) {
-            throw invalid("the host contains '\(bad.escaped(asASCII: true))'")
+            throw invalid(.hostCharacter(bad.escaped(asASCII: true)))
         }
         if let portText {
             // Digits only: Int() alone would also take "+1883".
             guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portText), (1...65_535).contains(number) else {
-                throw invalid("port '\(portText)' is not a number from 1 to 65535")
+                throw invalid(.invalidPort(String(portText)))
             }
             port = number
         } else {
@@ -127,7 +127,7 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
 
         var topic = rest[rest.index(after: pathStart)...]
         while topic.hasSuffix("/") { topic = topic.dropLast() }
-        guard !topic.isEmpty else { throw invalid("no base topic after the host") }
+        guard !topic.isEmpty else { throw invalid(.noBaseTopic) }
         baseTopic = String(topic)
         try MQTTSettings.checkBaseTopic(baseTopic)
 
@@ -138,7 +138,7 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
             do {
                 _ = try FileReader.readAll(path: caFile, maximumSize: 16 * 1_048_576)
             } catch {
-                throw MQTTError.caFileUnreadable(path: caFile, reason: error.reason)
+                throw MQTTError.caFileUnreadable(path: caFile, reason: error)
             }
         }
         self.caFile = caFile
@@ -153,22 +153,22 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
     /// Refuses what would make the topics unusable: wildcards (not allowed in a published topic),
     /// `$` (broker-reserved, e.g. `$SYS`), empty levels, control characters, too long.
     static func checkBaseTopic(_ topic: String) throws(MQTTError) {
-        func invalid(_ reason: String) -> MQTTError { .invalidBaseTopic(topic: topic, reason: reason) }
+        func invalid(_ problem: MQTTTopicProblem) -> MQTTError { .invalidBaseTopic(topic: topic, problem: problem) }
         if let wildcard = topic.first(where: { $0 == "+" || $0 == "#" }) {
-            throw invalid("contains the wildcard '\(wildcard)', which only subscriptions may use")
+            throw invalid(.wildcard(wildcard))
         }
-        if topic.hasPrefix("$") { throw invalid("topics starting with '$' are reserved for the broker") }
+        if topic.hasPrefix("$") { throw invalid(.reserved) }
         if topic.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
-            throw invalid("has an empty level ('//')")
+            throw invalid(.emptyLevel)
         }
         if topic.unicodeScalars.contains(where: isControl) {
-            throw invalid("contains a control character")
+            throw invalid(.controlCharacter)
         }
         // The discovery config topics repeat the base topic (as a node id) under their own
         // prefix, so the longest topic depends on which characters the base topic has.
         let longest = publishedTopics(baseTopic: topic).map(\.utf8.count).max() ?? 0
         if longest > maximumTopicBytes {
-            throw invalid("makes a published topic \(longest) bytes long, above MQTT's \(maximumTopicBytes)")
+            throw invalid(.tooLong(bytes: longest, limit: maximumTopicBytes))
         }
     }
 
@@ -205,7 +205,7 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
         do {
             bytes = try FileReader.readAll(path: passwordFile, maximumSize: 65_536)
         } catch {
-            throw MQTTError.passwordFileUnreadable(path: passwordFile, reason: error.reason)
+            throw MQTTError.passwordFileUnreadable(path: passwordFile, reason: error)
         }
         var line = bytes.prefix { $0 != UInt8(ascii: "\n") }
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
@@ -214,7 +214,7 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
         // would send another password; either way the broker would refuse a password the user
         // never wrote.
         guard !line.contains(0), let password = String(validating: line, as: UTF8.self) else {
-            throw MQTTError.passwordFileUnreadable(path: passwordFile, reason: "its first line holds a NUL byte or is not UTF-8 text")
+            throw MQTTError.passwordNotText(path: passwordFile)
         }
         return password
     }

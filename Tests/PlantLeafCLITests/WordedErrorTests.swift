@@ -59,7 +59,7 @@ import Testing
     ] + (RuntimeError.statusNames.keys.sorted() + [99]).map { status in
         (RuntimeError.callFailed(function: "LiteRtCreateModel", status: status, context: "m.tflite"), ["LiteRtCreateModel", "m.tflite", String(status)])
     } + fileProblems.map { (ClassifyError.unreadable(path: "/photos/d.jpg", reason: $0.problem), ["/photos/d.jpg"] + $0.values) }
-        + cameraErrors + mqttErrors
+        + cameraErrors + mqttErrors + mqttSettingsProblems
 
     /// Every case of the camera's errors and of each of their reasons, and a dropped frame's.
     static let cameraErrors: [(error: any WordedError, values: [String])] = [
@@ -114,15 +114,17 @@ import Testing
     /// Every case of MQTT's set-up errors, each remedy among them; the reasons are libmosquitto's,
     /// the loader's or the settings' check's, passed on as they are.
     static let mqttErrors: [(error: any WordedError, values: [String])] = [
-        (MQTTError.invalidURL(url: "http://broker/plants", reason: "the scheme is not mqtt or mqtts"),
-         ["http://broker/plants", "the scheme is not mqtt or mqtts", "mqtt://[user@]host[:port]/base/topic", "mqtts://…"]),
+        (MQTTError.invalidURL(url: "http://broker/plants", problem: .unknownScheme("http")),
+         ["http://broker/plants", "'http'", "mqtt://[user@]host[:port]/base/topic", "mqtts://…"]),
         (MQTTError.passwordInURL(url: "mqtt://u:***@h/t"), ["mqtt://u:***@h/t", "PLANTLEAF_MQTT_PASSWORD", "user@host", "--mqtt-password-file"]),
-        (MQTTError.invalidBaseTopic(topic: "plants/#", reason: "holds a wildcard"), ["plants/#", "holds a wildcard"]),
+        (MQTTError.invalidBaseTopic(topic: "plants/#", problem: .wildcard("#")), ["plants/#", "'#'"]),
         (MQTTError.passwordWithoutUser(passwordFile: "/etc/plantleaf/pw"), ["/etc/plantleaf/pw", "mqtt://user@host/topic"]),
-        (MQTTError.passwordFileUnreadable(path: "/etc/plantleaf/pw", reason: "permission denied"), ["/etc/plantleaf/pw", "permission denied"]),
+        (MQTTError.passwordFileUnreadable(path: "/etc/plantleaf/pw", reason: .system(SystemError(EACCES))), ["/etc/plantleaf/pw"]),
+        (MQTTError.passwordFileUnreadable(path: "/etc/plantleaf/pw", reason: .overLimit(limit: 65_536)), ["/etc/plantleaf/pw", "64 KiB"]),
+        (MQTTError.passwordNotText(path: "/etc/plantleaf/pw"), ["/etc/plantleaf/pw", "NUL", "UTF-8"]),
         (MQTTError.passwordFileEmpty(path: "/etc/plantleaf/pw"), ["/etc/plantleaf/pw"]),
         (MQTTError.caFileWithoutTLS(path: "ca.pem"), ["ca.pem", "mqtt://", "mqtts://", "--mqtt-ca"]),
-        (MQTTError.caFileUnreadable(path: "ca.pem", reason: "no such file or directory"), ["ca.pem", "no such file or directory"]),
+        (MQTTError.caFileUnreadable(path: "ca.pem", reason: .notRegularFile(mode: S_IFDIR)), ["ca.pem"]),
         (MQTTError.libraryMissing(reason: "libmosquitto.so.1: cannot open shared object file: No such file or directory"),
          ["libmosquitto.so.1", "sudo apt install libmosquitto1"]),
         (MQTTError.libraryMissing(reason: "libssl.so.3: cannot open shared object file: Permission denied"),
@@ -137,6 +139,19 @@ import Testing
         (MQTTError.tlsFailed(broker: "h:8883", reason: "certificate verify failed"), ["h:8883", "certificate verify failed", "--mqtt-ca"]),
         (MQTTError.setupFailed(step: "mosquitto_new", reason: "out of memory"), ["mosquitto_new", "out of memory"]),
     ]
+
+    /// Every reason a --mqtt URL or its base topic is refused, each in its error's line.
+    static let mqttSettingsProblems: [(error: any WordedError, values: [String])] = [
+        (.noScheme, ["mqtt://", "mqtts://"]), (.unknownScheme("tcp"), ["'tcp'", "mqtt", "mqtts"]), (.queryString, ["(?…)"]), (.noBaseTopic, []),
+        (.badUserName, ["'@'", "%-escape"]), (.userNameNotText, ["UTF-8"]), (.userNameControlCharacter(codePoint: "U+001B"), ["U+001B"]),
+        (.unclosedBracket, ["'['", "']'", "IPv6"]), (.unexpectedAfterIPv6("x"), ["'x'", "IPv6"]), (.ipv6WithoutBrackets, ["IPv6", "mqtt://[::1]:1883/…"]),
+        (.noHost, []), (.hostCharacter(" "), ["' '"]), (.invalidPort("99999"), ["'99999'", "1", "65535"]),
+    ].map { (problem: MQTTURLProblem, values: [String]) in
+        (MQTTError.invalidURL(url: "mqtt://broker/plants", problem: problem), values + ["mqtt://broker/plants", "mqtt://[user@]host[:port]/base/topic"])
+    } + [
+        (.wildcard("+"), ["'+'"]), (.reserved, ["'$'"]), (.emptyLevel, ["('//')"]), (.controlCharacter, []),
+        (.tooLong(bytes: 65_536, limit: 65_535), ["65536", "65535"]),
+    ].map { (problem: MQTTTopicProblem, values: [String]) in (MQTTError.invalidBaseTopic(topic: "plants", problem: problem), values + ["'plants'"]) }
 
     /// Every way a path can give nothing to classify, each errno the catalogue has words for among them.
     static let fileProblems: [(problem: FileReadError, values: [String])] = [
@@ -190,7 +205,7 @@ import Testing
                                               "aarch64", "glibc", "Raspberry", "Bookworm", "ai-edge-litert", "ulimit", "flatbuffer", "FIFO",
                                               "V4L2", "MJPEG", "motion-JPEG", "YUYV", "NV12", "RGB24", "ENODEV", "mmap", "dmesg", "sudo", "usermod",
                                               "video", "fuser", "auto", "TERM", "dumb", "MiB", "Ctrl-C", "SIGTERM",
-                                              "MQTT", "TLS", "libmosquitto1"]
+                                              "MQTT", "mqtt", "mqtts", "TLS", "libmosquitto1", "NUL", "IPv6"]
 
     /// Today's English words, kept byte for byte (the end-to-end tests pin more of them).
     @Test func englishIsTheTextItWas() {

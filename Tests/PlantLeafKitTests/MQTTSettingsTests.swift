@@ -57,8 +57,8 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
 
         try "\n".write(toFile: file, atomically: true, encoding: .utf8)
         #expect(settingsError("mqtt://camera@host/t", passwordFile: file) == .passwordFileEmpty(path: file))
-        #expect(settingsError("mqtt://camera@host/t", passwordFile: folder + "/missing")
-                == .passwordFileUnreadable(path: folder + "/missing", reason: "no such file or directory"))
+        #expect(settingsError("mqtt://camera@host/t", passwordFile: folder + "/missing")?.description
+                == "MQTT password file \(folder)/missing: cannot read it: no such file or directory")
         #expect(settingsError("mqtt://host/t", passwordFile: file) == .passwordWithoutUser(passwordFile: file))
     }
 
@@ -74,8 +74,8 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
 
     @Test func badURLsSayWhatIsWrong() {
         func reason(_ url: String) -> String? {
-            guard case .invalidURL(_, let reason)? = settingsError(url) else { return nil }
-            return reason
+            guard case .invalidURL(_, let problem)? = settingsError(url) else { return nil }
+            return problem.text
         }
         #expect(reason("broker.local/plants") == "no mqtt:// or mqtts:// at the start")
         #expect(reason("tcp://broker.local/plants") == "scheme 'tcp' is neither mqtt nor mqtts")
@@ -96,8 +96,8 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
 
     @Test func baseTopicsThatCannotBePublishedToAreRefused() {
         func reason(_ url: String) -> String? {
-            guard case .invalidBaseTopic(_, let reason)? = settingsError(url) else { return nil }
-            return reason
+            guard case .invalidBaseTopic(_, let problem)? = settingsError(url) else { return nil }
+            return problem.text
         }
         #expect(reason("mqtt://host/plants/+") == "contains the wildcard '+', which only subscriptions may use")
         #expect(reason("mqtt://host/plants/#") == "contains the wildcard '#', which only subscriptions may use")
@@ -114,11 +114,11 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
         let longestBase = String(repeating: "a", count: 65_535 - discoveryOverhead)
         let longest = try MQTTSettings(url: "mqtt://host/" + longestBase, environment: [:])
         #expect(longest.baseTopic == longestBase)
-        guard case .invalidBaseTopic(_, let reason)? = settingsError("mqtt://host/" + longestBase + "a") else {
+        guard case .invalidBaseTopic(_, let problem)? = settingsError("mqtt://host/" + longestBase + "a") else {
             Issue.record("a base topic one byte longer was accepted")
             return
         }
-        #expect(reason == "makes a published topic 65536 bytes long, above MQTT's 65535")
+        #expect(problem.text == "makes a published topic 65536 bytes long, above MQTT's 65535")
         // A non-ASCII character is one '_' in the node id but two bytes in the base topic: here
         // "<base>/availability" is the longest topic, exactly at the limit.
         let wide = String(repeating: "é", count: 32_761)
@@ -129,8 +129,8 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
     /// A NUL in the user name made libmosquitto send only what came before it.
     @Test func controlCharactersAndNonUTF8InCredentialsAreRefused() throws {
         func reason(_ url: String) -> String? {
-            guard case .invalidURL(_, let reason)? = settingsError(url) else { return nil }
-            return reason
+            guard case .invalidURL(_, let problem)? = settingsError(url) else { return nil }
+            return problem.text
         }
         #expect(reason("mqtt://ad%00min@host/plants") == "the user name contains the control character U+0000")
         #expect(reason("mqtt://ad%1Bmin@host/plants") == "the user name contains the control character U+001B")
@@ -144,13 +144,12 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
         let file = folder + "/password"
         for bytes in [Array("ad\0min\n".utf8), [0x61, 0xFF, 0x62]] {
             TestImages.write(bytes, to: file)
-            #expect(settingsError("mqtt://camera@host/t", passwordFile: file)
-                    == .passwordFileUnreadable(path: file, reason: "its first line holds a NUL byte or is not UTF-8 text"))
+            #expect(settingsError("mqtt://camera@host/t", passwordFile: file)?.description
+                    == "MQTT password file \(file): cannot read it: its first line holds a NUL byte or is not UTF-8 text")
         }
         // The limit is 64 KiB, which "MiB" rounded down to "0 MiB".
         TestImages.write([UInt8](repeating: 0x61, count: 65_537), to: file)
-        #expect(settingsError("mqtt://camera@host/t", passwordFile: file)
-                == .passwordFileUnreadable(path: file, reason: "65537 bytes, more than the 64 KiB limit"))
+        #expect(settingsError("mqtt://camera@host/t", passwordFile: file)?.details == "65537 bytes, more than the 64 KiB limit")
     }
 
     @Test func caFileIsForTLSAndMustBeReadable() throws {
@@ -160,6 +159,6 @@ private func settingsError(_ url: String, passwordFile: String? = nil, caFile: S
         try "-----BEGIN CERTIFICATE-----\n".write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try MQTTSettings(url: "mqtts://host/t", caFile: file, environment: [:]).caFile == file)
         #expect(settingsError("mqtt://host/t", caFile: file) == .caFileWithoutTLS(path: file))
-        #expect(settingsError("mqtts://host/t", caFile: folder) == .caFileUnreadable(path: folder, reason: "is a directory"))
+        #expect(settingsError("mqtts://host/t", caFile: folder)?.description == "MQTT CA file \(folder): cannot read it: is a directory")
     }
 }
