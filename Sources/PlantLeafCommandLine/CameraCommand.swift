@@ -61,7 +61,7 @@ enum CameraCommand {
             return benchmark(classifier: classifier, imagePath: image, size: parsed.session.request.size, crop: parsed.session.crop,
                              iterations: parsed.iterations)
         }
-        guard var monitor = CameraMonitor(parsed, command: "plantleaf camera", openJournal: { parsed.journal.recorder(command: "plantleaf camera") }) else { return ExitCode.setupFailure }
+        guard var monitor = CameraMonitor(parsed, command: "plantleaf camera", openJournal: { parsed.journal.recorder(command: "plantleaf camera", in: $0) }) else { return ExitCode.setupFailure }
         let json = (parsed.format ?? (Console.stdoutIsTerminal ? .text : .json)) == .json
         var preview: TerminalPreview?
         if parsed.preview && !json {

@@ -42,10 +42,10 @@ struct CameraMonitor {
     /// Loads the model (unless it reads on `shared` instances, a server's) and opens the --log
     /// file and the broker connection; nil after saying on stderr, in one line, what could not be
     /// set up. `openJournal` is called once the rest is set up (a journal that cannot be kept is
-    /// no set-up failure); the journal it gives, if any, gets every reading. `linesInEnglish`: the
+    /// no set-up failure), with the language of the lines on stderr; the journal it gives, if any, gets every reading. `linesInEnglish`: the
     /// lines on stderr stay English whatever the language (a server's log).
     init?(_ parsed: CameraCommandOptions, command: String, shared: InferenceWorkers? = nil, linesInEnglish: Bool = false,
-          openJournal: () -> JournalRecorder?) {
+          openJournal: (Catalogue) -> JournalRecorder?) {
         self.command = command
         options = parsed.session
         source = parsed.session.inputPath.map { $0 == "-" ? "stdin" : $0 } ?? parsed.session.devicePath
@@ -93,7 +93,7 @@ struct CameraMonitor {
         }
         self.log = log
         self.publisher = publisher
-        journal = openJournal()
+        journal = openJournal(lineCatalogue)
         // An event keeps the frame that started it.
         if journal != nil { options.keepModelInput = true }
         session = CameraSession(workers: workers, verdictPolicy: parsed.verdictPolicy, options: options)

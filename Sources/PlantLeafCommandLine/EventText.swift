@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafJournal
 import PlantLeafMQTT
 
 /// The lines `plantleaf camera` writes on stderr for what happens while it runs: the library
@@ -34,6 +35,14 @@ enum EventText {
             return catalogue.text("camera.notice.retrying", ["problem": error.description(in: catalogue), "seconds": JSONObject.number(pause, decimals: 1)])
         case .cameraBack(let device, let failedAttempts):
             return catalogue.text("camera.notice.back", ["device": device, "count": String(failedAttempts)])
+        }
+    }
+
+    /// One thing the journal's writer says, without the "plantleaf camera: " prefix, in `catalogue`'s language.
+    static func line(_ notice: JournalNotice, in catalogue: Catalogue = .english) -> String {
+        switch notice {
+        case .writeFailed(let error): return catalogue.text("journal.notice.write-failed", ["problem": error.description(in: catalogue)])
+        case .writingAgain(let path): return catalogue.text("journal.notice.writing-again", ["path": path])
         }
     }
 }

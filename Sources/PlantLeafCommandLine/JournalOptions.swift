@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafCore
 import PlantLeafJournal
 
 /// Where and how camera and serve keep the journal: --journal FILE or --no-journal, events'
@@ -55,17 +56,18 @@ public struct JournalOptions: Sendable, Equatable {
     }
 
     /// Opens the journal these options name; nil with --no-journal, or after saying on stderr in
-    /// one line (prefixed `command`) why it cannot be kept: the readings go on without it.
-    func recorder(command: String) -> JournalRecorder? {
+    /// one line (prefixed `command`, in `catalogue`'s language) why it cannot be kept: the
+    /// readings go on without it.
+    func recorder(command: String, in catalogue: Catalogue = .english) -> JournalRecorder? {
         guard !disabled else { return nil }
         guard let settings else {
-            Console.error("\(command): no journal: neither XDG_STATE_HOME nor HOME is set; give --journal FILE or --no-journal")
+            Console.error("\(command): " + catalogue["journal.notice.no-home"])
             return nil
         }
         do {
-            return try JournalRecorder(settings: settings) { line in Console.error("\(command): \(line)") }
+            return try JournalRecorder(settings: settings) { notice in Console.error("\(command): \(EventText.line(notice, in: catalogue))") }
         } catch {
-            Console.error("\(command): \(Remedy.line(error)); readings go on without it")
+            Console.error("\(command): " + catalogue.text("journal.notice.not-kept", ["problem": Remedy.line(error, in: catalogue)]))
             return nil
         }
     }

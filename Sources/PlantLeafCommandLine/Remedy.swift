@@ -48,7 +48,7 @@ enum Remedy {
         case let error as BenchError: return suffix(for: error)
         case let error as MQTTError: return suffix(for: error, in: catalogue)
         case let error as ServeError: return suffix(for: error)
-        case let error as JournalError: return suffix(for: error)
+        case let error as JournalError: return suffix(for: error, in: catalogue)
         default: return nil
         }
     }
@@ -134,14 +134,14 @@ enum Remedy {
         }
     }
 
-    private static func suffix(for error: JournalError) -> String? {
+    private static func suffix(for error: JournalError, in catalogue: Catalogue) -> String? {
         switch error {
-        case .libraryMissing: return ": install libsqlite3-0 (sudo apt install libsqlite3-0)"
-        case .libraryUnusable: return "; reinstall libsqlite3-0 (sudo apt install --reinstall libsqlite3-0)"
-        case .notFound: return " (camera and serve make it as they read; --journal FILE names another)"
-        case .notADatabase, .notAJournal: return "; move it away or give another --journal FILE"
-        case .newerSchema: return "; use the newer plantleaf, or give another --journal FILE"
-        case .readOnly: return "; give a --journal FILE this user can write"
+        case .libraryMissing: return catalogue["remedy.journal.library-missing"]
+        case .libraryUnusable: return catalogue["remedy.journal.library-unusable"]
+        case .notFound: return catalogue["remedy.journal.not-found"]
+        case .notADatabase, .notAJournal: return catalogue["remedy.journal.move-away"]
+        case .newerSchema: return catalogue["remedy.journal.newer-schema"]
+        case .readOnly: return catalogue["remedy.journal.read-only"]
         // These say what failed; the disk or the file system is the user's to see to.
         case .diskFull, .failed: return nil
         }

@@ -81,7 +81,7 @@ enum ServeCommand {
             let workers = try InferenceWorkers(classifiers)
             if let failure = workers.threadStartFailure { throw failure }
             if let camera = options.camera {
-                guard var made = CameraMonitor(camera, command: "plantleaf serve", shared: workers, linesInEnglish: true, openJournal: { journal }) else {
+                guard var made = CameraMonitor(camera, command: "plantleaf serve", shared: workers, linesInEnglish: true, openJournal: { _ in journal }) else {
                     return ExitCode.setupFailure
                 }
                 made.keepModelInput()

@@ -1,7 +1,8 @@
 import PlantLeafCore
 
-/// Why the journal could not be opened, read or written: one line that says what failed and where.
-public enum JournalError: PlantLeafError {
+/// Why the journal could not be opened, read or written: one line that says what failed and
+/// where, in any catalogue's language.
+public enum JournalError: WordedError {
     /// dlopen could not open libsqlite3.so.0 (`reason` is the loader's).
     case libraryMissing(reason: String)
     /// libsqlite3.so.0 opened but lacks an entry point PlantLeaf calls.
@@ -21,22 +22,24 @@ public enum JournalError: PlantLeafError {
     /// Any other failure SQLite reports: `step` is what was being done, `reason` SQLite's words.
     case failed(path: String, step: String, reason: String)
 
-    public var message: String {
+    public func message(in catalogue: Catalogue) -> String {
         switch self {
-        case .libraryMissing: return "\(SQLiteDatabase.librarySoname) not found"
-        case .libraryUnusable: return "\(SQLiteDatabase.librarySoname) is unusable"
-        case .notFound(let path): return "no journal at \(path)"
-        case .notADatabase(let path): return "journal \(path) is not an SQLite database"
-        case .notAJournal(let path): return "journal \(path) is an SQLite database but not a PlantLeaf journal"
+        case .libraryMissing: return catalogue.text("error.library.missing", ["library": SQLiteDatabase.librarySoname])
+        case .libraryUnusable: return catalogue.text("error.library.unusable", ["library": SQLiteDatabase.librarySoname])
+        case .notFound(let path): return catalogue.text("error.journal.not-found", ["path": path])
+        case .notADatabase(let path): return catalogue.text("error.journal.not-a-database", ["path": path])
+        case .notAJournal(let path): return catalogue.text("error.journal.not-a-journal", ["path": path])
         case .newerSchema(let path, let version):
-            return "journal \(path) has schema \(version), newer than this build reads (\(Journal.schemaVersion))"
-        case .readOnly(let path): return "journal \(path) cannot be written (read-only)"
-        case .diskFull(let path): return "journal \(path): the disk is full"
-        case .failed(let path, let step, _): return "journal \(path): \(step) failed"
+            return catalogue.text("error.journal.newer-schema", ["path": path, "version": String(version), "supported": String(Journal.schemaVersion)])
+        case .readOnly(let path): return catalogue.text("error.journal.read-only", ["path": path])
+        case .diskFull(let path): return catalogue.text("error.journal.disk-full", ["path": path])
+        // The step names the SQL being run, as SQLite's reason does: both are values.
+        case .failed(let path, let step, _): return catalogue.text("error.journal.failed", ["path": path, "step": step])
         }
     }
 
-    public var details: String? {
+    /// The loader's and SQLite's own words, passed on as they are.
+    public func details(in catalogue: Catalogue) -> String? {
         switch self {
         case .libraryMissing(let reason), .libraryUnusable(let reason), .failed(_, _, let reason): return reason
         default: return nil

@@ -4,13 +4,13 @@ import Synchronization
 /// The journal as a running process writes it: each camera reading and upload result, the
 /// events the camera's readings make, and retention as it goes; and reads for the pages, on a
 /// second connection so a page never waits for a write. Shared by the camera's thread and the
-/// server's. A write that fails is said once in one line (`report`), and the readings go on
+/// server's. A write that fails is said once (`report`), and the readings go on
 /// without the journal until writing works again.
 public final class JournalRecorder: Sendable {
     public let settings: JournalSettings
     private let writer: Mutex<Writer>
     private let reader: Mutex<Journal?>
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (JournalNotice) -> Void
 
     /// How many readings go between two retention checks: a check is a few pragma reads, and a
     /// hundred readings are some 15 KB.
@@ -21,12 +21,12 @@ public final class JournalRecorder: Sendable {
         var events: EventFollower
         var sinceRetention = 0
         /// The last failure said, so it is said once rather than at every reading.
-        var failure: String?
+        var failure: JournalError?
     }
 
     /// Opens (or makes) the journal and enforces retention once.
     /// - Throws: `JournalError` when it cannot be opened for writing.
-    public init(settings: JournalSettings, report: @escaping @Sendable (String) -> Void) throws(JournalError) {
+    public init(settings: JournalSettings, report: @escaping @Sendable (JournalNotice) -> Void) throws(JournalError) {
         let journal = try Journal(path: settings.path)
         try journal.enforce(settings.retention, now: .now())
         self.settings = settings
@@ -62,13 +62,12 @@ public final class JournalRecorder: Sendable {
                 }
                 if writer.failure != nil {
                     writer.failure = nil
-                    report("journal \(settings.path): writing again")
+                    report(.writingAgain(path: settings.path))
                 }
                 return established
             } catch {
-                let line = "\(error); readings go on to the other outputs"
-                if writer.failure != line { report(line) }
-                writer.failure = line
+                if writer.failure != error { report(.writeFailed(error)) }
+                writer.failure = error
                 return nil
             }
         }

@@ -2,6 +2,7 @@ import Glibc
 @testable import PlantLeafCommandLine
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
+import PlantLeafJournal
 import PlantLeafMQTT
 import Testing
 
@@ -65,9 +66,16 @@ import Testing
             (.tlsFailed(broker: "h:8883", reason: "certificate verify failed"), ["h:8883", "certificate verify failed"]),
             (.notPublished(topic: "plantleaf/bench/state", reason: "out of memory"), ["plantleaf/bench/state", "out of memory"]),
         ]
+        let journal: [(JournalNotice, [String])] = [
+            (.writeFailed(.diskFull(path: "j.sqlite")), ["j.sqlite"]),
+            (.writeFailed(.failed(path: "j.sqlite", step: "inserting a reading", reason: "database is locked")),
+             ["j.sqlite", "inserting a reading", "database is locked"]),
+            (.writingAgain(path: "j.sqlite"), ["j.sqlite"]),
+        ]
         let summaryValues = ["120", "97", "90", "4", "2", "1", "6", "30 ms", "100", "153600"]
         return notices.map { (EventText.line($0.0, in: catalogue), $0.1) }
             + links.map { (EventText.line($0.0, in: catalogue), $0.1) }
+            + journal.map { (EventText.line($0.0, in: catalogue), $0.1) }
             + setups.map { (CameraOutput.setupLine($0.0, crop: .center, in: catalogue), $0.1) }
             + [(CameraOutput.summaryLine(summary(fromStream: true), fromStream: true, retriesDevice: false, in: catalogue),
                 summaryValues + ["11", "5", "99001"]),
@@ -78,6 +86,9 @@ import Testing
                (CameraOutput.deviceListing(path: "/dev/video0", listed, in: catalogue),
                 ["/dev/video0: HD Webcam", "uvcvideo", "usb-0000:01:00.0-1.2", "MJPG Motion-JPEG", "--pixel-format mjpeg", "H264 H.264",
                  "1280x720: 30, 15", "1280x720", "--pixel-format yuyv", "YUYV", "16x16", "1920x1080", "2x2"]),
+               ("plantleaf camera: " + catalogue["journal.notice.no-home"], ["XDG_STATE_HOME", "HOME", "--journal FILE", "--no-journal"]),
+               ("plantleaf camera: " + catalogue.text("journal.notice.not-kept", ["problem": Remedy.line(JournalError.readOnly(path: "j.sqlite"), in: catalogue)]),
+                ["j.sqlite", "--journal FILE"]),
                ("plantleaf camera: " + catalogue.text("camera.log-unwritable", ["path": "run.jsonl", "reason": "no space left on device"]),
                 ["--log run.jsonl", "no space left on device"])]
     }
@@ -89,10 +100,10 @@ import Testing
         }
     }
 
-    /// Every camera text in the catalogue is one these lines print, the broker link's among them.
+    /// Every camera text in the catalogue is one these lines print, the broker link's and the journal's among them.
     @Test func theLinesUseEveryCameraText() {
         let english = Catalogue.english
-        let keys = english.ownKeys.filter { $0.hasPrefix("camera.") || $0.hasPrefix("list.") || $0.hasPrefix("mqtt.link.") }
+        let keys = english.ownKeys.filter { $0.hasPrefix("camera.") || $0.hasPrefix("list.") || $0.hasPrefix("mqtt.link.") || $0.hasPrefix("journal.notice.") }
         let marked = Catalogue(code: "marked", texts: Dictionary(uniqueKeysWithValues: keys.map { ($0, "⟨\($0)⟩" + english[$0]) }))
         let printed = Self.lines(in: marked).map(\.line).joined(separator: "\n")
         let used = Set(printed.matches(of: #/⟨([A-Za-z0-9.\-]+)⟩/#).map { String($0.output.1) })
@@ -124,6 +135,8 @@ import Testing
             == "standard input: damaged frame dropped: no JPEG marker where one must be (byte 2 of the frame)")
         #expect(EventText.line(MQTTEvent.tlsFailed(broker: "h:8883", reason: "certificate verify failed"))
             == "TLS with h:8883 failed: certificate verify failed; not retrying (check the CA file and the broker's host name)")
+        #expect(EventText.line(JournalNotice.writeFailed(.diskFull(path: "j.sqlite"))) == "journal j.sqlite: the disk is full; readings go on to the other outputs")
+        #expect(EventText.line(JournalNotice.writingAgain(path: "j.sqlite")) == "journal j.sqlite: writing again")
         #expect(EventText.line(MQTTEvent.notPublished(topic: "plantleaf/bench/state", reason: "out of memory"))
             == "not published to plantleaf/bench/state: out of memory")
     }

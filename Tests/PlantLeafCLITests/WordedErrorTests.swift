@@ -3,6 +3,7 @@ import Glibc
 @testable import PlantLeafCommandLine
 @testable import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafJournal
 import PlantLeafMQTT
 import Testing
 
@@ -59,7 +60,7 @@ import Testing
     ] + (RuntimeError.statusNames.keys.sorted() + [99]).map { status in
         (RuntimeError.callFailed(function: "LiteRtCreateModel", status: status, context: "m.tflite"), ["LiteRtCreateModel", "m.tflite", String(status)])
     } + fileProblems.map { (ClassifyError.unreadable(path: "/photos/d.jpg", reason: $0.problem), ["/photos/d.jpg"] + $0.values) }
-        + cameraErrors + mqttErrors + mqttSettingsProblems
+        + cameraErrors + mqttErrors + mqttSettingsProblems + journalErrors
 
     /// Every case of the camera's errors and of each of their reasons, and a dropped frame's.
     static let cameraErrors: [(error: any WordedError, values: [String])] = [
@@ -153,6 +154,23 @@ import Testing
         (.tooLong(bytes: 65_536, limit: 65_535), ["65536", "65535"]),
     ].map { (problem: MQTTTopicProblem, values: [String]) in (MQTTError.invalidBaseTopic(topic: "plants", problem: problem), values + ["'plants'"]) }
 
+    /// Every case of the journal's errors, each remedy among them; SQLite's and the loader's words
+    /// and the SQL step are values, passed on as they are.
+    static let journalErrors: [(error: any WordedError, values: [String])] = [
+        (JournalError.libraryMissing(reason: "libsqlite3.so.0: cannot open shared object file: No such file or directory"),
+         ["libsqlite3.so.0", "libsqlite3.so.0: cannot open shared object file: No such file or directory", "sudo apt install libsqlite3-0"]),
+        (JournalError.libraryUnusable(reason: "libsqlite3.so.0 does not export sqlite3_prepare_v3"),
+         ["libsqlite3.so.0", "libsqlite3.so.0 does not export sqlite3_prepare_v3", "sudo apt install --reinstall libsqlite3-0"]),
+        (JournalError.notFound(path: "/var/lib/plantleaf/journal.sqlite"), ["/var/lib/plantleaf/journal.sqlite", "camera", "serve", "--journal FILE"]),
+        (JournalError.notADatabase(path: "/var/lib/plantleaf/journal.sqlite"), ["/var/lib/plantleaf/journal.sqlite", "SQLite", "--journal FILE"]),
+        (JournalError.notAJournal(path: "/var/lib/plantleaf/journal.sqlite"), ["/var/lib/plantleaf/journal.sqlite", "SQLite", "--journal FILE"]),
+        (JournalError.newerSchema(path: "j.sqlite", version: 99), ["j.sqlite", "99", String(Journal.schemaVersion), "--journal FILE"]),
+        (JournalError.readOnly(path: "j.sqlite"), ["j.sqlite", "--journal FILE"]),
+        (JournalError.diskFull(path: "j.sqlite"), ["j.sqlite"]),
+        (JournalError.failed(path: "j.sqlite", step: "inserting a reading", reason: "database is locked"),
+         ["j.sqlite", "inserting a reading", "database is locked"]),
+    ]
+
     /// Every way a path can give nothing to classify, each errno the catalogue has words for among them.
     static let fileProblems: [(problem: FileReadError, values: [String])] = [
         (.notRegularFile(mode: S_IFDIR), []), (.notRegularFile(mode: S_IFIFO), []), (.notRegularFile(mode: S_IFCHR), []),
@@ -205,7 +223,8 @@ import Testing
                                               "aarch64", "glibc", "Raspberry", "Bookworm", "ai-edge-litert", "ulimit", "flatbuffer", "FIFO",
                                               "V4L2", "MJPEG", "motion-JPEG", "YUYV", "NV12", "RGB24", "ENODEV", "mmap", "dmesg", "sudo", "usermod",
                                               "video", "fuser", "auto", "TERM", "dumb", "MiB", "Ctrl-C", "SIGTERM",
-                                              "MQTT", "mqtt", "mqtts", "TLS", "libmosquitto1", "NUL", "IPv6"]
+                                              "MQTT", "mqtt", "mqtts", "TLS", "libmosquitto1", "NUL", "IPv6",
+                                              "SQLite", "libsqlite3-0"]
 
     /// Today's English words, kept byte for byte (the end-to-end tests pin more of them).
     @Test func englishIsTheTextItWas() {
