@@ -73,8 +73,8 @@ import Testing
 
     /// Runs camera on one leaf with the journal `path`, through `wrapper` (a command and its
     /// arguments the binary follows).
-    static func camera(journal path: String, wrapper: [String] = []) throws -> CommandResult {
-        let arguments = ["camera", "--input", TestPaths.appleScabLeaf, "--format", "json", "--journal", path]
+    static func camera(journal path: String, wrapper: [String] = [], language: [String] = []) throws -> CommandResult {
+        let arguments = ["camera", "--input", TestPaths.appleScabLeaf, "--format", "json", "--journal", path] + language
         guard let command = wrapper.first else { return try runPlantLeaf(arguments, timeLimit: 60) }
         return try runCommand(command, Array(wrapper.dropFirst()) + [TestPaths.binary] + arguments, timeLimit: 60)
     }
@@ -100,6 +100,21 @@ import Testing
         let onNewer = try Self.camera(journal: newer)
         #expect(Self.journalLines(onNewer) == ["plantleaf camera: journal \(newer) has schema 99, newer than this build reads (\(Journal.schemaVersion)); use the newer plantleaf, or give another --journal FILE; readings go on without it"])
         #expect(onNewer.status == 0 && onNewer.stdout.contains("\"verdict\": \"diagnosis\""))
+    }
+
+    /// camera says its journal's line in the reader's language, the path and the option as they are.
+    @Test func aJournalThatCannotBeKeptIsSaidInTheReadersLanguage() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let damaged = folder + "/damaged.sqlite"
+        try String(repeating: "not a database at all\n", count: 400).write(toFile: damaged, atomically: true, encoding: .utf8)
+        let result = try Self.camera(journal: damaged, language: ["--lang", "ar"])
+        let arabic = try #require(Catalogue(language: "ar"))
+        let expected = "plantleaf camera: " + arabic.text("journal.notice.not-kept", ["problem": arabic.text("error.journal.not-a-database", ["path": damaged])
+            + arabic["remedy.journal.move-away"]])
+        #expect(result.status == 0)
+        #expect(result.stderrLines.contains(expected), "\(result.stderr)")
+        #expect(expected.contains("دفتر السجل \(damaged)") && expected.contains("--journal FILE"))
     }
 
     @Test func aReadOnlyJournalIsOneLineAndTheCameraReadsOn() throws {
