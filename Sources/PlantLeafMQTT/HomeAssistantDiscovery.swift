@@ -58,8 +58,8 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         messages = HomeAssistantDiscovery.entities.map { entity in
             var config = JSONObject()
             config.add("name", catalogue[entity.nameKey])
-            config.add("has_entity_name", true)
             config.add("unique_id", "plantleaf_\(nodeId)_\(entity.objectId)")
+            config.add("object_id", HomeAssistantDiscovery.entityObjectId(nodeId: nodeId, entity: entity))
             for (key, value) in entity.settings(settings) { config.add(key, value) }
             config.add("availability_topic", settings.availabilityTopic)
             config.add("payload_available", MQTTPublisher.onlinePayload)
@@ -73,7 +73,12 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     private struct Entity {
         var component: String
+        /// The id in the discovery topic and the unique id.
         var objectId: String
+        /// The last part of the entity id Home Assistant gives it (`sensor.plantleaf_<node id>_reading`):
+        /// English words that never change, where Home Assistant would otherwise make the id from
+        /// the name it first saw, in whatever language that was.
+        var entityIdSuffix: String
         /// The catalogue's key of the name Home Assistant shows.
         var nameKey: String
         /// The config's keys between the unique id and the availability, from the topics.
@@ -81,24 +86,37 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     }
 
     private static let entities: [Entity] = [
-        Entity(component: "sensor", objectId: "top_class", nameKey: "mqtt.reading") { settings in
+        Entity(component: "sensor", objectId: "top_class", entityIdSuffix: "reading", nameKey: "mqtt.reading") { settings in
             [("state_topic", settings.stateTopic), ("json_attributes_topic", settings.attributesTopic), ("icon", "mdi:leaf")]
         },
-        Entity(component: "sensor", objectId: "top_score", nameKey: "mqtt.top-score") { settings in
+        Entity(component: "sensor", objectId: "top_score", entityIdSuffix: "top_score", nameKey: "mqtt.top-score") { settings in
             [("state_topic", settings.attributesTopic), ("value_template", HomeAssistantDiscovery.topScoreTemplate),
              ("unit_of_measurement", "%"), ("state_class", "measurement")]
         },
-        Entity(component: "sensor", objectId: "last_seen", nameKey: "mqtt.last-seen") { settings in
+        Entity(component: "sensor", objectId: "last_seen", entityIdSuffix: "last_seen", nameKey: "mqtt.last-seen") { settings in
             [("state_topic", settings.attributesTopic), ("value_template", "{{ value_json.time }}"), ("device_class", "timestamp")]
         },
-        Entity(component: "binary_sensor", objectId: "problem", nameKey: "mqtt.problem") { settings in
+        Entity(component: "binary_sensor", objectId: "problem", entityIdSuffix: "problem", nameKey: "mqtt.problem") { settings in
             [("state_topic", settings.problemTopic), ("payload_on", problemOn), ("payload_off", problemOff), ("device_class", "problem")]
         },
         // Home Assistant's MQTT image platform: the topic's payload is the image file itself.
-        Entity(component: "image", objectId: "frame", nameKey: "mqtt.frame") { settings in
+        Entity(component: "image", objectId: "frame", entityIdSuffix: "frame", nameKey: "mqtt.frame") { settings in
             [("image_topic", settings.imageTopic), ("content_type", "image/jpeg")]
         },
     ]
+
+    /// The object id Home Assistant makes the entity id from: the device's and the entity's
+    /// English words, lower case, `-` as `_` as Home Assistant's own ids have them.
+    private static func entityObjectId(nodeId: String, entity: Entity) -> String {
+        String(("plantleaf_" + nodeId + "_" + entity.entityIdSuffix).lowercased().map { $0 == "-" ? "_" : $0 })
+    }
+
+    /// The entity ids Home Assistant gives the entities for `baseTopic`, in the order of ``messages``,
+    /// the same in every language: what automations name.
+    public static func entityIds(baseTopic: String) -> [String] {
+        let nodeId = HomeAssistantDiscovery.nodeId(baseTopic: baseTopic)
+        return entities.map { $0.component + "." + entityObjectId(nodeId: nodeId, entity: $0) }
+    }
 
     private static func configTopic(prefix: String, component: String, nodeId: String, objectId: String) -> String {
         "\(prefix)/\(component)/\(nodeId)/\(objectId)/config"

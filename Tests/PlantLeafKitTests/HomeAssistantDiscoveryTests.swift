@@ -50,6 +50,31 @@ import Testing
         #expect(configs[4]["content_type"] as? String == "image/jpeg")
     }
 
+    /// Home Assistant makes an entity's id from the name it first sees unless the config gives
+    /// an object id: discovered under an Arabic locale, the ids would be transliterated Arabic and
+    /// automations written with the English ids would find nothing.
+    @Test func entityIdsAreTheSameInEveryLanguage() throws {
+        let settings = try MQTTSettings(url: "mqtt://host/Greenhouse/bench-1", environment: [:])
+        let expected = ["sensor.plantleaf_greenhouse_bench_1_reading", "sensor.plantleaf_greenhouse_bench_1_top_score",
+                        "sensor.plantleaf_greenhouse_bench_1_last_seen", "binary_sensor.plantleaf_greenhouse_bench_1_problem",
+                        "image.plantleaf_greenhouse_bench_1_frame"]
+        #expect(HomeAssistantDiscovery.entityIds(baseTopic: "Greenhouse/bench-1") == expected)
+        let arabic = try #require(Catalogue(language: "ar"))
+        var names: [[String]] = []
+        for catalogue in [Catalogue.english, arabic] {
+            let configs = try HomeAssistantDiscovery(settings: settings, softwareVersion: "1", catalogue: catalogue).messages.map { message in
+                try #require(jsonObject(message.payload))
+            }
+            // Discovery configs carry no has_entity_name: MQTT discovery does not know it and drops it.
+            #expect(configs.allSatisfy { $0["has_entity_name"] == nil })
+            let ids = zip(configs, expected).map { config, id in id.prefix { $0 != "." } + "." + (config["object_id"] as? String ?? "none") }
+            #expect(ids == expected)
+            names.append(configs.map { $0["name"] as? String ?? "" })
+        }
+        #expect(names[0] == ["Reading", "Top score", "Last seen", "Problem", "Frame"])
+        #expect(names[1] != names[0], "the names follow the language while the ids stay")
+    }
+
     @Test func theStateLeadsWithTheVerdictAndOnlyAnUnhealthyDiagnosisIsAProblem() {
         func reading(_ verdict: Verdict, _ label: String) -> MQTTReading {
             MQTTReading(record: ReadingRecord(time: "t", verdict: verdict, top: [ScoredClass(index: 0, label: label, score: 0.9)],
