@@ -15,10 +15,9 @@ import Testing
     static let appleScab = TestPaths.appleScabLeaf
     static let tomatoHealthy = TestPaths.healthyTomatoLeaf
 
-    /// The output files of one boot.
+    /// The output files of one scenario: its folder in the boot's shared folder.
     struct Boot {
         let directory: String
-        let result: CommandResult
 
         func text(_ name: String) -> String {
             (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? ""
@@ -33,21 +32,189 @@ import Testing
         }
     }
 
-    /// Seconds a boot may take. The VM itself stops at the fixture's own limit (VIVID_TIMEOUT,
-    /// 600 s); the first boot on a machine also builds the fixture's cache (packages, kernel
-    /// modules), which takes longer.
+    /// What one scenario shows and runs: the device `backend` (vivid, loopback or
+    /// loopback-unpatched) showing `images` (`perImage` frames each) at 256x256, and `script` (sh),
+    /// run in its own folder; $PLANTLEAF is the binary under test, $CAMERA_DEVICE the capture
+    /// device, $VIVID_KO vivid's module. Each run should write NAME.out, NAME.err and NAME.rc.
+    struct Scenario {
+        var name: String
+        var backend = "vivid"
+        var images: [String]
+        var perImage = 1
+        var script: String
+    }
+
+    /// Seconds the boot may take: the VM runs every scenario in turn; the first boot on a machine
+    /// also builds the fixture's cache (packages, kernel modules), which takes longer.
     static let bootTimeLimit: Double = 3600
 
-    /// Boots the fixture showing `images` and runs `script` (sh) in it, in `directory` (a
-    /// temporary folder the test removes); $PLANTLEAF is the binary under test, $D the capture
-    /// device. Each run should write NAME.out, NAME.err and NAME.rc.
-    func boot(_ options: [String], images: [String], in directory: String, script: String) throws -> Boot {
-        TestImages.write(Array(script.utf8), to: directory + "/run.sh")
-        let result = try runCommand(Self.fixture, options + images.flatMap { ["-i", $0] } + ["--", "sh", "run.sh"],
-                                    environment: ["PLANTLEAF": TestPaths.binary], currentDirectory: directory,
-                                    timeLimit: Self.bootTimeLimit)
-        #expect(result.status == 0, "camera fixture failed (\(result.status)): \(result.stderr.suffix(2000))")
-        return Boot(directory: directory, result: result)
+    /// The guest half of the fixture, which sets a device up, starts its feeder and runs a
+    /// command: each scenario runs through it again inside the one VM.
+    static let guestSetUp = shared + "/tools/camera-fixture/fixture-guest.sh"
+
+    /// Where the boot's scenarios leave their files, kept after the run for a look at a failure.
+    static let outputFolder = TestPaths.root + "/.build/test-output/camera-fixture"
+
+    /// A black picture (a lens cap, the greenhouse at night), made for the boot.
+    static var blackPicture: String { outputFolder + "/black.jpg" }
+
+    /// Every scenario of the suite. Booting the VM is most of a scenario's cost (about a minute
+    /// here), so the suite boots it once and each scenario sets its device up afresh inside:
+    /// the device module unloaded and loaded again, the fixture's own set-up run for it.
+    /// PLANTLEAF_CAMERA_SCENARIOS (names, comma-separated) runs only those: `make test-sanitize`
+    /// skips the tests of the others.
+    static var scenarios: [Scenario] {
+        let all = [yuyvScenario, blackScenario, everyScenario, mjpegScenario, previewScenario, alternatingScenario]
+        guard let chosen = ProcessInfo.processInfo.environment["PLANTLEAF_CAMERA_SCENARIOS"]?.split(separator: ",") else { return all }
+        return all.filter { chosen.contains(Substring($0.name)) }
+    }
+
+    /// The one boot, made by the first test that asks for it; a failed boot fails every test.
+    static let boot: Result<String, any Error> = Result { try bootOnce(scenarios) }
+
+    /// The folder of scenario `name` in the one boot.
+    func boot(_ name: String) throws -> Boot {
+        let folder = try Self.boot.get()
+        let fixtureStatus = Boot(directory: folder).status(name + "/fixture")
+        #expect(fixtureStatus == 0, "scenario \(name): the fixture's set-up failed (\(fixtureStatus.map(String.init) ?? "not run"))")
+        return Boot(directory: folder + "/" + name)
+    }
+
+    static func bootOnce(_ scenarios: [Scenario]) throws -> String {
+        let folder = outputFolder
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        TestImages.write(TestImages.jpeg([UInt8](repeating: 0, count: 256 * 256 * 3), width: 256, height: 256), to: blackPicture)
+        var driver = """
+            set -u
+            cache=${CAMERA_FIXTURE_CACHE:-$HOME/.cache/camera-fixture}
+            export VIVID_KO="$(find "$cache" -name 'vivid.ko*' | head -1)"
+            build=$(dirname "$CAMERA_FIXTURE_BIN")
+            # Waits (60 s at most) until module $1 is unloaded: unloading waits for every program
+            # to close its device.
+            unload() { i=0; while [ -d /sys/module/$1 ] && ! rmmod $1 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; }
+            # scenario NAME BACKEND PER_IMAGE IMAGE...: the device as the fixture makes it, then NAME.sh.
+            scenario() {
+                name=$1 backend=$2 per_image=$3; shift 3
+                pkill -f v4l2-feed; unload vivid; unload v4l2loopback
+                format=YUYV; ko=
+                case $backend in
+                    vivid) insmod "$VIVID_KO" n_devs=1 node_types=0x101 num_inputs=1 input_types=0x3 num_outputs=1 output_types=0x1
+                           i=0; until [ -e /dev/video1 ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done;;
+                    loopback) format=MJPG ko=$build/loopback-patched/v4l2loopback.ko;;
+                    loopback-unpatched) format=MJPG ko=$build/loopback-unpatched/v4l2loopback.ko;;
+                esac
+                mkdir -p "$name"
+                (cd "$name" && CAMFIX_FORMAT=$format CAMFIX_BACKEND=$backend CAMFIX_W=256 CAMFIX_H=256 CAMFIX_MODE=fit CAMFIX_FPS=30 \
+                    CAMFIX_PER_IMAGE=$per_image CAMFIX_VERBOSE=0 CAMFIX_BIN=$CAMERA_FIXTURE_BIN CAMFIX_LOOPBACK_KO=$ko \
+                    CAMFIX_LABEL="Fixture Camera" CAMFIX_IMAGES="$(printf '%s\n' "$@")" bash "$GUEST_SET_UP" sh ../"$name".sh)
+                echo $? > "$name"/fixture.rc
+            }
+
+            """
+        for scenario in scenarios {
+            TestImages.write(Array(scenario.script.utf8), to: folder + "/" + scenario.name + ".sh")
+            let images = scenario.images.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            driver += "scenario \(scenario.name) \(scenario.backend) \(scenario.perImage) \(images)\n"
+        }
+        TestImages.write(Array(driver.utf8), to: folder + "/run.sh")
+        // The whole VM run's own limit (VIVID_TIMEOUT) is raised from 600 s: it holds every scenario.
+        let result = try runCommand(fixture, ["-s", "256x256", "-i", appleScab, "--", "sh", "run.sh"],
+                                    environment: ["PLANTLEAF": TestPaths.binary, "GUEST_SET_UP": guestSetUp, "VIVID_TIMEOUT": "3000"],
+                                    currentDirectory: folder, timeLimit: bootTimeLimit)
+        guard result.status == 0 else {
+            throw FixtureFailure(description: "camera fixture failed (\(result.status)): \(result.stderr.suffix(2000))")
+        }
+        return folder
+    }
+
+    static let yuyvScenario = Scenario(name: "yuyv", images: [appleScab], script: """
+            camera() { "$PLANTLEAF" camera --size 256x256 "$@"; }
+            run() { name=$1; shift; camera "$@" > $name.out 2> $name.err; echo $? > $name.rc; }
+            # Waits (30 s at most) until a background run has its stream up.
+            started() { i=0; while ! grep -q buffers $1.err 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done; sleep 1; }
+            run missing --device /dev/video9 --frames 1
+            run output-node --device /dev/video1 --frames 1
+            run yuyv --frames 30 --format json
+            v4l2-ctl -d $D -c percentage_of_dropped_buffers=50
+            run drops --frames 3 --format json
+            v4l2-ctl -d $D -c percentage_of_dropped_buffers=0
+            # Run directly (not through the shell function), so $! is plantleaf's own pid.
+            "$PLANTLEAF" camera --size 256x256 --duration 60 --format json > flagged.out 2> flagged.err & pid=$!
+            started flagged
+            # vivid hands the error flag to whichever of its capture or output queues completes a
+            # buffer first, so inject it often enough for the capture side to get it.
+            for i in 1 2 3 4 5 6 7 8 9 10; do v4l2-ctl -d $D -c inject_v4l2_buf_flag_error=1; sleep 0.2; done
+            run busy --frames 1
+            kill -TERM $pid; wait $pid; echo $? > flagged.rc
+            "$PLANTLEAF" camera --size 256x256 --duration 60 --format json > unplugged.out 2> unplugged.err & pid=$!
+            started unplugged; v4l2-ctl -d $D -c disconnect=1
+            wait $pid; echo $? > unplugged.rc
+            """.replacingOccurrences(of: "$D", with: "$CAMERA_DEVICE"))
+
+    static let blackScenario = Scenario(name: "black", images: [blackPicture], script: """
+            "$PLANTLEAF" camera --size 256x256 --frames 3 --format json > black.out 2> black.err; echo $? > black.rc
+            # vivid loaded afresh, with nothing fed: its own test pattern.
+            pkill -f v4l2-feed; i=0; until rmmod vivid 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
+            insmod "$VIVID_KO" n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0
+            i=0; until [ -e /dev/video0 ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
+            "$PLANTLEAF" camera --frames 3 --format json > pattern.out 2> pattern.err; echo $? > pattern.rc
+            """)
+
+    static let everyScenario = Scenario(name: "every", images: [appleScab], script: """
+            results() { n=$(grep -c '"frame"' every.out 2>/dev/null); echo "${n:-0}"; }
+            # Waits (300 s at most: the retries back off to 60 s, and on a loaded machine the
+            # module can be back only after the 60 s wait has begun) for at least $1 results.
+            await() { i=0; while [ "$(results)" -lt $1 ] && [ $i -lt 1500 ]; do sleep 0.2; i=$((i+1)); done; }
+            "$PLANTLEAF" camera --size 256x256 --every 1s --format json --log every.jsonl > every.out 2> every.err & pid=$!
+            await 3; before=$(results)
+            pkill -f v4l2-feed; v4l2-ctl -d $CAMERA_DEVICE -c disconnect=1
+            # Unloading waits for plantleaf to close the node (it does between intervals; a
+            # capture under a sanitizer on a loaded machine can take seconds).
+            i=0; until rmmod vivid 2>/dev/null || [ $i -ge 600 ]; do sleep 0.1; i=$((i+1)); done
+            sleep 4
+            # Counted once the module is gone: on a loaded machine readings can still come in
+            # between the count above and the unplug taking effect.
+            unplugged=$(results)
+            insmod "$VIVID_KO" n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0
+            await $((unplugged + 2))
+            kill -TERM $pid; wait $pid; echo $? > every.rc
+            echo $before > before.count
+            """)
+
+    static let mjpegScenario = Scenario(name: "mjpeg", backend: "loopback", images: [tomatoHealthy], script: """
+            "$PLANTLEAF" camera --size 256x256 --frames 30 --format json > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
+            """)
+
+    static let previewScenario = Scenario(name: "preview", images: [tomatoHealthy], script: """
+            # The guest runs the host's tmux, but its /dev (devtmpfs) has no pts folder, so the
+            # fixture's devpts mount fails and no pane could get a pseudo-terminal: mount one (the
+            # VM is thrown away afterwards).
+            [ -e /dev/pts/ptmx ] || { mkdir -p /dev/pts && mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts; }
+            export TERM=xterm-256color COLORTERM=truecolor
+            t() { timeout 10 tmux -L preview "$@"; }
+            # run NAME VAR=VALUE...: plantleaf in a new 120x50 session with those variables (tmux
+            # sets the pane's own TERM, hence env; the guest has the host's environment, and swift
+            # test may have set NO_COLOR there); the pane stays open after it ends. Then waits
+            # (120 s at most) for NAME.rc and saves the pane as NAME.pane.
+            run() {
+                name=$1; shift
+                t new-session -d -s $name -x 120 -y 50 \
+                    "env -u NO_COLOR $* \"$PLANTLEAF\" camera --size 256x256 --preview --frames 5 2> $name.err; echo \\$? > $name.rc; sleep 600"
+                i=0; while [ ! -e $name.rc ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done
+                t capture-pane -e -p -t $name > $name.pane
+            }
+            run truecolor TERM=xterm-256color COLORTERM=truecolor
+            run grey TERM=xterm-256color COLORTERM=truecolor NO_COLOR=1
+            t kill-server
+            """)
+
+    static let alternatingScenario = Scenario(name: "alternating", backend: "loopback-unpatched", images: [appleScab, tomatoHealthy], perImage: 90, script: """
+            "$PLANTLEAF" camera --size 256x256 --frames 8 --format json --save-frames saved > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
+            """)
+
+    struct FixtureFailure: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// What `plantleaf classify` says of the file: the reference for the camera's answers.
@@ -78,31 +245,7 @@ import Testing
     /// by the unit tests only.)
     @Test func yuyvThroughVivid() throws {
         let reference = try classify(Self.appleScab)
-        let directory = TestPaths.temporaryDirectory()
-        defer { TestPaths.removeTemporaryDirectory(directory) }
-        let boot = try boot(["-s", "256x256"], images: [Self.appleScab], in: directory, script: """
-            camera() { "$PLANTLEAF" camera --size 256x256 "$@"; }
-            run() { name=$1; shift; camera "$@" > $name.out 2> $name.err; echo $? > $name.rc; }
-            # Waits (30 s at most) until a background run has its stream up.
-            started() { i=0; while ! grep -q buffers $1.err 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done; sleep 1; }
-            run missing --device /dev/video9 --frames 1
-            run output-node --device /dev/video1 --frames 1
-            run yuyv --frames 30 --format json
-            v4l2-ctl -d $D -c percentage_of_dropped_buffers=50
-            run drops --frames 3 --format json
-            v4l2-ctl -d $D -c percentage_of_dropped_buffers=0
-            # Run directly (not through the shell function), so $! is plantleaf's own pid.
-            "$PLANTLEAF" camera --size 256x256 --duration 60 --format json > flagged.out 2> flagged.err & pid=$!
-            started flagged
-            # vivid hands the error flag to whichever of its capture or output queues completes a
-            # buffer first, so inject it often enough for the capture side to get it.
-            for i in 1 2 3 4 5 6 7 8 9 10; do v4l2-ctl -d $D -c inject_v4l2_buf_flag_error=1; sleep 0.2; done
-            run busy --frames 1
-            kill -TERM $pid; wait $pid; echo $? > flagged.rc
-            "$PLANTLEAF" camera --size 256x256 --duration 60 --format json > unplugged.out 2> unplugged.err & pid=$!
-            started unplugged; v4l2-ctl -d $D -c disconnect=1
-            wait $pid; echo $? > unplugged.rc
-            """.replacingOccurrences(of: "$D", with: "$CAMERA_DEVICE"))
+        let boot = try boot("yuyv")
 
         #expect(boot.status("missing") == 2)
         #expect(boot.text("missing.err").contains("/dev/video9: no such device; devices present: /dev/video0, /dev/video1"))
@@ -146,18 +289,7 @@ import Testing
     /// bars and a running clock: what a replugged camera may show before its picture comes back)
     /// through a real driver are no-picture.
     @Test func blackFrameAndTestPatternHaveNoPicture() throws {
-        let directory = TestPaths.temporaryDirectory()
-        defer { TestPaths.removeTemporaryDirectory(directory) }
-        let black = directory + "/black.jpg"
-        TestImages.write(TestImages.jpeg([UInt8](repeating: 0, count: 256 * 256 * 3), width: 256, height: 256), to: black)
-        let boot = try boot(["-s", "256x256"], images: [black], in: directory, script: """
-            "$PLANTLEAF" camera --size 256x256 --frames 3 --format json > black.out 2> black.err; echo $? > black.rc
-            # vivid loaded afresh, with nothing fed: its own test pattern.
-            pkill -f v4l2-feed; i=0; until rmmod vivid 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
-            insmod "$(find "$HOME/.cache/camera-fixture" -name 'vivid.ko*' | head -1)" n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0
-            i=0; until [ -e /dev/video0 ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
-            "$PLANTLEAF" camera --frames 3 --format json > pattern.out 2> pattern.err; echo $? > pattern.rc
-            """)
+        let boot = try boot("black")
         #expect(boot.status("black") == 0, "\(boot.text("black.err"))")
         let verdicts = boot.frames("black").frames.map { $0["verdict"] as? String ?? "none" }
         #expect(verdicts == ["no-picture", "no-picture", "no-picture"], "\(verdicts)")
@@ -171,28 +303,7 @@ import Testing
     /// own test pattern): the run waits, says so, and carries on; SIGTERM ends it cleanly.
     @Test func everyIntervalWaitsForAnUnpluggedCamera() throws {
         let reference = try classify(Self.appleScab)
-        let directory = TestPaths.temporaryDirectory()
-        defer { TestPaths.removeTemporaryDirectory(directory) }
-        let boot = try boot(["-s", "256x256"], images: [Self.appleScab], in: directory, script: """
-            results() { n=$(grep -c '"frame"' every.out 2>/dev/null); echo "${n:-0}"; }
-            # Waits (300 s at most: the retries back off to 60 s, and on a loaded machine the
-            # module can be back only after the 60 s wait has begun) for at least $1 results.
-            await() { i=0; while [ "$(results)" -lt $1 ] && [ $i -lt 1500 ]; do sleep 0.2; i=$((i+1)); done; }
-            "$PLANTLEAF" camera --size 256x256 --every 1s --format json --log every.jsonl > every.out 2> every.err & pid=$!
-            await 3; before=$(results)
-            pkill -f v4l2-feed; v4l2-ctl -d $CAMERA_DEVICE -c disconnect=1
-            # Unloading waits for plantleaf to close the node (it does between intervals; a
-            # capture under a sanitizer on a loaded machine can take seconds).
-            i=0; until rmmod vivid 2>/dev/null || [ $i -ge 600 ]; do sleep 0.1; i=$((i+1)); done
-            sleep 4
-            # Counted once the module is gone: on a loaded machine readings can still come in
-            # between the count above and the unplug taking effect.
-            unplugged=$(results)
-            insmod "$(find "$HOME/.cache/camera-fixture" -name 'vivid.ko*' | head -1)" n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0
-            await $((unplugged + 2))
-            kill -TERM $pid; wait $pid; echo $? > every.rc
-            echo $before > before.count
-            """)
+        let boot = try boot("every")
         #expect(boot.status("every") == 0, "\(boot.text("every.err"))")
         let before = Int(boot.text("before.count").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         let run = boot.frames("every")
@@ -212,11 +323,7 @@ import Testing
     /// v4l2loopback, the JPEG bytes as MJPEG buffers: 30 frames agree with classify.
     @Test func mjpegThroughLoopback() throws {
         let reference = try classify(Self.tomatoHealthy)
-        let directory = TestPaths.temporaryDirectory()
-        defer { TestPaths.removeTemporaryDirectory(directory) }
-        let boot = try boot(["-f", "MJPG"], images: [Self.tomatoHealthy], in: directory, script: """
-            "$PLANTLEAF" camera --size 256x256 --frames 30 --format json > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
-            """)
+        let boot = try boot("mjpeg")
         #expect(boot.status("mjpeg") == 0)
         #expect(boot.text("mjpeg.err").contains("MJPEG 256x256"))
         let mjpeg = boot.frames("mjpeg")
@@ -265,30 +372,7 @@ import Testing
     /// centre is the leaf (green leads red and blue in every centre cell) and the block is drawn
     /// once, in place; with NO_COLOR it is shades without a single escape.
     @Test func previewInTmuxShowsTheLeaf() throws {
-        let directory = TestPaths.temporaryDirectory()
-        defer { TestPaths.removeTemporaryDirectory(directory) }
-        let boot = try boot(["-s", "256x256"], images: [Self.tomatoHealthy], in: directory, script: """
-            # The guest runs the host's tmux, but its /dev (devtmpfs) has no pts folder, so the
-            # fixture's devpts mount fails and no pane could get a pseudo-terminal: mount one (the
-            # VM is thrown away afterwards).
-            [ -e /dev/pts/ptmx ] || { mkdir -p /dev/pts && mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts; }
-            export TERM=xterm-256color COLORTERM=truecolor
-            t() { timeout 10 tmux -L preview "$@"; }
-            # run NAME VAR=VALUE...: plantleaf in a new 120x50 session with those variables (tmux
-            # sets the pane's own TERM, hence env; the guest has the host's environment, and swift
-            # test may have set NO_COLOR there); the pane stays open after it ends. Then waits
-            # (120 s at most) for NAME.rc and saves the pane as NAME.pane.
-            run() {
-                name=$1; shift
-                t new-session -d -s $name -x 120 -y 50 \
-                    "env -u NO_COLOR $* \"$PLANTLEAF\" camera --size 256x256 --preview --frames 5 2> $name.err; echo \\$? > $name.rc; sleep 600"
-                i=0; while [ ! -e $name.rc ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done
-                t capture-pane -e -p -t $name > $name.pane
-            }
-            run truecolor TERM=xterm-256color COLORTERM=truecolor
-            run grey TERM=xterm-256color COLORTERM=truecolor NO_COLOR=1
-            t kill-server
-            """)
+        let boot = try boot("preview")
 
         #expect(boot.status("truecolor") == 0, "\(boot.text("truecolor.err"))")
         let pane = boot.text("truecolor.pane").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -332,16 +416,11 @@ import Testing
     @Test func alternatingLeavesThroughUnpatchedLoopback() throws {
         let (apple, tomato) = (try classify(Self.appleScab), try classify(Self.tomatoHealthy))
         #expect(apple.label != tomato.label)
-        let directory = TestPaths.temporaryDirectory()
-        defer { TestPaths.removeTemporaryDirectory(directory) }
         // Each leaf for 90 frames, 3 s at the loopback's 30 fps: longer than a reading takes in the
         // emulated machine (about 2 s, two model runs), so the readings cannot step over a leaf's
         // whole turn, and 8 of them span both leaves. With 20 frames (0.67 s) a reading every
         // 1.33 or 2.67 s, as a loaded machine gives, took the same leaf each time.
-        let boot = try boot(["-f", "MJPG", "-b", "loopback-unpatched", "-k", "90"], images: [Self.appleScab, Self.tomatoHealthy],
-                            in: directory, script: """
-            "$PLANTLEAF" camera --size 256x256 --frames 8 --format json --save-frames saved > mjpeg.out 2> mjpeg.err; echo $? > mjpeg.rc
-            """)
+        let boot = try boot("alternating")
         #expect(boot.status("mjpeg") == 0, "\(boot.text("mjpeg.err"))")
         let run = boot.frames("mjpeg")
         #expect(run.frames.count == 8)
