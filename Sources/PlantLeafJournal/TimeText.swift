@@ -23,16 +23,19 @@ public enum TimeText {
                                            "month": catalogue["time.month." + months[date.month - 1]]])
     }
 
-    /// "3 d 4 h", "2 h 5 min", "7 min", "40 s".
+    /// "3 d 4 h", "2 h 5 min", "7 min", "40 s"; in Arabic each count with its noun's form
+    /// («ساعتان و5 دقائق»).
     public static func duration(_ milliseconds: Int64, in catalogue: Catalogue = .english) -> String {
-        let seconds = max(0, milliseconds / 1000)
+        let seconds = Int(max(0, milliseconds / 1000))
         if seconds >= 86_400 {
-            return catalogue.text("time.days-hours", ["days": String(seconds / 86_400), "hours": String(seconds % 86_400 / 3600)])
+            return catalogue.text("time.days-hours", ["days": catalogue.count("day", seconds / 86_400),
+                                                      "hours": catalogue.count("hour", seconds % 86_400 / 3600)])
         }
         if seconds >= 3600 {
-            return catalogue.text("time.hours-minutes", ["hours": String(seconds / 3600), "minutes": String(seconds % 3600 / 60)])
+            return catalogue.text("time.hours-minutes", ["hours": catalogue.count("hour", seconds / 3600),
+                                                         "minutes": catalogue.count("minute", seconds % 3600 / 60)])
         }
-        if seconds >= 60 { return catalogue.text("time.minutes", ["minutes": String(seconds / 60)]) }
-        return catalogue.text("time.seconds", ["seconds": String(seconds)])
+        if seconds >= 60 { return catalogue.count("minute", seconds / 60) }
+        return catalogue.count("second", seconds)
     }
 }

@@ -93,7 +93,7 @@ enum HistoryPage {
         let largest = max(1, window.buckets.map { $0.values.reduce(0, +) }.max() ?? 1)
         let total = window.verdicts.values.reduce(0, +)
         var text = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(window.name)-title\">\n"
-        let title = catalogue.text("history.chart." + window.name, ["hours": String(window.bucketSeconds / 3600), "total": String(total)])
+        let title = catalogue.text("history.chart." + window.name, ["hours": catalogue.count("hour", Int(window.bucketSeconds / 3600)), "total": String(total)])
         text += "<title id=\"\(window.name)-title\">\(escaped(title))</title>\n"
         text += "<line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(width)\" y2=\"\(bottom)\" stroke=\"#000\"/>\n"
         text += "<text x=\"\(left - 6)\" y=\"\(top + 12)\" text-anchor=\"end\" font-size=\"14\">\(largest)</text>\n"

@@ -22,13 +22,26 @@ import Testing
 
     /// A language lacking a key English has would show English there; one with a key English no
     /// longer has carries a text nothing shows. Either is a file to bring up to date.
+    /// A counted noun (`count.NOUN.FORM`) has, in each language, exactly the forms that
+    /// language's plural rule names.
     @Test func everyLanguageHasExactlyEnglishsKeys() throws {
-        let englishKeys = Self.english.ownKeys
-        #expect(englishKeys.count > 100)
+        func split(_ keys: Set<String>) -> (words: Set<String>, nouns: [String: Set<String>]) {
+            var words = Set<String>(), nouns: [String: Set<String>] = [:]
+            for key in keys {
+                let parts = key.split(separator: ".")
+                if parts.count == 3 && parts[0] == "count" { nouns[String(parts[1]), default: []].insert(String(parts[2])) } else { words.insert(key) }
+            }
+            return (words, nouns)
+        }
+        let english = split(Self.english.ownKeys)
+        #expect(english.words.count > 100 && english.nouns.count >= 4)
         for language in Catalogue.languages {
-            let keys = try #require(Catalogue(language: language)).ownKeys
-            #expect(englishKeys.subtracting(keys).sorted() == [], "missing from \(language).json")
-            #expect(keys.subtracting(englishKeys).sorted() == [], "in \(language).json but not in en.json")
+            let keys = split(try #require(Catalogue(language: language)).ownKeys)
+            #expect(english.words.subtracting(keys.words).sorted() == [], "missing from \(language).json")
+            #expect(keys.words.subtracting(english.words).sorted() == [], "in \(language).json but not in en.json")
+            #expect(Set(keys.nouns.keys) == Set(english.nouns.keys), "counted nouns of \(language).json")
+            let forms = Set(PluralCategory.categories(language: language).map(\.rawValue))
+            for (noun, found) in keys.nouns { #expect(found == forms, "count.\(noun) in \(language).json") }
         }
     }
 

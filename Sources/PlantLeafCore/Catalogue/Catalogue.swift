@@ -50,6 +50,15 @@ public struct Catalogue: Sendable, Equatable, CustomStringConvertible {
         return result + rest
     }
 
+    /// `n` and the noun `count.NOUN` in the form the language gives that count ("3 min",
+    /// «3 دقائق», «دقيقتان»): the text of `count.NOUN.CATEGORY` with `{n}` filled in, else of
+    /// `count.NOUN.other`.
+    public func count(_ noun: String, _ n: Int) -> String {
+        let category = PluralCategory.of(n, language: language)
+        let key = "count." + noun + "." + category.rawValue
+        return text(texts[key] != nil ? key : "count." + noun + ".other", ["n": String(n)])
+    }
+
     /// "Catalogue(ar)": the language, not its every text.
     public var description: String { "Catalogue(\(language))" }
 
