@@ -1,4 +1,3 @@
-import CLibraryLoader
 import CSQLite
 import PlantLeafCore
 
@@ -18,12 +17,10 @@ final class SQLiteDatabase {
     static func loadLibrary() throws(JournalError) {
         var detail = [CChar](repeating: 0, count: 512)
         let state = pl_sqlite_load(librarySoname, &detail, detail.count)
-        let fact = stringFromCBuffer(detail)
-        switch state {
-        case Int32(PL_LIBRARY_LOADED): return
-        case Int32(PL_LIBRARY_NOT_OPENED): throw .libraryMissing(reason: fact.isEmpty ? "dlopen failed" : fact)
-        case Int32(PL_LIBRARY_SYMBOL_MISSING): throw .libraryUnusable(reason: "\(librarySoname) does not export \(fact)")
-        default: throw .libraryUnusable(reason: "loading failed (state \(state))")
+        switch LibraryLoad(state: state, detail: detail, library: librarySoname) {
+        case .loaded: return
+        case .notOpened(let reason): throw .libraryMissing(reason: reason)
+        case .unusable(let reason): throw .libraryUnusable(reason: reason)
         }
     }
 

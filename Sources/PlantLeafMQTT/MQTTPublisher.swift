@@ -1,5 +1,4 @@
 import PlantLeafCore
-import CLibraryLoader
 import CMosquitto
 
 /// Publishes classification results to an MQTT broker, for Home Assistant, Node-RED and the like.
@@ -92,13 +91,10 @@ public final class MQTTPublisher: Sendable {
     public static func loadLibrary() throws(MQTTError) {
         var detail = [CChar](repeating: 0, count: 512)
         let state = pl_mosquitto_load(librarySoname, &detail, detail.count)
-        let fact = stringFromCBuffer(detail)
-        switch state {
-        case Int32(PL_LIBRARY_LOADED): return
-        case Int32(PL_LIBRARY_NOT_OPENED): throw .libraryMissing(reason: fact.isEmpty ? "dlopen failed" : fact)
-        case Int32(PL_LIBRARY_SYMBOL_MISSING): throw .libraryUnusable(reason: "\(librarySoname) does not export \(fact)")
-        case Int32(PL_LIBRARY_SET_UP_FAILED): throw .libraryUnusable(reason: "mosquitto_lib_init failed")
-        default: throw .libraryUnusable(reason: "loading failed (state \(state))")
+        switch LibraryLoad(state: state, detail: detail, library: librarySoname, setUp: "mosquitto_lib_init") {
+        case .loaded: return
+        case .notOpened(let reason): throw .libraryMissing(reason: reason)
+        case .unusable(let reason): throw .libraryUnusable(reason: reason)
         }
     }
 

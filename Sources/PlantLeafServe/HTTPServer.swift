@@ -1,4 +1,3 @@
-import CLibraryLoader
 import CMicroHTTPD
 import Glibc
 import PlantLeafCore
@@ -75,12 +74,10 @@ public final class HTTPServer: Sendable {
     public static func loadLibrary() throws(ServeError) {
         var detail = [CChar](repeating: 0, count: 512)
         let state = pl_microhttpd_load(PL_MICROHTTPD_SONAME, &detail, detail.count)
-        let fact = stringFromCBuffer(detail)
-        switch state {
-        case Int32(PL_LIBRARY_LOADED): return
-        case Int32(PL_LIBRARY_NOT_OPENED): throw .libraryMissing(reason: fact.isEmpty ? "dlopen failed" : fact)
-        case Int32(PL_LIBRARY_SYMBOL_MISSING): throw .libraryUnusable(reason: "\(PL_MICROHTTPD_SONAME) does not export \(fact)")
-        default: throw .libraryUnusable(reason: "loading failed (state \(state))")
+        switch LibraryLoad(state: state, detail: detail, library: PL_MICROHTTPD_SONAME) {
+        case .loaded: return
+        case .notOpened(let reason): throw .libraryMissing(reason: reason)
+        case .unusable(let reason): throw .libraryUnusable(reason: reason)
         }
     }
 

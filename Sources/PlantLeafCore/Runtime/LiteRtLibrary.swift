@@ -1,4 +1,3 @@
-import CLibraryLoader
 import CLiteRt
 import Glibc
 
@@ -21,12 +20,9 @@ public enum LiteRtLibrary {
         }
         var detail = [CChar](repeating: 0, count: 512)
         let state = pl_litert_load(path, &detail, detail.count)
-        let fact = stringFromCBuffer(detail)
-        switch state {
-        case Int32(PL_LIBRARY_LOADED): return path
-        case Int32(PL_LIBRARY_NOT_OPENED): throw .libraryUnusable(path: path, reason: fact.isEmpty ? "dlopen failed" : fact)
-        case Int32(PL_LIBRARY_SYMBOL_MISSING): throw .libraryUnusable(path: path, reason: "\(path) does not export \(fact)")
-        default: throw .libraryUnusable(path: path, reason: "loading failed (state \(state))")
+        switch LibraryLoad(state: state, detail: detail, library: path) {
+        case .loaded: return path
+        case .notOpened(let reason), .unusable(let reason): throw .libraryUnusable(path: path, reason: reason)
         }
     }
 }
