@@ -63,7 +63,7 @@ import Testing
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let fifo = folder + "/journal.sqlite"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let remedy = "; give --journal a regular file, or a path where nothing is yet"
+        let remedy = "; give a --journal FILE that is a regular file, or a path where nothing is yet"
         // No writer ever comes: a reader that opened it would wait until the time limit.
         for action in ["export", "events"] {
             let result = try runPlantLeaf(["journal", action, "--journal", fifo], timeLimit: 30)
