@@ -13,8 +13,9 @@ enum JournalCommand {
         The journal camera and serve keep: every reading, and the events they make (a verdict or
         class that held for --event-readings readings in a row), with the frame that started each.
         export writes the readings on stdout, oldest first; import adds a camera's --log (JSON
-        lines; other lines are passed over and counted) and makes its events; events lists the
-        events, newest first: since when, until when, and what the camera saw.
+        lines; readings the journal holds already and other lines are passed over and counted)
+        and makes its events; events lists the events, newest first: since when, until when, and
+        what the camera saw.
 
         OPTIONS:
         """
