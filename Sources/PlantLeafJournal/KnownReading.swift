@@ -9,7 +9,7 @@ extension Journal {
     public func sourceOfKnownReading(_ record: ReadingRecord, source: String?, time: JournalTime) throws(JournalError) -> String? {
         let instant = Selection(since: time, until: JournalTime(milliseconds: time.milliseconds + 1, offsetMinutes: time.offsetMinutes), source: source)
         let kept = Journal.asKept(record, time: time).json
-        return try readings(instant).first { $0.time == time && $0.time.offsetMinutes == time.offsetMinutes && $0.record.json == kept }?.source
+        return try readings(instant).first { $0.time == time && $0.record.json == kept }?.source
     }
 
     /// `record` as reading it back from the journal gives it: the time as the journal writes it,
