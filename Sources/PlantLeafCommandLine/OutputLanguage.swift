@@ -29,9 +29,8 @@ enum OutputLanguage {
     /// The character set of the locale that governs characters (LC_ALL, LC_CTYPE, LANG): the C
     /// library's word for it when that locale is installed, else what its name says after the
     /// dot ("ar_EG.ISO-8859-6"); nil for C and POSIX, and a name that says none.
-    static func characterSet(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> String? {
-        guard let name = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap(environment).first(where: { !$0.isEmpty }),
-              name != "C", name != "POSIX" else { return nil }
+    static func characterSet() -> String? {
+        guard let name = variable(among: ["LC_ALL", "LC_CTYPE", "LANG"]), name != "C", name != "POSIX" else { return nil }
         if let locale = newlocale(1 << LC_CTYPE, name, nil) {
             defer { freelocale(locale) }
             if let codeset = nl_langinfo_l(nl_item(CODESET), locale) { return String(cString: codeset) }
