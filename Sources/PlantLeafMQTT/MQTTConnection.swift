@@ -85,9 +85,9 @@ final class MQTTConnection: @unchecked Sendable {
         var unacknowledged = 0
         var events: [MQTTEvent] = []
         var firstAnswer: FirstAnswer?
-        /// Whether an attempt got as far as sending CONNECT (name resolved, TCP and TLS up): the
-        /// broker's answer is a round trip away, or never comes.
-        var connectSent = false
+        /// When the first attempt got as far as sending CONNECT (name resolved, TCP and TLS up),
+        /// monotonic nanoseconds: the broker's answer is a round trip away, or never comes.
+        var connectSentAt: UInt64?
         var closing = false
         /// When a closing connection stops waiting for acknowledgements.
         var closeDeadline: UInt64 = 0
@@ -195,14 +195,14 @@ final class MQTTConnection: @unchecked Sendable {
         }
     }
 
-    /// Waits up to `timeout` seconds for the first attempt's outcome, and once the broker has the
-    /// CONNECT, up to `answerWait` seconds more for its answer, no longer: a broker that answers
-    /// does so in a round trip, and one that never does must not hold up the caller (the network
-    /// thread gives up on it after ``answerTimeout`` and retries). nil if none came by then.
+    /// Waits up to `timeout` seconds for the first attempt's outcome, but no longer than
+    /// `answerWait` seconds after the broker got the CONNECT: a broker that answers does so in a
+    /// round trip, and one that never does must not hold up the caller (the network thread gives
+    /// up on it after ``answerTimeout`` and retries). nil if none came by then.
     func waitForFirstAnswer(timeout: Double, answerWait: Double) -> FirstAnswer? {
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
-        let sent = link.withLock(waitingUntil: { $0.firstAnswer != nil || $0.connectSent }, deadline: deadline) { $0.firstAnswer == nil && $0.connectSent }
-        let answerDeadline = sent ? min(deadline, MonotonicClock.nanoseconds() + UInt64(max(answerWait, 0) * 1e9)) : deadline
+        let sentAt = link.withLock(waitingUntil: { $0.firstAnswer != nil || $0.connectSentAt != nil }, deadline: deadline) { $0.connectSentAt }
+        let answerDeadline = sentAt.map { min(deadline, $0 + UInt64(max(answerWait, 0) * 1e9)) } ?? deadline
         return link.withLock(waitingUntil: { $0.firstAnswer != nil }, deadline: answerDeadline) { $0.firstAnswer }
     }
 
@@ -309,7 +309,7 @@ final class MQTTConnection: @unchecked Sendable {
         currentClient.withLock { $0 = client }
         defer { currentClient.withLock { $0 = nil } }
         link.withLock { link in
-            link.connectSent = true
+            if link.connectSentAt == nil { link.connectSentAt = MonotonicClock.nanoseconds() }
             self.link.broadcast()
         }
         let answerDeadline = MonotonicClock.nanoseconds() + MQTTConnection.answerTimeout * 1_000_000_000

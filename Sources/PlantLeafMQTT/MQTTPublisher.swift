@@ -71,8 +71,9 @@ public final class MQTTPublisher: Sendable {
     }
 
     /// Seconds ``awaitAnswer(connectTimeout:)`` waits for the broker's answer once it has the
-    /// connection: a broker that is there answers in a round trip.
-    public static let answerWait = 0.5
+    /// connection: a broker that is there answers in a round trip, with room for an emulated or
+    /// loaded machine.
+    public static let answerWait = 1.0
 
     /// Waits up to `connectTimeout` seconds for the broker to be reached (its name resolved, TCP
     /// and TLS up), then up to ``answerWait`` seconds for its answer: a broker that took the
