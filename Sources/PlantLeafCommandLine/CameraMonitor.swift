@@ -51,6 +51,19 @@ struct CameraMonitor {
         source = parsed.session.inputPath.map { $0 == "-" ? "stdin" : $0 } ?? parsed.session.devicePath
         catalogue = OutputLanguage.catalogue(option: parsed.language)
         lineCatalogue = linesInEnglish ? .english : catalogue
+        // The broker's connection is started first, to be made while the model loads.
+        var publisher: MQTTPublisher?
+        if let url = parsed.mqttURL {
+            do {
+                let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
+                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version, catalogue: catalogue, connectTimeout: 0)
+                // Home Assistant's image entity shows the frame the reading was made from.
+                options.keepModelInput = true
+            } catch {
+                Console.error("\(command): --mqtt: \(Remedy.line(error, in: lineCatalogue))")
+                return nil
+            }
+        }
         let workers: InferenceWorkers
         if let shared {
             workers = shared
@@ -79,13 +92,11 @@ struct CameraMonitor {
                 return nil
             }
         }
-        var publisher: MQTTPublisher?
-        if let url = parsed.mqttURL {
+        if let publisher {
+            // Connecting went on while the model loaded: a broker that refuses has said so by
+            // now, and one that took the connection without answering holds up nothing.
             do {
-                let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
-                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version, catalogue: catalogue)
-                // Home Assistant's image entity shows the frame the reading was made from.
-                options.keepModelInput = true
+                try publisher.awaitAnswer()
             } catch {
                 Console.error("\(command): --mqtt: \(Remedy.line(error, in: lineCatalogue))")
                 return nil

@@ -13,8 +13,9 @@ enum JournalCommand {
         The journal camera and serve keep: every reading, and the events they make (a verdict or
         class that held for --event-readings readings in a row), with the frame that started each.
         export writes the readings on stdout, oldest first; import adds a camera's --log (JSON
-        lines; other lines are passed over and counted) and makes its events; events lists the
-        events, newest first: since when, until when, and what the camera saw.
+        lines; readings the journal holds already and other lines are passed over and counted)
+        and makes its events; events lists the events, newest first: since when, until when, and
+        what the camera saw.
 
         OPTIONS:
         """
@@ -82,7 +83,8 @@ enum JournalCommand {
         for event in try journal.events(Journal.Selection(since: options.since, until: options.until, source: options.source)) {
             let what = event.state.label.map { Labels.displayName($0) } ?? String(event.state.verdict.rawValue.map { $0 == "-" ? " " : $0 })
             let until = event.end.map { "until \($0.iso8601)" } ?? "lasting"
-            Console.out("\(event.start.iso8601)  \(until), \(TimeText.duration(event.durationMilliseconds(now: now)))  \(event.source)  \(what)"
+            // A source is a name from a command line or an imported file: shown as labels are, escaped.
+            Console.out("\(event.start.iso8601)  \(until), \(TimeText.duration(event.durationMilliseconds(now: now)))  \(TerminalText.neutralised(event.source))  \(what)"
                         + (event.state.isProblem ? "  (problem)" : ""))
         }
     }
@@ -92,25 +94,37 @@ enum JournalCommand {
         var follower = EventFollower(readingsToHold: options.eventReadings)
         var status = ExitCode.success
         for logPath in options.logPaths {
-            guard let file = fopen(logPath, "r") else {
-                Console.error("plantleaf journal: \(logPath): cannot read it: \(SystemError(errno).reason)")
+            let file: UnsafeMutablePointer<FILE>
+            switch openLog(logPath) {
+            case .success(let opened): file = opened
+            case .failure(let problem):
+                Console.error("plantleaf journal: \(logPath): cannot read it: \(problem.reason)")
                 status = ExitCode.setupFailure
                 continue
             }
             defer { fclose(file) }
             var lines = JSONLines(file: file, maximumBytes: ReadingRecord.maximumBytes)
-            var imported = 0, events = 0, passedOver = 0, firstProblem: String?
-            var pending: [(record: ReadingRecord, source: String, time: JournalTime)] = []
+            var imported = 0, known = 0, events = 0, passedOver = 0, firstProblem: String?
+            // The source of this log's readings found in the journal already: the readings after
+            // them that name none are that camera's too (a log that grew since it was imported).
+            var knownSource: String?
+            var pending: [(record: ReadingRecord, ownSource: String?, time: JournalTime)] = []
             func commit() throws(JournalError) {
                 try journal.transaction { () throws(JournalError) in
                     for reading in pending {
-                        try journal.insert(reading.record, source: reading.source, time: reading.time)
-                        if try follower.follow(reading.record, source: reading.source, time: reading.time, in: journal, picture: { nil }).began {
+                        if let source = try journal.sourceOfKnownReading(reading.record, source: reading.ownSource, time: reading.time) {
+                            known += 1
+                            knownSource = source
+                            continue
+                        }
+                        let source = reading.ownSource ?? options.source ?? knownSource ?? JournalCommandOptions.defaultImportSource
+                        try journal.insert(reading.record, source: source, time: reading.time)
+                        imported += 1
+                        if try follower.follow(reading.record, source: source, time: reading.time, in: journal, picture: { nil }).began {
                             events += 1
                         }
                     }
                 }
-                imported += pending.count
                 pending.removeAll(keepingCapacity: true)
             }
             while let line = lines.next() {
@@ -124,7 +138,7 @@ enum JournalCommand {
                             problem = "no time (a camera's readings have one)"
                             break
                         }
-                        pending.append((record, JSONLines.source(of: bytes) ?? options.source ?? "camera", time))
+                        pending.append((record, JSONLines.source(of: bytes), time))
                         if pending.count == importBatch { try commit() }
                         continue
                     case .failure(.summary):
@@ -137,10 +151,29 @@ enum JournalCommand {
                 if firstProblem == nil { firstProblem = "line \(lines.lineNumber): \(problem)" }
             }
             try commit()
+            // A read that failed part way (an I/O error) has not read the whole log.
+            if ferror(file) != 0 {
+                Console.error("plantleaf journal: \(logPath): cannot read it: \(SystemError(errno).reason); "
+                              + "\(imported) readings before line \(lines.lineNumber + 1) imported into \(path)")
+                status = ExitCode.setupFailure
+                continue
+            }
             var line = "plantleaf journal: \(logPath): \(imported) readings imported into \(path), \(events) events"
+            if known > 0 { line += "; \(known) readings already in it passed over" }
             if let firstProblem { line += "; \(passedOver) lines passed over, the first at \(firstProblem)" }
             Console.error(line)
         }
         return status
+    }
+
+    /// Opens a log to import: a regular file, or a pipe (`<(zcat old.jsonl.gz)`); a folder, a
+    /// device or a socket is refused before it is read (a device such as /dev/zero never ends).
+    private static func openLog(_ path: String) -> Result<UnsafeMutablePointer<FILE>, FileReadError> {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return .failure(.system(SystemError(errno))) }
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFIFO else { return .failure(.notRegularFile(mode: status.st_mode)) }
+        guard let file = fopen(path, "r") else { return .failure(.system(SystemError(errno))) }
+        return .success(file)
     }
 }

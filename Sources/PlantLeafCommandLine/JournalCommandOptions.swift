@@ -22,6 +22,9 @@ public struct JournalCommandOptions: Sendable {
     /// import's JSON-lines files.
     public var logPaths: [String] = []
     public var eventReadings = EventTracker.defaultReadingsToHold
+    /// import's source for lines that name none, without --source, when none of the log's
+    /// readings is in the journal already.
+    static let defaultImportSource = "camera"
 
     enum Declared {
         static let journal = Declare.text("--journal", placeholder: "FILE",
@@ -38,7 +41,8 @@ public struct JournalCommandOptions: Sendable {
         static let until = time("--until", "export and events: before TIME")
         static let source = Declare.text("--source", placeholder: "NAME",
                                          help: .lines(["export and events: one camera's (its device or stream) or \"upload\";",
-                                                       "import: the source of lines that name none (default: camera)"]))
+                                                       "import: the source of lines that name none (default: the source of",
+                                                       "the log's readings already in the journal, else \(defaultImportSource))"]))
         static let format = Declare.choice("--format", placeholder: "json|csv", default: Format.json, help: .lines(["export as JSON lines (records, with id and source) or CSV (default: json)"]))
     }
 

@@ -28,9 +28,10 @@ public final class Journal {
     /// Opens the journal at `path`, made (with the folders it needs) when it is not there unless
     /// `readOnly`, and migrated to this build's schema when older.
     ///
-    /// - Throws: `JournalError`: `.notFound` (a reader's), `.notADatabase`, `.notAJournal`, `.newerSchema`, `.readOnly`
+    /// - Throws: `JournalError`: `.notFound` (a reader's), `.notARegularFile`, `.notADatabase`, `.notAJournal`, `.newerSchema`, `.readOnly`
     ///   (a writer on a file it cannot write), `.diskFull`, `.libraryMissing`.
     public init(path: String, readOnly: Bool = false) throws(JournalError) {
+        try Journal.checkKind(path)
         if !readOnly {
             // The default path's folders ($XDG_STATE_HOME/plantleaf) may not exist yet; a folder
             // that cannot be made is said by the open that follows.
@@ -78,6 +79,15 @@ public final class Journal {
             sourceIDs[row.text(1) ?? ""] = row.integer(0) ?? 0
             sources[row.integer(0) ?? 0] = row.text(1) ?? ""
         }
+    }
+
+    /// Refuses a path that names something other than a regular file (a new path is made): a
+    /// reader would wait on a FIFO for a writer forever, and SQLite would take /dev/null for an
+    /// empty database and leave its side files (-journal, -wal) beside it in /dev.
+    private static func checkKind(_ path: String) throws(JournalError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path, mode: status.st_mode) }
     }
 
     /// The journal's path without options: `$XDG_STATE_HOME/plantleaf/journal.sqlite`, XDG's

@@ -1,3 +1,4 @@
+import Glibc
 import PlantLeafCore
 
 /// Why the journal could not be opened, read or written: one line that says what failed and
@@ -9,6 +10,8 @@ public enum JournalError: WordedError {
     case libraryUnusable(reason: String)
     /// There is no journal at the path a reader was given.
     case notFound(path: String)
+    /// The path names a FIFO, a device, a socket or a folder: `mode` is `stat`'s.
+    case notARegularFile(path: String, mode: mode_t)
     /// The file is there but is not an SQLite database (or is damaged beyond reading).
     case notADatabase(path: String)
     /// An SQLite database, but not a PlantLeaf journal: it has tables and no schema version.
@@ -27,6 +30,8 @@ public enum JournalError: WordedError {
         case .libraryMissing: return catalogue.text("error.library.missing", ["library": SQLiteDatabase.librarySoname])
         case .libraryUnusable: return catalogue.text("error.library.unusable", ["library": SQLiteDatabase.librarySoname])
         case .notFound(let path): return catalogue.text("error.journal.not-found", ["path": path])
+        case .notARegularFile(let path, let mode):
+            return catalogue.text("error.journal.not-regular", ["path": path, "kind": FileReadError.notRegularFile(mode: mode).message(in: catalogue)])
         case .notADatabase(let path): return catalogue.text("error.journal.not-a-database", ["path": path])
         case .notAJournal(let path): return catalogue.text("error.journal.not-a-journal", ["path": path])
         case .newerSchema(let path, let version):

@@ -49,12 +49,14 @@ public enum JournalJSON {
     }
 
     /// The CSV header and a reading's row: time, source, verdict, reason, top class, its score,
-    /// leaf-likeness, prepare and invoke milliseconds.
+    /// leaf-likeness, prepare and invoke milliseconds. Sources and labels are escaped (`TerminalText`).
     public static let csvHeader = "id,time,source,verdict,reason,label,score,leaf_likeness,prepare_ms,invoke_ms"
 
     public static func csvRow(_ reading: JournalReading) -> String {
         let record = reading.record
-        let field = ClassificationOutput.csvField
+        // A CSV is read on terminals and in spreadsheets: a source or label's control and
+        // bidirectional characters are written \xHH there, as classify's CSV writes a label's.
+        let field = { (text: String) in ClassificationOutput.csvField(TerminalText.neutralised(text)) }
         let number = { (value: Double?, decimals: Int) in value.map { DecimalText.shortest($0, decimals: decimals) ?? "" } ?? "" }
         return [String(reading.id), reading.time.iso8601, field(reading.source), record.verdict.rawValue, record.reason?.rawValue ?? "",
                 field(record.top.first?.label ?? ""), number(record.top.first?.score, 6), number(record.secondOpinion.leafLikeness, 4),

@@ -17,10 +17,15 @@ public struct JournalTime: Sendable, Equatable, Comparable {
         JournalTime(iso8601: WallClock.localISO8601()) ?? JournalTime(milliseconds: WallClock.nanoseconds() / 1_000_000, offsetMinutes: 0)
     }
 
+    /// ISO 8601's widest UTC offset, ±18:00 (no place uses more than 14 hours).
+    static let maximumOffsetMinutes = 18 * 60
+
     public static func < (left: JournalTime, right: JournalTime) -> Bool { left.milliseconds < right.milliseconds }
 
     /// Reads ISO 8601 as records write it: YYYY-MM-DDTHH:MM:SS, optional fraction, then Z or ±HH:MM.
-    /// A date alone (YYYY-MM-DD) is its midnight UTC. nil for anything else.
+    /// A date alone (YYYY-MM-DD) is its midnight UTC. nil for anything else, and for a day the
+    /// month does not have (2026-02-31 is no 3 March) or an offset no place has (beyond ±18:00,
+    /// or minutes of 60 and more).
     public init?(iso8601 text: String) {
         let bytes = Array(text.utf8)
         func number(_ start: Int, _ count: Int) -> Int? {
@@ -34,6 +39,8 @@ public struct JournalTime: Sendable, Equatable, Comparable {
         }
         guard let year = number(0, 4), bytes.count >= 10, bytes[4] == 45, let month = number(5, 2), bytes[7] == 45,
               let day = number(8, 2), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
+        guard JournalTime.civil(fromDays: days) == (year, month, day) else { return nil }
         var hour = 0, minute = 0, second = 0, milliseconds = 0, offset = 0
         var index = 10
         if bytes.count > 10 {
@@ -53,7 +60,8 @@ public struct JournalTime: Sendable, Equatable, Comparable {
             if index < bytes.count, bytes[index] == 90 {
                 index += 1
             } else if index < bytes.count, bytes[index] == 43 || bytes[index] == 45, let oh = number(index + 1, 2),
-                      index + 3 < bytes.count, bytes[index + 3] == 58, let om = number(index + 4, 2) {
+                      index + 3 < bytes.count, bytes[index + 3] == 58, let om = number(index + 4, 2),
+                      om < 60, oh * 60 + om <= JournalTime.maximumOffsetMinutes {
                 offset = (bytes[index] == 45 ? -1 : 1) * (oh * 60 + om)
                 index += 6
             } else {
@@ -61,7 +69,6 @@ public struct JournalTime: Sendable, Equatable, Comparable {
             }
         }
         guard index == bytes.count else { return nil }
-        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         let local = ((Int64(days) * 24 + Int64(hour)) * 60 + Int64(minute)) * 60 + Int64(second)
         self.init(milliseconds: (local - Int64(offset) * 60) * 1000 + Int64(milliseconds), offsetMinutes: offset)
     }

@@ -58,6 +58,9 @@ final class MQTTConnection: @unchecked Sendable {
     static let lastReconnectDelay: UInt32 = 60
     /// Seconds between PINGREQs on an idle link; a broker silent for 1.5 times this is taken as gone.
     static let keepAlive: Int32 = 30
+    /// Seconds a broker that took the connection has to answer it (CONNACK): one that says
+    /// nothing (another service on the port, a broker stuck) is given up on and retried.
+    static let answerTimeout: UInt64 = 5
     /// The longest a loop pass waits for the socket: how late a stop is seen, at most, on a quiet link.
     static let loopIntervalMilliseconds: Int32 = 100
 
@@ -82,6 +85,9 @@ final class MQTTConnection: @unchecked Sendable {
         var unacknowledged = 0
         var events: [MQTTEvent] = []
         var firstAnswer: FirstAnswer?
+        /// When the first attempt got as far as sending CONNECT (name resolved, TCP and TLS up),
+        /// monotonic nanoseconds: the broker's answer is a round trip away, or never comes.
+        var connectSentAt: UInt64?
         var closing = false
         /// When a closing connection stops waiting for acknowledgements.
         var closeDeadline: UInt64 = 0
@@ -189,10 +195,15 @@ final class MQTTConnection: @unchecked Sendable {
         }
     }
 
-    /// Waits up to `timeout` seconds for the first attempt's outcome; nil if none came by then.
-    func waitForFirstAnswer(timeout: Double) -> FirstAnswer? {
+    /// Waits up to `timeout` seconds for the first attempt's outcome, but no longer than
+    /// `answerWait` seconds after the broker got the CONNECT: a broker that answers does so in a
+    /// round trip, and one that never does must not hold up the caller (the network thread gives
+    /// up on it after ``answerTimeout`` and retries). nil if none came by then.
+    func waitForFirstAnswer(timeout: Double, answerWait: Double) -> FirstAnswer? {
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(timeout, 0) * 1e9)
-        return link.withLock(waitingUntil: { $0.firstAnswer != nil }, deadline: deadline) { $0.firstAnswer }
+        let sentAt = link.withLock(waitingUntil: { $0.firstAnswer != nil || $0.connectSentAt != nil }, deadline: deadline) { $0.connectSentAt }
+        let answerDeadline = sentAt.map { min(deadline, $0 + UInt64(max(answerWait, 0) * 1e9)) } ?? deadline
+        return link.withLock(waitingUntil: { $0.firstAnswer != nil }, deadline: answerDeadline) { $0.firstAnswer }
     }
 
     /// Keeps `reading` (at most ``maximumMessagesPerReading`` messages) as the newest, in place of
@@ -297,6 +308,11 @@ final class MQTTConnection: @unchecked Sendable {
         guard status == kPLMosquittoSuccess else { return connectFailed(status, systemError: systemError) }
         currentClient.withLock { $0 = client }
         defer { currentClient.withLock { $0 = nil } }
+        link.withLock { link in
+            if link.connectSentAt == nil { link.connectSentAt = MonotonicClock.nanoseconds() }
+            self.link.broadcast()
+        }
+        let answerDeadline = MonotonicClock.nanoseconds() + MQTTConnection.answerTimeout * 1_000_000_000
         var accepted = false
         while true {
             let status = pl_mosquitto_loop(client, MQTTConnection.loopIntervalMilliseconds, 1)
@@ -322,6 +338,18 @@ final class MQTTConnection: @unchecked Sendable {
             if closingNow {
                 close(client, wasConnected: isConnected)
                 return .givenUp
+            }
+            if !accepted, status == kPLMosquittoSuccess, MonotonicClock.nanoseconds() > answerDeadline {
+                link.withLock { link in
+                    let event = MQTTEvent.cannotConnect(broker: settings.broker,
+                                                        reason: "it took the connection but sent no answer in \(MQTTConnection.answerTimeout) s")
+                    if event != link.lastFailure { link.record(event) }
+                    link.lastFailure = event
+                    if link.firstAnswer == nil { link.firstAnswer = .unreachable }
+                    self.link.broadcast()
+                }
+                _ = pl_mosquitto_disconnect(client)
+                return .failed
             }
             // connectionEnded has reported why.
             guard status == kPLMosquittoSuccess else {

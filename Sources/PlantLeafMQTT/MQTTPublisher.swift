@@ -43,10 +43,12 @@ public final class MQTTPublisher: Sendable {
     private let catalogue: Catalogue
     private let connection: MQTTConnection
 
-    /// Loads libmosquitto, starts connecting on its network thread, and waits up to
-    /// `connectTimeout` seconds for the broker's answer, so that mistakes in the settings show at
-    /// start-up. A broker that cannot be reached or does not answer in that time is not an error:
-    /// the publisher keeps trying in the background and ``takeEvents()`` reports how it goes.
+    /// Loads libmosquitto, starts connecting on its network thread, and waits for the broker's
+    /// answer as ``awaitAnswer(connectTimeout:)`` does, so that mistakes in the settings show at
+    /// start-up; with `connectTimeout` 0 it returns at once, for the caller to await the answer
+    /// later (after its own set-up, which the connection then overlaps). A broker that cannot be
+    /// reached or does not answer in time is not an error: the publisher keeps trying in the
+    /// background and ``takeEvents()`` reports how it goes.
     ///
     /// - Parameters:
     ///   - softwareVersion: PlantLeaf's version, shown by Home Assistant as the device's firmware.
@@ -64,7 +66,24 @@ public final class MQTTPublisher: Sendable {
         let online = HomeAssistantDiscovery.Message(topic: settings.availabilityTopic, payload: MQTTPublisher.onlinePayload)
         connection = try MQTTConnection(settings: settings, retainedOnConnect: [online] + discovery.messages)
         try connection.start()
-        switch connection.waitForFirstAnswer(timeout: connectTimeout) {
+        try awaitAnswer(connectTimeout: connectTimeout)
+    }
+
+    /// Seconds ``awaitAnswer(connectTimeout:)`` waits for the broker's answer once it has the
+    /// connection: a broker that is there answers in a round trip, with room for an emulated or
+    /// loaded machine.
+    public static let answerWait = 1.0
+
+    /// Waits up to `connectTimeout` seconds for the broker to be reached (its name resolved, TCP
+    /// and TLS up), then up to ``answerWait`` seconds for its answer: a broker that took the
+    /// connection and says nothing holds up no one (the network thread gives up on it after 5 s,
+    /// says so in ``takeEvents()``, and retries).
+    ///
+    /// - Throws: ``MQTTError/unknownHost(host:reason:)``, ``MQTTError/refused(broker:user:reason:)``
+    ///   or ``MQTTError/tlsFailed(broker:reason:)`` when that was the first attempt's outcome;
+    ///   the connection is then stopped.
+    public func awaitAnswer(connectTimeout: Double = 5) throws(MQTTError) {
+        switch connection.waitForFirstAnswer(timeout: connectTimeout, answerWait: MQTTPublisher.answerWait) {
         case .refused(let reason)?:
             connection.stop(timeout: 0)
             throw .refused(broker: settings.broker, user: settings.user, reason: reason)

@@ -183,6 +183,29 @@ import Testing
 
     /// mqtts:// to a port nothing listens on: "cannot connect" at once, the 1 s doubling back-off
     /// (no core spinning), and a prompt stop when the stream ends.
+    /// A broker that takes the connection and never answers it holds up no reading: the
+    /// camera's readings come before the link gives up on the broker, which it says in one line
+    /// and retries. A leaf every 50 ms until that line is there (the camera says the link's
+    /// changes as it delivers readings).
+    @Test func aBrokerThatNeverAnswersHoldsUpNoReading() throws {
+        let listener = try SilentListener()
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let script = #"""
+            until grep -q "sent no answer" "$3" 2>/dev/null; do cat "$2" || exit; sleep 0.05; done \
+                | "$0" camera --input - --format json --no-journal --mqtt "$1" >"$3" 2>&1
+            """#
+        let result = try runPlantLeafInShell(script, ["mqtt://127.0.0.1:\(listener.port)/plants", CameraMQTTTests.appleScab, folder + "/out"],
+                                             timeLimit: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = ((try? String(contentsOfFile: folder + "/out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let gaveUp = try #require(lines.firstIndex(of: "plantleaf camera: mqtt: cannot connect to 127.0.0.1:\(listener.port): it took the "
+                                                   + "connection but sent no answer in 5 s; retrying every 1 s, backing off to 60 s"), "\(lines)")
+        // The start does not wait for an answer that never comes: readings flow meanwhile.
+        #expect(lines[..<gaveUp].filter { $0.hasPrefix("{") && $0.contains("\"verdict\": \"diagnosis\"") }.count >= 2, "\(lines)")
+        #expect(lines.filter { $0.contains("sent no answer") }.count == 1, "\(lines)")
+    }
+
     @Test func tlsToARefusingPortBacksOffAndSaysSoPromptly() throws {
         let port = try freeLocalPort()
         let script = #"""

@@ -23,6 +23,29 @@ import Testing
         #expect(lines[8].range(of: #"^ +\d{1,3}\.\d%  \S"#, options: .regularExpression) != nil, "\(lines[8])")
     }
 
+    /// A locale whose character set is not UTF-8 cannot show Arabic as PlantLeaf writes it:
+    /// classify and camera write English there, --lang ar too; a locale that names no character
+    /// set (C, as services run) keeps --lang's language.
+    @Test func aLocaleThatCannotShowTheLanguageReadsEnglish() throws {
+        let cases: [(arguments: [String], environment: [String: String])] = [
+            ([], ["LC_ALL": "ar_EG.ISO-8859-6"]),
+            (["--lang", "ar"], ["LC_ALL": "ar_EG.ISO-8859-6"]),
+            ([], ["LC_ALL": "", "LC_MESSAGES": "", "LC_CTYPE": "", "LANG": "ar_EG.ISO-8859-6"]),
+            ([], ["LC_ALL": "", "LC_MESSAGES": "ar_EG.UTF-8", "LC_CTYPE": "ar_EG.ISO-8859-6", "LANG": ""]),
+        ]
+        for (arguments, environment) in cases {
+            let result = try runPlantLeaf(["classify"] + arguments + [Self.leaf], environment: environment)
+            #expect(result.status == 0)
+            #expect(result.stdoutLines.dropFirst().first == "  Diagnosis: the top class is the answer", "\(environment): \(result.stdout)")
+        }
+        let camera = try runPlantLeaf(["camera", "--input", Self.leaf, "--lang", "ar", "--no-journal"], environment: ["LC_ALL": "ar_EG.ISO-8859-6"],
+                                      timeLimit: 60)
+        #expect(camera.status == 0)
+        #expect(camera.stderrLines.last?.contains(" frames read, ") == true, "\(camera.stderr)")
+        let posix = try runPlantLeaf(["classify", "--lang", "ar", Self.leaf], environment: ["LC_ALL": "C"])
+        #expect(posix.stdoutLines.dropFirst().first == "  تشخيص: الصنف الأول هو الجواب", "\(posix.stdout)")
+    }
+
     /// The same files in JSON, in Arabic and in English (LC_ALL=C over an Arabic LANG, as POSIX
     /// orders them): the same records but for "display", "advice" and the times each run took.
     @Test func jsonDiffersOnlyInItsWordsForPeople() throws {

@@ -119,6 +119,8 @@ import Testing
             .example("the same run, the broker stopped for 2 s"),
         "plantleaf camera: mqtt: 127.0.0.1:1883 sent a message though plantleaf subscribes to nothing: connection dropped; retrying every 1 s, backing off to 60 s":
             .example("a run against the flooding broker of CameraMQTTHostileBrokerTests, which expects the line with its own port"),
+        "plantleaf camera: mqtt: cannot connect to 127.0.0.1:1883: it took the connection but sent no answer in 5 s; retrying every 1 s, backing off to 60 s":
+            .example("a port that listens and never answers; CameraMQTTHostileBrokerTests.aBrokerThatNeverAnswersHoldsUpNoReading expects the line with its own port"),
         // Set-up lines and summaries: measured, their numbers differ on every run.
         "plantleaf camera: /dev/video0 (vivid, vivid): YUYV 640x480 at 59.94 fps, crop center, 4 buffers [auto; also offered: NV12 640x480 at 59.94 fps, RGB24 640x480 at 59.94 fps]":
             .example("the camera fixture's vivid device"),
@@ -184,6 +186,10 @@ import Testing
             .example("a 64 KiB tmpfs; JournalCLITests.aFullDiskIsOneLineAndTheCameraReadsOn"),
         "plantleaf journal: monitor.jsonl: 120 readings imported into /home/grower/.local/state/plantleaf/journal.sqlite, 2 events":
             .example("a log of 120 readings five minutes apart; JournalCLITests checks the line for its own log of 60"),
+        "plantleaf journal: monitor.jsonl: 0 readings imported into /home/grower/.local/state/plantleaf/journal.sqlite, 0 events; 120 readings already in it passed over":
+            .example("the same log imported again; JournalInputTests checks the line for its own log of 60"),
+        "plantleaf camera: journal /dev/null is a character device, not a regular file; give a --journal FILE that is a regular file, or a path where nothing is yet; readings go on without it":
+            .example("camera --journal /dev/null; JournalInputTests.aJournalThatIsNoRegularFileIsRefusedAtOnce checks it for /dev/null, /dev/full and /dev/zero"),
         // README.md
         "plantleaf serve: listening on http://127.0.0.1:8080/ (2 model instances, uploads up to 25 MiB)":
             .example("serve with no options on the 2-core build machine; TestServer waits for 'listening on http://127.0.0.1:'"),

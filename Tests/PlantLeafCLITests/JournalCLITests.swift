@@ -132,8 +132,30 @@ import Testing
         #expect(result.stdout.contains("\"verdict\": \"diagnosis\""))
     }
 
+    /// A journal that can grow no more: a file-size limit (ulimit -f, RLIMIT_FSIZE, which needs
+    /// no root) under the journal's size with a picture, SIGXFSZ ignored so the write fails
+    /// rather than killing the process. The journal opens, a reading's write fails: one line,
+    /// and every reading still reaches stdout.
+    @Test func aFileThatCannotGrowIsOneLineAndTheCameraReadsOn() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/journal.sqlite"
+        _ = try Journal(path: path)
+        // 36 KiB: room for SQLite's 32 KiB shared-memory index, not for the write-ahead log of a
+        // reading with its hour's picture; the main file, larger already, is only read.
+        let script = #"trap '' XFSZ; ulimit -f 36; exec "$@""#
+        let result = try Self.camera(journal: path, wrapper: ["/bin/bash", "-c", script, "bash"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = Self.journalLines(result)
+        #expect(lines.count == 1 && lines.first?.hasPrefix("plantleaf camera: journal \(path): ") == true
+                && lines.first?.hasSuffix(" failed: disk I/O error; readings go on to the other outputs") == true, "\(lines)")
+        #expect(result.stdout.contains("\"verdict\": \"diagnosis\""))
+        #expect(try runPlantLeaf(["journal", "export", "--journal", path]).stdout.isEmpty)
+    }
+
     @Test func aFullDiskIsOneLineAndTheCameraReadsOn() throws {
-        // A file system of 64 KiB in a mount namespace of its own: root only.
+        // A file system of 64 KiB in a mount namespace of its own: root only (the file-size limit
+        // above runs everywhere).
         guard geteuid() == 0, (try? runCommand("/usr/bin/unshare", ["-m", "true"]))?.status == 0 else { return }
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }

@@ -55,6 +55,25 @@ import Testing
                 "\(damaged.stderr)")
     }
 
+    /// A reference with a right header and checksum whose values are no distribution (1001 ones)
+    /// would find every picture leaf-like and so let a hot dog through as a diagnosis: refused in
+    /// one line that names the remedy, and the check carried as skipped.
+    @Test func aReferenceThatIsNoDistributionIsRefused() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let body = (["plantleaf-leaf-reference 2", "photos 24", "classes 1001", "input 224"] + Array(repeating: "1", count: 1001))
+            .joined(separator: "\n") + "\n"
+        let ones = folder + "/ones.txt"
+        try (body + "sha256 " + SHA256.hex(of: Array(body.utf8)) + "\n").write(toFile: ones, atomically: true, encoding: .utf8)
+        let result = try runPlantLeaf(["classify", "--format", "json", "--reference", ones, TestPaths.samples + "/imagenet/hot_dog.jpg"])
+        #expect(result.status == 0)
+        #expect(result.stderrLines == ["plantleaf classify: warning: generalist check skipped in every result: the leaf reference \(ones) is "
+                                       + "damaged: its values sum to 1001 where a distribution's sum to 1: make it again with "
+                                       + "`plantleaf calibrate DIR`, or delete it to use the default one"], "\(result.stderr)")
+        let record = try #require(try Self.records(result.stdout).first)
+        #expect(record["leaf_likeness_skipped"] != nil && record["leaf_likeness"] is NSNull, "\(record)")
+    }
+
     @Test func calibrateRefusesTooFewPhotosNonLeavesAndAnUnwritableFolderLeavingTheOldOne() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }

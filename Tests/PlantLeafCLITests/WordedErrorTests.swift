@@ -162,6 +162,7 @@ import Testing
         (JournalError.libraryUnusable(reason: "libsqlite3.so.0 does not export sqlite3_prepare_v3"),
          ["libsqlite3.so.0", "libsqlite3.so.0 does not export sqlite3_prepare_v3", "sudo apt install --reinstall libsqlite3-0"]),
         (JournalError.notFound(path: "/var/lib/plantleaf/journal.sqlite"), ["/var/lib/plantleaf/journal.sqlite", "camera", "serve", "--journal FILE"]),
+        (JournalError.notARegularFile(path: "/var/lib/plantleaf/journal.sqlite", mode: S_IFIFO), ["/var/lib/plantleaf/journal.sqlite", "FIFO", "--journal FILE"]),
         (JournalError.notADatabase(path: "/var/lib/plantleaf/journal.sqlite"), ["/var/lib/plantleaf/journal.sqlite", "SQLite", "--journal FILE"]),
         (JournalError.notAJournal(path: "/var/lib/plantleaf/journal.sqlite"), ["/var/lib/plantleaf/journal.sqlite", "SQLite", "--journal FILE"]),
         (JournalError.newerSchema(path: "j.sqlite", version: 99), ["j.sqlite", "99", String(Journal.schemaVersion), "--journal FILE"]),

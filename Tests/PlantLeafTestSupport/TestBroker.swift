@@ -297,3 +297,31 @@ public final class FloodingBroker: @unchecked Sendable {
         return header + [0x00, 0x01, UInt8(ascii: "x"), 0x00, 0x01] + [UInt8](repeating: 0x2A, count: payloadBytes)
     }
 }
+
+/// A TCP port on 127.0.0.1 that takes connections and never answers: the kernel completes each
+/// handshake into the listen queue, and nothing ever accepts, reads or writes. What a client
+/// sees of a broker that is stuck, or of another service on the broker's port.
+public final class SilentListener {
+    public let port: Int
+    private let descriptor: Int32
+
+    public init() throws {
+        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listening >= 0 else { throw TestBrokerError("socket: \(SystemError(errno))") }
+        var address = loopbackAddress(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(listening, socketAddress, length) == 0 && getsockname(listening, socketAddress, &length) == 0
+            }
+        }
+        guard bound, listen(listening, 64) == 0 else {
+            close(listening)
+            throw TestBrokerError("bind or listen: \(SystemError(errno))")
+        }
+        descriptor = listening
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+}

@@ -25,6 +25,9 @@ public struct LeafReference: Sendable, Equatable {
     /// The first format's, without an input line: every such reference was made at 224×224.
     static let firstHeader = "plantleaf-leaf-reference 1"
     static let firstFormatInputSide = 224
+    /// How far from 1 the sum of a reference's values may be: its file rounds each to nine
+    /// decimals, and a mean of the generalist's outputs sums to 1 within float rounding.
+    static let maximumSumError = 1e-3
     /// Fewer photos than this make a reference of one grower's few leaves, not of their crop.
     public static let minimumPhotos = 20
 
@@ -111,6 +114,13 @@ public struct LeafReference: Sendable, Equatable {
         let values = lines.dropFirst(header).compactMap(Double.init)
         guard values.count == classes, lines.count == classes + header, values.allSatisfy({ $0 >= 0 && $0 <= 1 }) else {
             throw .damaged(path: path, problem: "it holds \(lines.count - header) values for \(classes) classes")
+        }
+        // A mean of probability distributions sums to 1 (each value rounded to nine decimals moves
+        // the sum by at most 5·10⁻¹⁰). Values that do not make a distribution (a file of ones
+        // with a right checksum) would find every picture leaf-like, and so switch the check off.
+        let sum = values.reduce(0, +)
+        guard abs(sum - 1) <= maximumSumError else {
+            throw .damaged(path: path, problem: "its values sum to \(DecimalText.shortest(sum, decimals: 6) ?? String(sum)) where a distribution's sum to 1")
         }
         return LeafReference(distribution: values, photoCount: photos, inputSide: madeAt)
     }
