@@ -160,6 +160,16 @@ struct SQLiteRow {
         let count = Int(pl_sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
+    /// The column's value as SQLite stores it, whatever the column's declared type.
+    func value(_ column: Int32) -> SQLiteValue {
+        switch pl_sqlite3_column_type(statement, column) {
+        case kPLSQLiteInteger: return .integer(pl_sqlite3_column_int64(statement, column))
+        case kPLSQLiteFloat: return .real(pl_sqlite3_column_double(statement, column))
+        case kPLSQLiteText: return .text(text(column) ?? "")
+        case kPLSQLiteBlob: return .blob(blob(column) ?? [])
+        default: return .null
+        }
+    }
     func blob(_ column: Int32) -> [UInt8]? {
         guard !isNull(column) else { return nil }
         let count = Int(pl_sqlite3_column_bytes(statement, column))
