@@ -7,8 +7,15 @@ public struct JournalDamagedRow: Error, Sendable, Hashable {
     public var table: String
     public var id: Int64
     public var column: String
-    /// What the column holds, as SQLite has it: "9000000000000000", "NULL", "a text", "a blob of 7 bytes".
+    /// What the column holds, as SQLite has it: "9000000000000000", "NULL", "'text'", "a blob of 7 bytes".
     public var value: String
+
+    public init(table: String, id: Int64, column: String, value: String) {
+        self.table = table
+        self.id = id
+        self.column = column
+        self.value = value
+    }
 }
 
 /// A column as the readers check it: the values it can hold.

@@ -54,3 +54,12 @@ enum JournalAPI {
         return JournalJSON.page("events", rows: events.rows.map { JournalJSON.event($0, now: now) }, nextAfter: events.nextAfter)
     }
 }
+
+extension ServeFuzzing {
+    /// What serve answers from `journal` at `now`: /api/history, /api/events and the /history page.
+    package static func journalAnswers(_ journal: Journal, now: JournalTime) throws(JournalError) -> [String] {
+        let everything = Journal.Selection(limit: JournalAPI.maximumLimit)
+        return [try JournalAPI.history(journal, everything, now: now), try JournalAPI.events(journal, everything, now: now),
+                String(decoding: try JournalPage.page(journal, source: nil, now: now, keepsUploadPhotos: true, catalogue: .english).body, as: UTF8.self)]
+    }
+}

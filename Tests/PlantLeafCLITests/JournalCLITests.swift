@@ -59,6 +59,33 @@ import Testing
         #expect(csv.stdout.split(separator: "\n").count == 1 + 5)
     }
 
+    /// A journal damaged by hand: a reading's offset of 9e15 minutes and an event's start at
+    /// -9.2e18 ms (which made export and events die of arithmetic overflow) are each one line
+    /// naming the row; the other rows are still written, and the exit status is 1.
+    @Test func aDamagedRowIsOneLineAndTheOthersAreStillOut() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let log = folder + "/camera.jsonl", journal = folder + "/journal.sqlite"
+        try Self.cameraLog(count: 60).write(toFile: log, atomically: true, encoding: .utf8)
+        #expect(try runPlantLeaf(["journal", "import", "--journal", journal, "--source", "greenhouse", log]).status == 0)
+        try ForeignSQLite.execute(journal, "UPDATE readings SET utc_offset = 9e15 WHERE id = 5; UPDATE events SET start = -9.2e18 WHERE id = 1")
+
+        for format in ["json", "csv"] {
+            let exported = try runPlantLeaf(["journal", "export", "--journal", journal, "--format", format])
+            #expect(exported.status == 1)
+            #expect(exported.stderr == "plantleaf journal: journal \(journal): readings row 5 passed over: its utc_offset holds 9000000000000000, "
+                + "which no row can hold (a damaged or hand-edited journal)\n")
+            let lines = exported.stdout.split(separator: "\n")
+            #expect(lines.count == (format == "csv" ? 1 : 0) + 59)
+            #expect(!exported.stdout.contains(#""id": 5,"#) && exported.stdout.contains(#""id": 6,"#) == (format == "json"))
+        }
+        let events = try runPlantLeaf(["journal", "events", "--journal", journal])
+        #expect(events.status == 1)
+        #expect(events.stderr == "plantleaf journal: journal \(journal): events row 1 passed over: its start holds -9200000000000000000, "
+            + "which no row can hold (a damaged or hand-edited journal)\n")
+        #expect(events.stdout.split(separator: "\n").count == 1 && events.stdout.hasPrefix("2026-12-02T10:55:30.000+01:00  lasting, "))
+    }
+
     @Test func wrongArgumentsAreOneLine() throws {
         let none = try runPlantLeaf(["journal"])
         #expect(none.status == 2 && none.stderr == "plantleaf journal: give an action: export, import LOG.jsonl..., or events (see plantleaf journal --help)\n")
