@@ -1,7 +1,9 @@
 import Foundation
 import PlantLeafCore
 import PlantLeafJournal
+import PlantLeafServe
 import PlantLeafTestSupport
+import Synchronization
 import Testing
 
 /// A damaged or hand-edited journal: a value a column cannot hold passes its row over, named in
@@ -48,6 +50,31 @@ import Testing
         #expect(counts.map { $0.counts[.diagnosis] } == [3])
         let page = try journal.readingPage(Journal.Selection(limit: 2))
         #expect(page.rows.map(\.id) == [1] && page.nextAfter == 2)
+    }
+
+    /// Serve's first GET /history, /api/history and /api/events on such a journal: answered,
+    /// each damaged row said once through the recorder's notices, however often the page is read.
+    @Test func serveAnswersAndSaysEachDamagedRowOnce() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/journal.sqlite"
+        _ = try Self.journal(path)
+        try ForeignSQLite.execute(path, "UPDATE readings SET utc_offset = 9e15 WHERE id = 2; UPDATE events SET start = -9.2e18 WHERE id = 1")
+        let notices = Notices()
+        let recorder = try JournalRecorder(settings: JournalSettings(path: path)) { notices.add($0) }
+        let now = JournalTime(milliseconds: 1_796_220_000_000, offsetMinutes: 60)
+        for _ in 0..<2 {
+            let answers = try recorder.read { (journal: Journal) throws(JournalError) in try ServeFuzzing.journalAnswers(journal, now: now) }
+            #expect(answers[0].contains(#""id": 3,"#) && !answers[0].contains(#""id": 2,"#))
+        }
+        #expect(notices.all == [.rowPassedOver(path: path, row: JournalDamagedRow(table: "readings", id: 2, column: "utc_offset", value: "9000000000000000")),
+                                .rowPassedOver(path: path, row: JournalDamagedRow(table: "events", id: 1, column: "start", value: "-9200000000000000000"))])
+    }
+
+    final class Notices: Sendable {
+        private let notices = Mutex<[JournalNotice]>([])
+        func add(_ notice: JournalNotice) { notices.withLock { $0.append(notice) } }
+        var all: [JournalNotice] { notices.withLock { $0 } }
     }
 
     /// Each check the row decoder makes, one column of one table at a time.
