@@ -1,4 +1,5 @@
 import Foundation
+@testable import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafTestSupport
@@ -84,6 +85,13 @@ import Testing
         #expect(events.stderr == "plantleaf journal: journal \(journal): events row 1 passed over: its start holds -9200000000000000000, "
             + "which no row can hold (a damaged or hand-edited journal)\n")
         #expect(events.stdout.split(separator: "\n").count == 1 && events.stdout.hasPrefix("2026-12-02T10:55:30.000+01:00  lasting, "))
+    }
+
+    /// The line docs/journal.md quotes is the one the command words for such a row.
+    @Test func theDocumentedDamagedRowLineIsTheOneSaid() {
+        let row = JournalDamagedRow(table: "readings", id: 5, column: "utc_offset", value: "9000000000000000")
+        #expect("plantleaf journal: " + EventText.line(.rowPassedOver(path: "/var/lib/plantleaf/journal.sqlite", row: row))
+            == "plantleaf journal: journal /var/lib/plantleaf/journal.sqlite: readings row 5 passed over: its utc_offset holds 9000000000000000, which no row can hold (a damaged or hand-edited journal)")
     }
 
     @Test func wrongArgumentsAreOneLine() throws {
