@@ -1,7 +1,9 @@
 /// One reading as every front end writes it: classify's JSON lines (and its CSV rows, the record
 /// flattened), the camera's lines on stdout and in its --log, the MQTT result payload, and serve's
-/// /api/classify and /api/latest answers. It has one encoder (`json`) and one decoder
-/// (`init(decoding:)`), so whatever one front end writes, the others read back.
+/// /api/classify and /api/latest answers. Its members are declared once, in `fields` and
+/// `classFields` (ReadingField.swift); its one encoder (`json`) and one decoder
+/// (`init(decoding:)`) are derived from them, as are the CSVs, the journal's columns and the MQTT
+/// attributes, so whatever one front end writes, the others read back.
 ///
 /// Schema 2 (`schema`): one JSON object a line, its members in this order, the optional ones only
 /// where they apply:
@@ -182,22 +184,15 @@ public struct ReadingRecord: Sendable, Equatable {
 
         // Schema 1 had the camera's stages beside the other members, as "<stage>_ms".
         let timings = ReadingField.Group.timings.rawValue
-        let stages: [String: JSONValue]?
-        switch values[timings] {
-        case .object(let members)?: stages = members
-        case nil where schema == 1: stages = nil
-        case nil: stages = [:]
-        case _?: stages = nil
-        }
         var record = ReadingRecord(verdict: .uncertain, top: [], timings: Timings(prepare: .nan, invoke: .nan))
         // The members every record has first: a line that is no record says what it lacks.
         for field in ReadingRecord.fields.filter(\.isRequired) + ReadingRecord.fields.filter({ !$0.isRequired }) {
-            switch (field.group, stages) {
+            switch (field.group, values[timings]) {
             case (.record, _): try ReadingRecord.decode(field, values[field.key], name: field.key, into: &record)
-            case (.timings, _) where schema > 1 && values[timings] == nil: throw .missingField(timings)
-            case (.timings, let stages?): try ReadingRecord.decode(field, stages[field.key], name: field.path, into: &record)
-            case (.timings, nil) where values[timings] != nil: throw .invalidField(timings)
-            case (.timings, nil): try ReadingRecord.decode(field, values[field.key + "_ms"], name: field.key + "_ms", into: &record)
+            case (.timings, .object(let stages)?): try ReadingRecord.decode(field, stages[field.key], name: field.path, into: &record)
+            case (.timings, nil) where schema == 1: try ReadingRecord.decode(field, values[field.key + "_ms"], name: field.key + "_ms", into: &record)
+            case (.timings, nil): throw .missingField(timings)
+            case (.timings, _?): throw .invalidField(timings)
             }
         }
         self = record
