@@ -135,17 +135,13 @@ final class SQLiteDatabase {
     }
 }
 
-/// A value bound to a statement's parameter.
+/// A value bound to a statement's parameter, or read from a row's column.
 enum SQLiteValue {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
-
-    static func optional(_ value: Double?) -> SQLiteValue { value.map { .real($0) } ?? .null }
-    static func optional(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
-    static func optional(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
 }
 
 /// The current row of a statement, read by column index; valid only within the row callback.

@@ -2,8 +2,10 @@
 /// class, in `ReadingRecord.classFields`): its JSON key, type, decimals, whether every record has
 /// it, and where each other form puts it. Every form is derived from these tables: the record's
 /// JSON line and its decoder, classify's CSV, the journal's columns, insert and row decoder, the
-/// journal's CSV and the MQTT attributes. A new member is one line here; `ReadingFieldTests`
-/// walks every form against the tables.
+/// journal's CSV and the MQTT attributes. A new member (where an answer came from, say) is its
+/// property on `ReadingRecord` and one line here, with the next free place in each form that
+/// carries it; a journal column also needs the migration that adds it (`JournalSchema`), as a
+/// journal's tables are SQL of their own. `ReadingFieldTests` walks every form against the tables.
 public struct RecordField<Subject>: Sendable {
     public enum Kind: Sendable, Equatable {
         /// A whole number within the range.
