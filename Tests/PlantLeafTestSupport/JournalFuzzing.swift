@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafServe
@@ -14,6 +15,7 @@ extension FuzzTargets {
             + "infinities, text of any bytes, blobs of any length, NULL, deleted rows",
         run: { bytes in
             let path = JournalFuzzing.freshJournal()
+            defer { for file in [path, path + "-wal", path + "-shm"] { unlink(file) } }
             for statement in JournalFuzzing.statements(bytes) { try? ForeignSQLite.execute(path, statement) }
             JournalFuzzing.readEverything(path)
         },
@@ -124,9 +126,12 @@ public enum JournalFuzzing {
         return Array(data)
     }()
 
-    /// A copy of the template, alone at its path (no log of an earlier run beside it).
+    private static let runs = Atomic<Int>(0)
+
+    /// A copy of the template at a path of its own: tests run the target on several threads at once.
     static func freshJournal() -> String {
-        let path = NSTemporaryDirectory() + "plantleaf-fuzz-journal-\(getpid()).sqlite"
+        let run = runs.add(1, ordering: .relaxed).newValue
+        let path = NSTemporaryDirectory() + "plantleaf-fuzz-journal-\(getpid())-\(run).sqlite"
         for side in ["-wal", "-shm"] { unlink(path + side) }
         FileManager.default.createFile(atPath: path, contents: Data(template))
         return path
