@@ -80,15 +80,15 @@ struct JournalColumns: Sendable {
     /// The columns for a SELECT, each named by `qualifier` (a table's name, in a join).
     func list(qualifier: String? = nil) -> String { columns.map { (qualifier.map { $0 + "." } ?? "") + $0.name }.joined(separator: ", ") }
 
-    /// The row's values in the columns' order (starting at `first`), each what its column can
-    /// hold; the damage found otherwise.
-    func values(_ row: SQLiteRow, first: Int32 = 0) -> Result<[SQLiteValue], JournalDamagedRow> {
+    /// The row's values in the columns' order, each what its column can hold; the damage found
+    /// otherwise.
+    func values(_ row: SQLiteRow) -> Result<[SQLiteValue], JournalDamagedRow> {
         var values: [SQLiteValue] = []
         values.reserveCapacity(columns.count)
         for (offset, column) in columns.enumerated() {
-            let value = row.value(first + Int32(offset))
+            let value = row.value(Int32(offset))
             guard JournalColumns.fits(value, column) else {
-                return .failure(JournalDamagedRow(table: table, id: row.integer(first) ?? 0, column: column.name, value: JournalColumns.shown(value)))
+                return .failure(JournalDamagedRow(table: table, id: row.integer(0) ?? 0, column: column.name, value: JournalColumns.shown(value)))
             }
             values.append(value)
         }
@@ -120,13 +120,6 @@ struct JournalColumns: Sendable {
 
 extension SQLiteValue {
     var integer: Int64? { if case .integer(let number) = self { number } else { nil } }
-    var real: Double? {
-        switch self {
-        case .real(let number): number
-        case .integer(let number): Double(number)
-        default: nil
-        }
-    }
     var text: String? { if case .text(let text) = self { text } else { nil } }
     var blob: [UInt8]? { if case .blob(let bytes) = self { bytes } else { nil } }
 }

@@ -150,7 +150,6 @@ struct SQLiteRow {
 
     func isNull(_ column: Int32) -> Bool { pl_sqlite3_column_type(statement, column) == kPLSQLiteNull }
     func integer(_ column: Int32) -> Int64? { isNull(column) ? nil : pl_sqlite3_column_int64(statement, column) }
-    func real(_ column: Int32) -> Double? { isNull(column) ? nil : pl_sqlite3_column_double(statement, column) }
     func text(_ column: Int32) -> String? {
         guard !isNull(column), let bytes = pl_sqlite3_column_text(statement, column) else { return nil }
         let count = Int(pl_sqlite3_column_bytes(statement, column))
