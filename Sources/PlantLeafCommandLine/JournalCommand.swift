@@ -157,6 +157,8 @@ enum JournalCommand {
             if let firstProblem { line += "; \(passedOver) lines passed over, the first at \(firstProblem)" }
             Console.error(line)
         }
+        // The events a log's readings continue are read from the journal: a damaged one is said too.
+        _ = sayDamagedRows(journal)
         return status
     }
 }
