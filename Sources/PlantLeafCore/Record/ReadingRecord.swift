@@ -121,19 +121,36 @@ public struct ReadingRecord: Sendable, Equatable {
     package func jsonObject(in catalogue: Catalogue) -> JSONObject {
         var object = JSONObject()
         object.add("schema", ReadingRecord.schema)
-        var groupsWritten: Set<ReadingField.Group> = [.record]
-        for field in ReadingRecord.fields {
-            if field.group == .record {
-                ReadingRecord.add(field, of: self, to: &object, catalogue)
-            } else if groupsWritten.insert(field.group).inserted {
-                // A group's members make one object, where its first member is.
+        for entry in ReadingRecord.jsonLayout {
+            switch entry {
+            case .member(let field): ReadingRecord.add(field, of: self, to: &object, catalogue)
+            case .group(let group, let fields):
                 var members = JSONObject()
-                for member in ReadingRecord.fields where member.group == field.group { ReadingRecord.add(member, of: self, to: &members, catalogue) }
-                object.add(field.group.rawValue, members)
+                for field in fields { ReadingRecord.add(field, of: self, to: &members, catalogue) }
+                object.add(group.rawValue, members)
             }
         }
         return object
     }
+
+    private enum JSONEntry: Sendable {
+        case member(ReadingField)
+        case group(ReadingField.Group, [ReadingField])
+    }
+
+    /// `fields` as the JSON line has them: a group's members make one object, where its first member is.
+    private static let jsonLayout: [JSONEntry] = {
+        var layout: [JSONEntry] = []
+        var groupsPlaced: Set<ReadingField.Group> = []
+        for field in fields {
+            if field.group == .record {
+                layout.append(.member(field))
+            } else if groupsPlaced.insert(field.group).inserted {
+                layout.append(.group(field.group, fields.filter { $0.group == field.group }))
+            }
+        }
+        return layout
+    }()
 
     /// The members that have a place in the form `place` picks (the MQTT attributes), in its order.
     package func addMembers(to object: inout JSONObject, placedBy place: (RecordPlaces) -> Int?, in catalogue: Catalogue) {
