@@ -43,6 +43,8 @@ enum EventText {
         switch notice {
         case .writeFailed(let error): return catalogue.text("journal.notice.write-failed", ["problem": error.description(in: catalogue)])
         case .writingAgain(let path): return catalogue.text("journal.notice.writing-again", ["path": path])
+        case .rowPassedOver(let path, let row):
+            return catalogue.text("journal.notice.row-passed-over", ["path": path, "table": row.table, "id": String(row.id), "column": row.column, "value": row.value])
         }
     }
 }

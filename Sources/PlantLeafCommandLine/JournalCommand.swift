@@ -21,7 +21,11 @@ enum JournalCommand {
         """
 
     private static let helpConclusion = """
-        EXIT CODES: 0 done, 2 usage, or a journal or log that cannot be read or written.
+        A row of a damaged journal that holds what no row can (a time past year 9999, a NULL
+        verdict) is passed over with one line naming it; export and events write the others.
+
+        EXIT CODES: 0 done, 1 rows of a damaged journal passed over (the others written),
+                    2 usage, or a journal or log that cannot be read or written.
         """
 
     static let help: String = {
@@ -54,39 +58,51 @@ enum JournalCommand {
         }
         do {
             switch options.action {
-            case .export: try export(options, path: path)
-            case .events: try events(options, path: path)
+            case .export: return try export(options, path: path)
+            case .events: return try events(options, path: path)
             case .import: return try importLogs(options, path: path)
             }
         } catch {
             Console.error("plantleaf journal: \(Remedy.line(error))")
             return ExitCode.setupFailure
         }
-        return ExitCode.success
     }
 
-    private static func export(_ options: JournalCommandOptions, path: String) throws(JournalError) {
+    /// Says each row `journal` passed over in one line; returns whether there were any.
+    private static func sayDamagedRows(_ journal: Journal) -> Bool {
+        let rows = journal.takeDamagedRows()
+        for row in rows { Console.error("plantleaf journal: \(EventText.line(.rowPassedOver(path: journal.path, row: row)))") }
+        return !rows.isEmpty
+    }
+
+    private static func export(_ options: JournalCommandOptions, path: String) throws(JournalError) -> Int32 {
         let journal = try Journal(path: path, readOnly: true)
+        var damaged = sayDamagedRows(journal)
         var selection = Journal.Selection(since: options.since, until: options.until, source: options.source, limit: exportPage)
         if options.format == .csv { Console.out(JournalJSON.csvHeader) }
         while true {
-            let page = try journal.readings(selection)
-            for reading in page { Console.out(options.format == .csv ? JournalJSON.csvRow(reading) : JournalJSON.reading(reading)) }
-            guard page.count == exportPage, !Console.stdoutFailed else { return }
-            selection.afterID = page.last?.id
+            let page = try journal.readingPage(selection)
+            for reading in page.rows { Console.out(options.format == .csv ? JournalJSON.csvRow(reading) : JournalJSON.reading(reading)) }
+            damaged = sayDamagedRows(journal) || damaged
+            guard let next = page.nextAfter, !Console.stdoutFailed else { break }
+            selection.afterID = next
         }
+        return damaged ? ExitCode.partialFailure : ExitCode.success
     }
 
-    private static func events(_ options: JournalCommandOptions, path: String) throws(JournalError) {
+    private static func events(_ options: JournalCommandOptions, path: String) throws(JournalError) -> Int32 {
         let journal = try Journal(path: path, readOnly: true)
         let now = JournalTime.now()
-        for event in try journal.events(Journal.Selection(since: options.since, until: options.until, source: options.source)) {
+        let events = try journal.events(Journal.Selection(since: options.since, until: options.until, source: options.source))
+        let damaged = sayDamagedRows(journal)
+        for event in events {
             let what = event.state.label.map { Labels.displayName($0) } ?? String(event.state.verdict.rawValue.map { $0 == "-" ? " " : $0 })
             let until = event.end.map { "until \($0.iso8601)" } ?? "lasting"
             // A source is a name from a command line or an imported file: shown as labels are, escaped.
             Console.out("\(event.start.iso8601)  \(until), \(TimeText.duration(event.durationMilliseconds(now: now)))  \(TerminalText.neutralised(event.source))  \(what)"
                         + (event.state.isProblem ? "  (problem)" : ""))
         }
+        return damaged ? ExitCode.partialFailure : ExitCode.success
     }
 
     private static func importLogs(_ options: JournalCommandOptions, path: String) throws(JournalError) -> Int32 {
@@ -163,6 +179,8 @@ enum JournalCommand {
             if let firstProblem { line += "; \(passedOver) lines passed over, the first at \(firstProblem)" }
             Console.error(line)
         }
+        // The events a log's readings continue are read from the journal: a damaged one is said too.
+        _ = sayDamagedRows(journal)
         return status
     }
 

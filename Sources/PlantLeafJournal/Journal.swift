@@ -19,6 +19,10 @@ public final class Journal {
     private var sources: [Int64: String] = [:]
     /// Each source's hour of its newest snapshot, so that a reading asks the file only once an hour.
     private var snapshotHours: [String: Int64] = [:]
+    /// Rows the readers passed over and not yet taken (`takeDamagedRows`); each row is said once
+    /// for the life of the connection, however often a page reads it.
+    private var damagedRows: [JournalDamagedRow] = []
+    private var damagedRowsSaid: Set<String> = []
 
     private struct ClassKey: Hashable {
         var index: Int
@@ -70,14 +74,17 @@ public final class Journal {
         } else if version < Journal.schemaVersion {
             throw .failed(path: path, step: "reading", reason: "schema \(version) needs migrating: open it once for writing (plantleaf camera or serve)")
         }
-        try database.query("SELECT id, model_index, label FROM classes", step: "reading the classes") { row in
-            let key = ClassKey(index: Int(row.integer(1) ?? 0), label: row.text(2) ?? "")
-            classIDs[key] = row.integer(0) ?? 0
-            classes[row.integer(0) ?? 0] = key
+        try database.query("SELECT \(Journal.classColumns.list()) FROM classes", step: "reading the classes") { row in
+            guard let values = checked(row, Journal.classColumns), let id = values[0].integer, let index = values[1].integer,
+                  let label = values[2].text else { return }
+            let key = ClassKey(index: Int(index), label: label)
+            classIDs[key] = id
+            classes[id] = key
         }
-        try database.query("SELECT id, name FROM sources", step: "reading the sources") { row in
-            sourceIDs[row.text(1) ?? ""] = row.integer(0) ?? 0
-            sources[row.integer(0) ?? 0] = row.text(1) ?? ""
+        try database.query("SELECT \(Journal.sourceColumns.list()) FROM sources", step: "reading the sources") { row in
+            guard let values = checked(row, Journal.sourceColumns), let id = values[0].integer, let name = values[1].text else { return }
+            sourceIDs[name] = id
+            sources[id] = name
         }
     }
 
@@ -88,6 +95,48 @@ public final class Journal {
         var status = stat()
         guard stat(path, &status) == 0 else { return }
         guard status.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path, mode: status.st_mode) }
+    }
+
+    // MARK: Rows as the readers check them
+
+    static let classColumns = JournalColumns("classes", [.id(), JournalColumn("model_index", .integer(-1 ... .max)), JournalColumn("label", .text)])
+    static let sourceColumns = JournalColumns("sources", [.id(), JournalColumn("name", .text)])
+    /// A reading's row: the journal's own columns (when and where from), then a column for each
+    /// member of the record the journal keeps (`ReadingRecord.fields`).
+    static let readingColumns = JournalColumns("readings", [.id(), .time("time"), .offset("utc_offset"), .id("source")]
+                                                + ReadingRecord.fields.compactMap(JournalColumn.init))
+    /// The record's members the journal keeps, in the order of their columns in `readingColumns`.
+    static let keptFields = ReadingRecord.fields.filter { JournalColumn($0) != nil }
+    static let insertReading = "INSERT INTO readings(\(readingColumns.columns.dropFirst().map(\.name).joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: readingColumns.columns.count - 1).joined(separator: ", ") + ")"
+    static let eventColumns = JournalColumns("events", [.id(), .id("source"), .verdict, .id("class", nullable: true), .time("start"),
+                                                        .offset("start_offset"), .time("end", nullable: true), .offset("end_offset", nullable: true)])
+    static let snapshotColumns = JournalColumns("snapshots", [.id(), JournalColumn("hour", .integer(JournalTime.millisecondsRange.lowerBound / hourMilliseconds
+                                                                                                       ... JournalTime.millisecondsRange.upperBound / hourMilliseconds)),
+                                                              .offset("utc_offset")])
+    /// The bytes a class takes in a reading's packed "top": its number (UInt32) and score (Float32).
+    static let packedClassBytes = 8
+
+    /// The row's values when each is what its column can hold; otherwise nil, and the row is
+    /// kept to be said (`takeDamagedRows`).
+    private func checked(_ row: SQLiteRow, _ columns: JournalColumns) -> [SQLiteValue]? {
+        switch columns.values(row) {
+        case .success(let values): return values
+        case .failure(let damage):
+            passOver(damage)
+            return nil
+        }
+    }
+
+    private func passOver(_ damage: JournalDamagedRow) {
+        if damagedRowsSaid.insert("\(damage.table) \(damage.id)").inserted { damagedRows.append(damage) }
+    }
+
+    /// The rows the readers passed over since the last call, each once: a damaged or hand-edited
+    /// journal's, whose front ends say each in one line.
+    public func takeDamagedRows() -> [JournalDamagedRow] {
+        defer { damagedRows.removeAll() }
+        return damagedRows
     }
 
     /// The journal's path without options: `$XDG_STATE_HOME/plantleaf/journal.sqlite`, XDG's
@@ -108,34 +157,45 @@ public final class Journal {
     /// Writes one reading, and `picture` (JPEG) as its picture when given; returns its row number.
     @discardableResult
     public func insert(_ record: ReadingRecord, source: String, time: JournalTime, picture: [UInt8]? = nil) throws(JournalError) -> Int64 {
-        var top: [UInt8] = []
-        top.reserveCapacity(record.top.count * 8)
-        for scored in record.top {
-            let id = try classID(index: scored.index, label: scored.label)
-            withUnsafeBytes(of: UInt32(truncatingIfNeeded: id).littleEndian) { top += $0 }
-            withUnsafeBytes(of: Float(scored.score).bitPattern.littleEndian) { top += $0 }
+        var values: [SQLiteValue] = [.integer(time.milliseconds), .integer(Int64(time.offsetMinutes)), .integer(try sourceID(source))]
+        for field in Journal.keptFields {
+            // Words are not kept: the fields' column list has none.
+            switch field.value(record, .english) {
+            case nil, .null?: values.append(.null)
+            case .integer(let number)?: values.append(.integer(Int64(number)))
+            case .real(let number)?: values.append(.real(number))
+            case .text(let text)?: values.append(.text(text))
+            case .classes(let classes)?: values.append(.blob(try packed(classes)))
+            }
         }
-        var leafLikeness: Double?, checkSkipped: String?
-        switch record.secondOpinion {
-        case .notRun: break
-        case .leafLikeness(let value): leafLikeness = value
-        case .skipped(let why): checkSkipped = why
-        }
-        let timings = record.timings
-        try database.query("""
-            INSERT INTO readings(time, utc_offset, source, verdict, reason, top, leaf_likeness, check_skipped, frame, age_ms, read_ms,
-                prepare_ms, invoke_ms, postprocess_ms, generalist_ms, capture_fps, inference_fps, dropped, saved)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.integer(time.milliseconds), .integer(Int64(time.offsetMinutes)), .integer(try sourceID(source)), .text(record.verdict.rawValue),
-                  .optional(record.reason?.rawValue), .blob(top), .optional(leafLikeness), .optional(checkSkipped), .optional(record.frame),
-                  .optional(record.ageMilliseconds), .optional(timings.read), .real(timings.prepare), .real(timings.invoke),
-                  .optional(timings.postprocess), .optional(timings.generalist), .optional(record.captureFramesPerSecond),
-                  .optional(record.inferenceFramesPerSecond), .optional(record.dropped), .optional(record.saved)], step: "writing a reading")
+        try database.query(Journal.insertReading, values, step: "writing a reading")
         let id = try database.integer("SELECT last_insert_rowid()", step: "writing a reading")
         if let picture {
             try database.query("INSERT INTO reading_pictures(reading, jpeg) VALUES (?, ?)", [.integer(id), .blob(picture)], step: "writing a reading's picture")
         }
         return id
+    }
+
+    /// The classes as a reading's "top" column keeps them: each its number in the classes table
+    /// and its score, little-endian.
+    private func packed(_ classes: [ScoredClass]) throws(JournalError) -> [UInt8] {
+        var top: [UInt8] = []
+        top.reserveCapacity(classes.count * Journal.packedClassBytes)
+        for scored in classes {
+            let id = try classID(index: scored.index, label: scored.label)
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: id).littleEndian) { top += $0 }
+            withUnsafeBytes(of: Float(scored.score).bitPattern.littleEndian) { top += $0 }
+        }
+        return top
+    }
+
+    private func unpacked(_ packed: [UInt8]) -> [ScoredClass] {
+        stride(from: 0, to: packed.count - packed.count % Journal.packedClassBytes, by: Journal.packedClassBytes).map { start in
+            let id = packed[start..<start + 4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let bits = packed[start + 4..<start + 8].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let key = classes[Int64(id)] ?? ClassKey(index: -1, label: "?")
+            return ScoredClass(index: key.index, label: key.label, score: Double(Float(bitPattern: bits)))
+        }
     }
 
     private func classID(index: Int, label: String) throws(JournalError) -> Int64 {
@@ -191,45 +251,54 @@ public final class Journal {
         }
     }
 
-    /// The readings `selection` selects, oldest first.
-    public func readings(_ selection: Selection) throws(JournalError) -> [JournalReading] {
-        let clause = selection.clause(time: "time")
-        var found: [JournalReading] = []
-        try database.query("""
-            SELECT id, time, utc_offset, source, verdict, reason, top, leaf_likeness, check_skipped, frame, age_ms, read_ms, prepare_ms,
-                invoke_ms, postprocess_ms, generalist_ms, capture_fps, inference_fps, dropped, saved,
-                EXISTS (SELECT 1 FROM reading_pictures WHERE reading = readings.id)
-            FROM readings\(selection.timeIndex) WHERE \(clause.sql) ORDER BY id LIMIT ?
-            """, clause.values + [.integer(Int64(selection.limit))], step: "reading readings") { row throws(JournalError) in
-            found.append(try reading(row))
-        }
-        return found
+    /// A page of rows: the rows made, and the row number to ask the next page after (nil when
+    /// this page was the last). A damaged row passed over still counts towards the page, so
+    /// paging goes on past it.
+    public struct Page<Row: Sendable>: Sendable {
+        public var rows: [Row]
+        public var nextAfter: Int64?
     }
 
-    private func reading(_ row: SQLiteRow) throws(JournalError) -> JournalReading {
-        let time = JournalTime(milliseconds: row.integer(1) ?? 0, offsetMinutes: Int(row.integer(2) ?? 0))
-        guard let verdict = Verdict(rawValue: row.text(4) ?? "") else {
-            throw .failed(path: path, step: "reading readings", reason: "reading \(row.integer(0) ?? 0) has no verdict PlantLeaf knows")
+    /// The readings `selection` selects, oldest first.
+    public func readings(_ selection: Selection) throws(JournalError) -> [JournalReading] { try readingPage(selection).rows }
+
+    /// The readings `selection` selects, oldest first, as a page.
+    public func readingPage(_ selection: Selection) throws(JournalError) -> Page<JournalReading> {
+        let clause = selection.clause(time: "time")
+        var found: [JournalReading] = []
+        var lastID: Int64?
+        let count = try database.query("""
+            SELECT \(Journal.readingColumns.list()), EXISTS (SELECT 1 FROM reading_pictures WHERE reading = readings.id)
+            FROM readings\(selection.timeIndex) WHERE \(clause.sql) ORDER BY id LIMIT ?
+            """, clause.values + [.integer(Int64(selection.limit))], step: "reading readings") { row in
+            lastID = row.integer(0)
+            if let reading = reading(row) { found.append(reading) }
         }
-        let packed = row.blob(6) ?? []
-        var top: [ScoredClass] = []
-        for start in stride(from: 0, to: packed.count - packed.count % 8, by: 8) {
-            let id = packed[start..<start + 4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            let bits = packed[start + 4..<start + 8].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            let key = classes[Int64(id)] ?? ClassKey(index: -1, label: "?")
-            top.append(ScoredClass(index: key.index, label: key.label, score: Double(Float(bitPattern: bits))))
+        return Page(rows: found, nextAfter: count == selection.limit ? lastID : nil)
+    }
+
+    /// The reading in `row`; nil for a damaged row, passed over.
+    private func reading(_ row: SQLiteRow) -> JournalReading? {
+        guard let values = checked(row, Journal.readingColumns), let id = values[0].integer, let milliseconds = values[1].integer,
+              let offset = values[2].integer, let source = values[3].integer else { return nil }
+        let time = JournalTime(milliseconds: milliseconds, offsetMinutes: Int(offset))
+        var record = ReadingRecord(time: time.iso8601, verdict: .uncertain, top: [], timings: .init(prepare: .nan, invoke: .nan))
+        for (field, value) in zip(Journal.keptFields, values.dropFirst(4)) {
+            let member: ReadingField.Value
+            switch value {
+            case .null: continue
+            case .integer(let number): member = .integer(Int(number))
+            case .real(let number): member = .real(number)
+            case .text(let text): member = .text(text)
+            case .blob(let bytes): member = .classes(unpacked(bytes))
+            }
+            guard field.set(&record, member) else {
+                passOver(JournalDamagedRow(table: Journal.readingColumns.table, id: id, column: field.sqlColumn ?? field.key, value: JournalColumns.shown(value)))
+                return nil
+            }
         }
-        var secondOpinion = SecondOpinionReading.notRun
-        if let why = row.text(8) { secondOpinion = .skipped(reason: why) } else if let likeness = row.real(7) { secondOpinion = .leafLikeness(likeness) }
-        let record = ReadingRecord(frame: row.integer(9).map(Int.init), time: time.iso8601, verdict: verdict,
-                                   reason: row.text(5).flatMap(VerdictReason.init(rawValue:)), top: top, secondOpinion: secondOpinion,
-                                   ageMilliseconds: row.real(10),
-                                   timings: .init(read: row.real(11), prepare: row.real(12) ?? .nan, invoke: row.real(13) ?? .nan,
-                                                  postprocess: row.real(14), generalist: row.real(15)),
-                                   captureFramesPerSecond: row.real(16), inferenceFramesPerSecond: row.real(17),
-                                   dropped: row.integer(18).map(Int.init), saved: row.text(19))
-        return JournalReading(id: row.integer(0) ?? 0, source: sources[row.integer(3) ?? 0] ?? "?", time: time, record: record,
-                              hasPicture: row.integer(20) == 1)
+        return JournalReading(id: id, source: sources[source] ?? "?", time: time, record: record,
+                              hasPicture: row.integer(Int32(Journal.readingColumns.columns.count)) == 1)
     }
 
     /// How many readings of each verdict `selection` selects, per period of `periodMilliseconds`
@@ -238,9 +307,14 @@ public final class Journal {
         let clause = selection.clause(time: "time")
         let offset = Int64(offsetMinutes) * 60_000
         var rows: [(periodStart: JournalTime, counts: [Verdict: Int])] = []
+        // A time out of range is a damaged row, which the readings' reader passes over and says.
+        let times = Journal.readingColumns.columns[1]
+        guard case .integer(let range) = times.holds else { return [] }
         try database.query("""
-            SELECT (time + ?) / ? AS period, verdict, count(*) FROM readings\(selection.timeIndex) WHERE \(clause.sql) GROUP BY period, verdict ORDER BY period
-            """, [.integer(offset), .integer(periodMilliseconds)] + clause.values, step: "counting readings") { row in
+            SELECT (time + ?) / ? AS period, verdict, count(*) FROM readings\(selection.timeIndex)
+            WHERE \(clause.sql) AND typeof(time) = 'integer' AND time BETWEEN ? AND ? GROUP BY period, verdict ORDER BY period
+            """, [.integer(offset), .integer(periodMilliseconds)] + clause.values + [.integer(range.lowerBound), .integer(range.upperBound)],
+            step: "counting readings") { row in
             let start = JournalTime(milliseconds: (row.integer(0) ?? 0) * periodMilliseconds - offset, offsetMinutes: offsetMinutes)
             if rows.last?.periodStart != start { rows.append((start, [:])) }
             if let verdict = Verdict(rawValue: row.text(1) ?? "") { rows[rows.count - 1].counts[verdict] = Int(row.integer(2) ?? 0) }
@@ -277,21 +351,27 @@ public final class Journal {
     }
 
     /// The events `selection` selects by their start, newest first.
-    public func events(_ selection: Selection) throws(JournalError) -> [JournalEvent] {
+    public func events(_ selection: Selection) throws(JournalError) -> [JournalEvent] { try eventPage(selection).rows }
+
+    /// The events `selection` selects by their start, newest first, as a page.
+    public func eventPage(_ selection: Selection) throws(JournalError) -> Page<JournalEvent> {
         let clause = selection.clause(time: "start", newestFirst: true)
         var found: [JournalEvent] = []
-        try database.query("""
-            SELECT id, source, verdict, class, start, start_offset, end, end_offset, EXISTS (SELECT 1 FROM pictures WHERE event = events.id) FROM events
+        var lastID: Int64?
+        let count = try database.query("""
+            SELECT \(Journal.eventColumns.list()), EXISTS (SELECT 1 FROM pictures WHERE event = events.id) FROM events
             WHERE \(clause.sql) ORDER BY id DESC LIMIT ?
             """, clause.values + [.integer(Int64(selection.limit))], step: "reading events") { row in
-            let key = row.integer(3).flatMap { classes[$0] }
-            let state = JournalState(verdict: Verdict(rawValue: row.text(2) ?? "") ?? .uncertain, label: key?.label, classIndex: key?.index)
-            let end = row.integer(6).map { JournalTime(milliseconds: $0, offsetMinutes: Int(row.integer(7) ?? 0)) }
-            found.append(JournalEvent(id: row.integer(0) ?? 0, source: sources[row.integer(1) ?? 0] ?? "?", state: state,
-                                      start: JournalTime(milliseconds: row.integer(4) ?? 0, offsetMinutes: Int(row.integer(5) ?? 0)),
-                                      end: end, hasPicture: row.integer(8) == 1))
+            lastID = row.integer(0)
+            guard let values = checked(row, Journal.eventColumns), let id = values[0].integer, let source = values[1].integer,
+                  let verdict = values[2].text.flatMap(Verdict.init(rawValue:)), let start = values[4].integer, let startOffset = values[5].integer else { return }
+            let key = values[3].integer.flatMap { classes[$0] }
+            let end = values[6].integer.map { JournalTime(milliseconds: $0, offsetMinutes: Int(values[7].integer ?? 0)) }
+            found.append(JournalEvent(id: id, source: sources[source] ?? "?", state: JournalState(verdict: verdict, label: key?.label, classIndex: key?.index),
+                                      start: JournalTime(milliseconds: start, offsetMinutes: Int(startOffset)), end: end,
+                                      hasPicture: row.integer(Int32(Journal.eventColumns.columns.count)) == 1))
         }
-        return found
+        return Page(rows: found, nextAfter: count == selection.limit ? lastID : nil)
     }
 
     /// The event of `source` that lasts, if any.
@@ -324,45 +404,56 @@ public final class Journal {
     public func strip(source: String, since: JournalTime) throws(JournalError) -> [(id: Int64, hour: JournalTime)] {
         var found: [(id: Int64, hour: JournalTime)] = []
         try database.query("""
-            SELECT id, hour, utc_offset FROM snapshots WHERE source = (SELECT id FROM sources WHERE name = ?) AND hour >= ? ORDER BY hour
+            SELECT \(Journal.snapshotColumns.list()) FROM snapshots WHERE source = (SELECT id FROM sources WHERE name = ?) AND hour >= ? ORDER BY hour
             """, [.text(source), .integer(since.milliseconds / Journal.hourMilliseconds)], step: "reading the strip") { row in
-            found.append((row.integer(0) ?? 0, JournalTime(milliseconds: (row.integer(1) ?? 0) * Journal.hourMilliseconds, offsetMinutes: Int(row.integer(2) ?? 0))))
+            guard let values = checked(row, Journal.snapshotColumns), let id = values[0].integer, let hour = values[1].integer,
+                  let offset = values[2].integer else { return }
+            found.append((id, JournalTime(milliseconds: hour * Journal.hourMilliseconds, offsetMinutes: Int(offset))))
         }
         return found
     }
 
     /// Snapshot `id`'s JPEG, nil when it is not kept.
     public func snapshot(id: Int64) throws(JournalError) -> [UInt8]? {
-        try picture("SELECT jpeg FROM snapshots WHERE id = ?", id: id)
+        try picture(JournalColumns("snapshots", [.id(), Journal.jpeg]), id: id)
     }
 
     /// `source`'s newest readings that have a picture, at most `limit`, oldest first: each its row
     /// number and its time.
     public func readingsWithPictures(source: String, limit: Int) throws(JournalError) -> [(id: Int64, time: JournalTime)] {
         var found: [(id: Int64, time: JournalTime)] = []
+        // The reading's own columns: when it was taken.
+        let columns = JournalColumns(Journal.readingColumns.table, Array(Journal.readingColumns.columns.prefix(3)))
         try database.query("""
-            SELECT id, time, utc_offset FROM readings JOIN reading_pictures ON reading = id
+            SELECT \(columns.list(qualifier: "readings")) FROM readings JOIN reading_pictures ON reading = id
             WHERE source = (SELECT id FROM sources WHERE name = ?) ORDER BY id DESC LIMIT ?
             """, [.text(source), .integer(Int64(limit))], step: "reading readings' pictures") { row in
-            found.append((row.integer(0) ?? 0, JournalTime(milliseconds: row.integer(1) ?? 0, offsetMinutes: Int(row.integer(2) ?? 0))))
+            guard let values = checked(row, columns), let id = values[0].integer, let milliseconds = values[1].integer,
+                  let offset = values[2].integer else { return }
+            found.append((id, JournalTime(milliseconds: milliseconds, offsetMinutes: Int(offset))))
         }
         return found.reversed()
     }
 
     /// Reading `id`'s picture (JPEG), nil when it has none or is no longer kept.
     public func readingPicture(id: Int64) throws(JournalError) -> [UInt8]? {
-        try picture("SELECT jpeg FROM reading_pictures WHERE reading = ?", id: id)
+        try picture(JournalColumns("reading_pictures", [.id("reading"), Journal.jpeg]), id: id)
     }
 
     /// Event `id`'s picture (JPEG), nil when it has none or is no longer kept.
     public func eventPicture(id: Int64) throws(JournalError) -> [UInt8]? {
-        try picture("SELECT jpeg FROM pictures WHERE event = ?", id: id)
+        try picture(JournalColumns("pictures", [.id("event"), Journal.jpeg]), id: id)
     }
 
-    /// The JPEG `query` selects for row `id`, nil when there is none.
-    private func picture(_ query: String, id: Int64) throws(JournalError) -> [UInt8]? {
+    static let jpeg = JournalColumn("jpeg", .blob(multipleOf: 1))
+
+    /// The JPEG of row `id` of a table of pictures (`columns`: its row number's, its picture's),
+    /// nil when there is none.
+    private func picture(_ columns: JournalColumns, id: Int64) throws(JournalError) -> [UInt8]? {
         var picture: [UInt8]?
-        try database.query(query, [.integer(id)], step: "reading a picture") { row in picture = row.blob(0) }
+        try database.query("SELECT \(columns.list()) FROM \(columns.table) WHERE \(columns.columns[0].name) = ?", [.integer(id)], step: "reading a picture") { row in
+            picture = checked(row, columns)?[1].blob
+        }
         return picture
     }
 }

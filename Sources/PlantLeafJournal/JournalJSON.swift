@@ -6,9 +6,11 @@ public enum JournalJSON {
     /// export writes and an import (like any reader of records) reads back. `linkingPicture`
     /// (the API's) adds "picture", where a reading that has one serves it: an export has no server.
     public static func reading(_ reading: JournalReading, linkingPicture: Bool = false) -> String {
-        let record = reading.record.json
-        let picture = linkingPicture && reading.hasPicture ? ", \"picture\": \"/api/readings/picture?id=\(reading.id)\"" : ""
-        return String(record.dropLast()) + ", \"id\": \(reading.id), \"source\": \(JSONObject.quote(reading.source))\(picture)}"
+        var object = reading.record.jsonObject(in: .english)
+        object.add("id", Int(reading.id))
+        object.add("source", reading.source)
+        if linkingPicture && reading.hasPicture { object.add("picture", JournalPicture.reading.address(id: reading.id)) }
+        return object.text
     }
 
     /// An event: its state in words and as the model names it, start, end and duration, and where its picture is.
@@ -25,7 +27,7 @@ public enum JournalJSON {
         object.add("start", event.start.iso8601)
         if let end = event.end { object.add("end", end.iso8601) } else { object.addNull("end") }
         object.add("duration_s", Double(event.durationMilliseconds(now: now)) / 1000, decimals: 0)
-        if event.hasPicture { object.add("picture", "/api/events/picture?id=\(event.id)") } else { object.addNull("picture") }
+        if event.hasPicture { object.add("picture", JournalPicture.event.address(id: event.id)) } else { object.addNull("picture") }
         return object.text
     }
 
@@ -48,18 +50,15 @@ public enum JournalJSON {
         }.joined(separator: ", ") + "]"
     }
 
-    /// The CSV header and a reading's row: time, source, verdict, reason, top class, its score,
-    /// leaf-likeness, prepare and invoke milliseconds. Sources and labels are escaped (`TerminalText`).
-    public static let csvHeader = "id,time,source,verdict,reason,label,score,leaf_likeness,prepare_ms,invoke_ms"
+    /// The CSV: a row per reading, its members with a place in the journal's CSV
+    /// (`ReadingRecord.fields`: time, verdict, reason, the best class's label and score,
+    /// leaf-likeness, prepare and invoke milliseconds) and the journal's own columns, the row's
+    /// number first and the source after the time.
+    static let csvColumns = ReadingCSV.columns(placedBy: \.journalCSV, own: [("id", 0), ("source", 2)])
+    public static let csvHeader = ReadingCSV.header(csvColumns)
 
     public static func csvRow(_ reading: JournalReading) -> String {
-        let record = reading.record
-        // A CSV is read on terminals and in spreadsheets: a source or label's control and
-        // bidirectional characters are written \xHH there, as classify's CSV writes a label's.
-        let field = { (text: String) in ClassificationOutput.csvField(TerminalText.neutralised(text)) }
-        let number = { (value: Double?, decimals: Int) in value.map { DecimalText.shortest($0, decimals: decimals) ?? "" } ?? "" }
-        return [String(reading.id), reading.time.iso8601, field(reading.source), record.verdict.rawValue, record.reason?.rawValue ?? "",
-                field(record.top.first?.label ?? ""), number(record.top.first?.score, 6), number(record.secondOpinion.leafLikeness, 4),
-                number(record.timings.prepare, 3), number(record.timings.invoke, 3)].joined(separator: ",")
+        ReadingCSV.row(csvColumns, record: reading.record, scored: reading.record.top.first,
+                       own: [String(reading.id), ClassificationOutput.csvField(TerminalText.neutralised(reading.source))], catalogue: .english)
     }
 }

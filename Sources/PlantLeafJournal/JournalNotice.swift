@@ -6,4 +6,7 @@ public enum JournalNotice: Sendable, Equatable {
     case writeFailed(JournalError)
     /// The journal at `path` takes readings again after a failure.
     case writingAgain(path: String)
+    /// A reader passed over a row of the journal at `path` that holds what no row can (a
+    /// damaged or hand-edited file); said once a row.
+    case rowPassedOver(path: String, row: JournalDamagedRow)
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// events the camera's readings make, and retention as it goes; and reads for the pages, on a
 /// second connection so a page never waits for a write. Shared by the camera's thread and the
 /// server's. A write that fails is said once (`report`), and the readings go on
-/// without the journal until writing works again.
+/// without the journal until writing works again; so is each damaged row a read passes over.
 public final class JournalRecorder: Sendable {
     public let settings: JournalSettings
     private let writer: Mutex<Writer>
@@ -77,7 +77,10 @@ public final class JournalRecorder: Sendable {
     public func read<Result: Sendable>(_ body: (Journal) throws(JournalError) -> Result) throws(JournalError) -> Result {
         try reader.withLock { (journal: inout Journal?) throws(JournalError) -> Result in
             if journal == nil { journal = try Journal(path: settings.path, readOnly: true) }
-            return try body(journal!)
+            let reading = journal!
+            // Each row passed over is said once, and the page shows the others.
+            defer { for row in reading.takeDamagedRows() { report(.rowPassedOver(path: settings.path, row: row)) } }
+            return try body(reading)
         }
     }
 }

@@ -7,6 +7,12 @@ public struct JournalTime: Sendable, Equatable, Comparable {
     public var milliseconds: Int64
     public var offsetMinutes: Int
 
+    /// The instants the journal keeps: years 0001 to 9999 (UTC), what ISO 8601 writes with four
+    /// digits, and what its arithmetic (offsets, durations, days) cannot overflow.
+    public static let millisecondsRange: ClosedRange<Int64> = -62_135_596_800_000 ... 253_402_300_799_999
+    /// UTC offsets, in minutes: less than a day either way.
+    public static let offsetMinutesRange: ClosedRange<Int> = -1439 ... 1439
+
     public init(milliseconds: Int64, offsetMinutes: Int) {
         self.milliseconds = milliseconds
         self.offsetMinutes = offsetMinutes
@@ -70,7 +76,10 @@ public struct JournalTime: Sendable, Equatable, Comparable {
         }
         guard index == bytes.count else { return nil }
         let local = ((Int64(days) * 24 + Int64(hour)) * 60 + Int64(minute)) * 60 + Int64(second)
-        self.init(milliseconds: (local - Int64(offset) * 60) * 1000 + Int64(milliseconds), offsetMinutes: offset)
+        let instant = (local - Int64(offset) * 60) * 1000 + Int64(milliseconds)
+        // What the journal could not keep, it does not read either.
+        guard JournalTime.millisecondsRange.contains(instant), JournalTime.offsetMinutesRange.contains(offset) else { return nil }
+        self.init(milliseconds: instant, offsetMinutes: offset)
     }
 
     /// ISO 8601 at its own offset with milliseconds, as `WallClock.localISO8601` writes.

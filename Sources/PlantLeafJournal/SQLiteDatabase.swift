@@ -132,17 +132,13 @@ final class SQLiteDatabase {
     }
 }
 
-/// A value bound to a statement's parameter.
+/// A value bound to a statement's parameter, or read from a row's column.
 enum SQLiteValue {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
-
-    static func optional(_ value: Double?) -> SQLiteValue { value.map { .real($0) } ?? .null }
-    static func optional(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
-    static func optional(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
 }
 
 /// The current row of a statement, read by column index; valid only within the row callback.
@@ -151,11 +147,20 @@ struct SQLiteRow {
 
     func isNull(_ column: Int32) -> Bool { pl_sqlite3_column_type(statement, column) == kPLSQLiteNull }
     func integer(_ column: Int32) -> Int64? { isNull(column) ? nil : pl_sqlite3_column_int64(statement, column) }
-    func real(_ column: Int32) -> Double? { isNull(column) ? nil : pl_sqlite3_column_double(statement, column) }
     func text(_ column: Int32) -> String? {
         guard !isNull(column), let bytes = pl_sqlite3_column_text(statement, column) else { return nil }
         let count = Int(pl_sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+    /// The column's value as SQLite stores it, whatever the column's declared type.
+    func value(_ column: Int32) -> SQLiteValue {
+        switch pl_sqlite3_column_type(statement, column) {
+        case kPLSQLiteInteger: return .integer(pl_sqlite3_column_int64(statement, column))
+        case kPLSQLiteFloat: return .real(pl_sqlite3_column_double(statement, column))
+        case kPLSQLiteText: return .text(text(column) ?? "")
+        case kPLSQLiteBlob: return .blob(blob(column) ?? [])
+        default: return .null
+        }
     }
     func blob(_ column: Int32) -> [UInt8]? {
         guard !isNull(column) else { return nil }

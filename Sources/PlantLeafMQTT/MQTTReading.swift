@@ -50,26 +50,14 @@ public struct MQTTReading: Sendable, Equatable {
     public var isProblem: Bool { establishedProblem ?? Labels.isProblem(verdict: verdict, label: top.first?.label) }
 
     /// The state sensor's attributes: the state in `catalogue`'s language ("display"), the
-    /// verdict, why it is not a diagnosis and what to do, the
-    /// generalist check's leaf-likeness (null when it was skipped), the time the frame was taken
-    /// (for the "last seen" sensor) and the top classes by readable name and label, with scores
-    /// from 0 to 1.
+    /// record's members with a place in the MQTT attributes (`ReadingRecord.fields`: the verdict,
+    /// why it is not a diagnosis and what to do, the generalist check's leaf-likeness, null when
+    /// it was skipped, and the time the frame was taken, for the "last seen" sensor), and the top
+    /// classes by readable name and label, with scores from 0 to 1.
     public func attributes(in catalogue: Catalogue) -> String {
         var object = JSONObject()
         object.add("display", display(in: catalogue))
-        object.add("verdict", verdict.rawValue)
-        if let reason = record.reason {
-            object.add("reason", reason.rawValue)
-            object.add("advice", catalogue.advice(reason))
-        }
-        switch record.secondOpinion {
-        case .notRun: break
-        case .leafLikeness(let likeness): object.add("leaf_likeness", likeness, decimals: 4)
-        case .skipped(let why):
-            object.addNull("leaf_likeness")
-            object.add("leaf_likeness_skipped", why)
-        }
-        if let time = record.time { object.add("time", time) }
+        record.addMembers(to: &object, placedBy: \.mqtt, in: catalogue)
         object.add("top", objects: top.prefix(MQTTReading.attributeClassCount).map { scored in
             var entry = JSONObject()
             entry.add("name", catalogue.className(scored.label))

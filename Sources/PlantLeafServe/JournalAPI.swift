@@ -40,19 +40,26 @@ enum JournalAPI {
 
     /// The readings of the selection, with the counts by verdict per day over all of it.
     static func history(_ journal: Journal, _ selection: Journal.Selection, now: JournalTime) throws(JournalError) -> String {
-        let readings = try journal.readings(selection)
+        let readings = try journal.readingPage(selection)
         var whole = selection
         whole.afterID = nil
         let days = try journal.verdictCounts(whole, periodMilliseconds: 86_400_000, offsetMinutes: now.offsetMinutes)
-        return JournalJSON.page("readings", rows: readings.map { JournalJSON.reading($0, linkingPicture: true) },
-                                nextAfter: readings.count == selection.limit ? readings.last?.id : nil,
+        return JournalJSON.page("readings", rows: readings.rows.map { JournalJSON.reading($0, linkingPicture: true) }, nextAfter: readings.nextAfter,
                                 extra: [("days", JournalJSON.counts(days))])
     }
 
     /// The events of the selection, newest first.
     static func events(_ journal: Journal, _ selection: Journal.Selection, now: JournalTime) throws(JournalError) -> String {
-        let events = try journal.events(selection)
-        return JournalJSON.page("events", rows: events.map { JournalJSON.event($0, now: now) },
-                                nextAfter: events.count == selection.limit ? events.last?.id : nil)
+        let events = try journal.eventPage(selection)
+        return JournalJSON.page("events", rows: events.rows.map { JournalJSON.event($0, now: now) }, nextAfter: events.nextAfter)
+    }
+}
+
+extension ServeFuzzing {
+    /// What serve answers from `journal` at `now`: /api/history, /api/events and the /history page.
+    package static func journalAnswers(_ journal: Journal, now: JournalTime) throws(JournalError) -> [String] {
+        let everything = Journal.Selection(limit: JournalAPI.maximumLimit)
+        return [try JournalAPI.history(journal, everything, now: now), try JournalAPI.events(journal, everything, now: now),
+                String(decoding: try JournalPage.page(journal, source: nil, now: now, keepsUploadPhotos: true, catalogue: .english).body, as: UTF8.self)]
     }
 }

@@ -46,7 +46,7 @@ enum JournalPage {
         let name = event.state.label.map { catalogue.className($0) } ?? catalogue.heading(event.state.verdict)
         var text = "<li class=\"event\">"
         if event.hasPicture {
-            text += "<img src=\"/api/events/picture?id=\(event.id)\" width=\"112\" height=\"112\" alt=\"\(escaped(catalogue["journal.picture"]))\">"
+            text += "<img src=\"\(JournalPicture.event.address(id: event.id))\" width=\"112\" height=\"112\" alt=\"\(escaped(catalogue["journal.picture"]))\">"
         }
         text += "<strong class=\"\(event.state.isProblem ? "uncertain" : "diagnosis")\">\(escaped(name))</strong>"
         if event.state.isProblem { text += " " + escaped(catalogue["journal.problem"]) }
@@ -67,7 +67,7 @@ enum JournalPage {
             text += frames.map { frame in
                 let hour = JournalTime(milliseconds: frame.hour.milliseconds, offsetMinutes: now.offsetMinutes)
                 let label = String(hour.iso8601.dropFirst(11).prefix(5))
-                return "<img src=\"/api/strip/picture?id=\(frame.id)\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
+                return "<img src=\"\(JournalPicture.snapshot.address(id: frame.id))\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
             }.joined(separator: " ") + "</p>\n</section>\n"
         }
         return text
@@ -80,7 +80,7 @@ enum JournalPage {
         guard !uploads.isEmpty else { return "" }
         return "<section>\n<h2>\(escaped(catalogue["journal.upload-pictures"]))</h2>\n<p class=\"strip\">" + uploads.map { upload in
             let label = escaped(TimeText.readable(upload.time, in: catalogue))
-            return "<img src=\"/api/readings/picture?id=\(upload.id)\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
+            return "<img src=\"\(JournalPicture.reading.address(id: upload.id))\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
         }.joined(separator: " ") + "</p>\n</section>\n"
     }
 

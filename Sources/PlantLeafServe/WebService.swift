@@ -56,8 +56,9 @@ public final class WebService: HTTPService {
         case page = "/", script = "/app.js", style = "/style.css", icon = "/favicon.svg", health = "/api/health",
              classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in",
              live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg",
-             historyPage = "/history", historyData = "/api/history", events = "/api/events", eventPicture = "/api/events/picture",
-             stripPicture = "/api/strip/picture", readingPicture = "/api/readings/picture"
+             historyPage = "/history", historyData = "/api/history", events = "/api/events",
+             // Each of `JournalPicture`'s addresses (no request's path is this word).
+             journalPicture = "journal picture"
 
         var methods: [String] {
             switch self {
@@ -69,7 +70,8 @@ public final class WebService: HTTPService {
 
     public func admit(_ request: HTTPRequest) -> HTTPResponse? {
         if request.path.hasPrefix(WebLanguage.switchPath) { return languageSwitch(request) }
-        guard let route = Route(rawValue: request.path) else {
+        let picture = JournalPicture(rawValue: request.path)
+        guard let route = picture == nil ? Route(rawValue: request.path).flatMap({ $0 == .journalPicture ? nil : $0 }) : .journalPicture else {
             return refusal(request, 404, "no such page: \(request.path)")
         }
         guard route.methods.contains(request.method) else {
@@ -96,8 +98,8 @@ public final class WebService: HTTPService {
                                         body: Array(metrics.text(camera: feed?.currentCounts, instances: workers.instances, queued: workers.inputs, classified: workers.counts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
-        case .historyPage where journal != nil, .historyData where journal != nil, .events, .eventPicture, .stripPicture, .readingPicture:
-            return journalAnswer(route, request)
+        case .historyPage where journal != nil, .historyData where journal != nil, .events, .journalPicture:
+            return journalAnswer(route, request, picture: picture)
         case .historyPage, .historyData:
             return readings(route, request)
         case .classify:
@@ -177,19 +179,13 @@ public final class WebService: HTTPService {
     }
 
     /// The journal's history, events and pictures.
-    private func journalAnswer(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+    private func journalAnswer(_ route: Route, _ request: HTTPRequest, picture: JournalPicture?) -> HTTPResponse {
         guard let journal else { return refusal(request, 404, "no journal: this server was started with --no-journal") }
         let now = JournalTime.now()
-        if route == .eventPicture || route == .stripPicture || route == .readingPicture {
+        if let picture {
             guard let id = request.query["id"].flatMap({ Int64($0) }) else { return refusal(request, 400, "id must be a picture's number") }
             do {
-                let jpeg = try journal.read { (journal: Journal) throws(JournalError) in
-                    switch route {
-                    case .eventPicture: return try journal.eventPicture(id: id)
-                    case .readingPicture: return try journal.readingPicture(id: id)
-                    default: return try journal.snapshot(id: id)
-                    }
-                }
+                let jpeg = try journal.read { (journal: Journal) throws(JournalError) in try picture.jpeg(id: id, in: journal) }
                 guard let jpeg else { return refusal(request, 404, "no picture \(id) (or retention removed it)") }
                 return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
             } catch {
@@ -272,12 +268,9 @@ public final class WebService: HTTPService {
         case .success(let (result, modelInput)):
             metrics.classified(result.verdict, seconds: MonotonicClock.milliseconds(since: start) / 1000)
             let record = ReadingRecord(result, path: PathName(name))
-            // The result, and with --keep-upload-photos the model's small copy of the photo: the
-            // photo itself and its file's name stay the grower's.
-            var kept = record
-            kept.path = nil
-            kept.pathHex = nil
-            journal?.record(kept, source: "upload", time: .now(), makesEvents: false, readingPicture: modelInput.flatMap(EventPicture.encode)) { nil }
+            // With --keep-upload-photos, the model's small copy of the photo: the photo itself
+            // stays the grower's (and its file's name, which the journal has no column for).
+            journal?.record(record, source: "upload", time: .now(), makesEvents: false, readingPicture: modelInput.flatMap(EventPicture.encode)) { nil }
             return secured(.json(200, record.json(in: WebLanguage.catalogue(for: request))))
         case .failure(.unusable(let error)):
             metrics.unclassifiable()

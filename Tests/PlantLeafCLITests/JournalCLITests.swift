@@ -1,4 +1,5 @@
 import Foundation
+@testable import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafTestSupport
@@ -57,6 +58,40 @@ import Testing
         #expect(csv.stdout.split(separator: "\n").first == "id,time,source,verdict,reason,label,score,leaf_likeness,prepare_ms,invoke_ms")
         #expect(csv.stdout.split(separator: "\n").dropFirst().first == "56,2026-12-02T11:10:30.000+01:00,greenhouse,diagnosis,,Tomato___Early_blight,0.875,,0.75,4.5")
         #expect(csv.stdout.split(separator: "\n").count == 1 + 5)
+    }
+
+    /// A journal damaged by hand: a reading's offset of 9e15 minutes and an event's start at
+    /// -9.2e18 ms (which made export and events die of arithmetic overflow) are each one line
+    /// naming the row; the other rows are still written, and the exit status is 1.
+    @Test func aDamagedRowIsOneLineAndTheOthersAreStillOut() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let log = folder + "/camera.jsonl", journal = folder + "/journal.sqlite"
+        try Self.cameraLog(count: 60).write(toFile: log, atomically: true, encoding: .utf8)
+        #expect(try runPlantLeaf(["journal", "import", "--journal", journal, "--source", "greenhouse", log]).status == 0)
+        try ForeignSQLite.execute(journal, "UPDATE readings SET utc_offset = 9e15 WHERE id = 5; UPDATE events SET start = -9.2e18 WHERE id = 1")
+
+        for format in ["json", "csv"] {
+            let exported = try runPlantLeaf(["journal", "export", "--journal", journal, "--format", format])
+            #expect(exported.status == 1)
+            #expect(exported.stderr == "plantleaf journal: journal \(journal): readings row 5 passed over: its utc_offset holds 9000000000000000, "
+                + "which no row can hold (a damaged or hand-edited journal)\n")
+            let lines = exported.stdout.split(separator: "\n")
+            #expect(lines.count == (format == "csv" ? 1 : 0) + 59)
+            #expect(!exported.stdout.contains(#""id": 5,"#) && exported.stdout.contains(#""id": 6,"#) == (format == "json"))
+        }
+        let events = try runPlantLeaf(["journal", "events", "--journal", journal])
+        #expect(events.status == 1)
+        #expect(events.stderr == "plantleaf journal: journal \(journal): events row 1 passed over: its start holds -9200000000000000000, "
+            + "which no row can hold (a damaged or hand-edited journal)\n")
+        #expect(events.stdout.split(separator: "\n").count == 1 && events.stdout.hasPrefix("2026-12-02T10:55:30.000+01:00  lasting, "))
+    }
+
+    /// The line docs/journal.md quotes is the one the command words for such a row.
+    @Test func theDocumentedDamagedRowLineIsTheOneSaid() {
+        let row = JournalDamagedRow(table: "readings", id: 5, column: "utc_offset", value: "9000000000000000")
+        #expect("plantleaf journal: " + EventText.line(.rowPassedOver(path: "/var/lib/plantleaf/journal.sqlite", row: row))
+            == "plantleaf journal: journal /var/lib/plantleaf/journal.sqlite: readings row 5 passed over: its utc_offset holds 9000000000000000, which no row can hold (a damaged or hand-edited journal)")
     }
 
     @Test func wrongArgumentsAreOneLine() throws {

@@ -21,7 +21,10 @@ public enum ClassificationOutput {
         case text, json, csv
     }
 
-    public static let csvHeader = "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display"
+    /// The CSV's columns, `ReadingRecord.fields`' and `classFields`' with a place in classify's
+    /// CSV, and its own: the class's rank in the record's "top", from 1.
+    package static let csvColumns = ReadingCSV.columns(placedBy: \.classifyCSV, own: [("rank", 2)])
+    public static let csvHeader = ReadingCSV.header(csvColumns)
 
     /// The verdict as a line of text: its name, and what it means for the scores beside it, so
     /// that only a diagnosis reads as an answer.
@@ -44,14 +47,8 @@ public enum ClassificationOutput {
             return ReadingRecord(result, path: path).json(in: catalogue)
         case .csv:
             let record = ReadingRecord(result, path: path)
-            let t = record.timings
-            let times = [t.read, t.prepare, t.invoke, t.postprocess].map { JSONObject.number($0 ?? 0, decimals: 3) }.joined(separator: ",")
-            // The generalist's columns stay empty where it did not run or was skipped.
-            let generalist = [record.reason?.rawValue ?? "", record.secondOpinion.leafLikeness.map { JSONObject.number($0, decimals: 4) } ?? "",
-                              t.generalist.map { JSONObject.number($0, decimals: 3) } ?? ""].joined(separator: ",")
             return record.top.enumerated().map { rank, entry in
-                [csvField(path.escaped), record.verdict.rawValue, String(rank + 1), String(entry.index), csvField(TerminalText.neutralised(entry.label)),
-                 JSONObject.number(entry.score, decimals: 6), times, generalist, csvField(catalogue.className(entry.label))].joined(separator: ",")
+                ReadingCSV.row(csvColumns, record: record, scored: entry, own: [String(rank + 1)], catalogue: catalogue)
             }.joined(separator: "\n")
         }
     }

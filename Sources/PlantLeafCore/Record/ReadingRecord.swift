@@ -1,7 +1,9 @@
 /// One reading as every front end writes it: classify's JSON lines (and its CSV rows, the record
 /// flattened), the camera's lines on stdout and in its --log, the MQTT result payload, and serve's
-/// /api/classify and /api/latest answers. It has one encoder (`json`) and one decoder
-/// (`init(decoding:)`), so whatever one front end writes, the others read back.
+/// /api/classify and /api/latest answers. Its members are declared once, in `fields` and
+/// `classFields` (ReadingField.swift); its one encoder (`json`) and one decoder
+/// (`init(decoding:)`) are derived from them, as are the CSVs, the journal's columns and the MQTT
+/// attributes, so whatever one front end writes, the others read back.
 ///
 /// Schema 2 (`schema`): one JSON object a line, its members in this order, the optional ones only
 /// where they apply:
@@ -112,43 +114,65 @@ public struct ReadingRecord: Sendable, Equatable {
     /// The record as its JSON line, its words ("advice", "display") in `catalogue`'s language.
     /// Times have three decimals at most, the age and rates two, scores six; a number that is
     /// not finite is null.
-    public func json(in catalogue: Catalogue) -> String {
+    public func json(in catalogue: Catalogue) -> String { jsonObject(in: catalogue).text }
+
+    /// The record as a JSON object, its members as `fields` declares them: a front end that
+    /// writes more (the journal's id and source) adds its own after them.
+    package func jsonObject(in catalogue: Catalogue) -> JSONObject {
         var object = JSONObject()
         object.add("schema", ReadingRecord.schema)
-        if let path { object.add("path", path) }
-        if let pathHex { object.add("path_hex", pathHex) }
-        if let frame { object.add("frame", frame) }
-        if let time { object.add("time", time) }
-        object.add("verdict", verdict.rawValue)
-        if let reason {
-            object.add("reason", reason.rawValue)
-            object.add("advice", catalogue.advice(reason))
+        for entry in ReadingRecord.jsonLayout {
+            switch entry {
+            case .member(let field): ReadingRecord.add(field, of: self, to: &object, catalogue)
+            case .group(let group, let fields):
+                var members = JSONObject()
+                for field in fields { ReadingRecord.add(field, of: self, to: &members, catalogue) }
+                object.add(group.rawValue, members)
+            }
         }
-        object.add("top", objects: top.map { entry in
-            var item = entry.json
-            item.add("display", catalogue.className(entry.label))
-            return item
-        })
-        switch secondOpinion {
-        case .notRun: break
-        case .leafLikeness(let likeness): object.add("leaf_likeness", likeness, decimals: 4)
-        case .skipped(let why):
-            object.addNull("leaf_likeness")
-            object.add("leaf_likeness_skipped", why)
+        return object
+    }
+
+    private enum JSONEntry: Sendable {
+        case member(ReadingField)
+        case group(ReadingField.Group, [ReadingField])
+    }
+
+    /// `fields` as the JSON line has them: a group's members make one object, where its first member is.
+    private static let jsonLayout: [JSONEntry] = {
+        var layout: [JSONEntry] = []
+        var groupsPlaced: Set<ReadingField.Group> = []
+        for field in fields {
+            if field.group == .record {
+                layout.append(.member(field))
+            } else if groupsPlaced.insert(field.group).inserted {
+                layout.append(.group(field.group, fields.filter { $0.group == field.group }))
+            }
         }
-        if let ageMilliseconds { object.add("age_ms", ageMilliseconds, decimals: 2) }
-        var stages = JSONObject()
-        if let read = timings.read { stages.add("read", read, decimals: 3) }
-        stages.add("prepare", timings.prepare, decimals: 3)
-        stages.add("invoke", timings.invoke, decimals: 3)
-        if let postprocess = timings.postprocess { stages.add("postprocess", postprocess, decimals: 3) }
-        if let generalist = timings.generalist { stages.add("generalist", generalist, decimals: 3) }
-        object.add("timing_ms", stages)
-        if let captureFramesPerSecond { object.add("capture_fps", captureFramesPerSecond, decimals: 2) }
-        if let inferenceFramesPerSecond { object.add("inference_fps", inferenceFramesPerSecond, decimals: 2) }
-        if let dropped { object.add("dropped", dropped) }
-        if let saved { object.add("saved", saved) }
-        return object.text
+        return layout
+    }()
+
+    /// The members that have a place in the form `place` picks (the MQTT attributes), in its order.
+    package func addMembers(to object: inout JSONObject, placedBy place: (RecordPlaces) -> Int?, in catalogue: Catalogue) {
+        for field in ReadingRecord.fields.filter({ place($0.places) != nil }).sorted(by: { place($0.places)! < place($1.places)! }) {
+            ReadingRecord.add(field, of: self, to: &object, catalogue)
+        }
+    }
+
+    private static func add<Subject>(_ field: RecordField<Subject>, of subject: Subject, to object: inout JSONObject, _ catalogue: Catalogue) {
+        switch field.value(subject, catalogue) {
+        case nil: break
+        case .null?: object.addNull(field.key)
+        case .integer(let number)?: object.add(field.key, number)
+        case .real(let number)?: object.add(field.key, number, decimals: field.decimals)
+        case .text(let text)?: object.add(field.key, text)
+        case .classes(let classes)?:
+            object.add(field.key, objects: classes.map { scored in
+                var item = JSONObject()
+                for member in classFields { add(member, of: scored, to: &item, catalogue) }
+                return item
+            })
+        }
     }
 
     /// Reads one line a front end wrote (without its newline): a record of schema 2, or of
@@ -167,94 +191,56 @@ public struct ReadingRecord: Sendable, Equatable {
         }
         guard case .object(let values) = value else { throw .notAnObject }
         if case .object = values["summary"], values["verdict"] == nil { throw .summary }
-        let members = Members(values: values, prefix: "")
-
-        let schema = try members.integer("schema", in: 1...Int.max) ?? 1
+        let schema: Int
+        switch values["schema"] {
+        case nil: schema = 1
+        case .number(let number)? where number == number.rounded() && number >= 1 && number <= 9_007_199_254_740_992: schema = Int(number)
+        case _?: throw .invalidField("schema")
+        }
         guard schema <= ReadingRecord.schema else { throw .newerSchema(schema) }
-        guard let verdict = Verdict(rawValue: try members.required("verdict", members.string("verdict"))) else { throw .invalidField("verdict") }
-        guard case .array(let entries) = try members.required("top", values["top"]) else { throw .invalidField("top") }
-        var top: [ScoredClass] = []
-        for (rank, entry) in entries.enumerated() {
-            guard case .object(let scored) = entry else { throw .invalidField("top[\(rank)]") }
-            let item = Members(values: scored, prefix: "top[\(rank)].")
-            top.append(ScoredClass(index: try item.required("index", item.integer("index", in: 0...Int.max)),
-                                   label: try item.required("label", item.string("label")),
-                                   score: try item.required("score", item.number("score"))))
-        }
 
-        let timings: Timings
-        switch values["timing_ms"] {
-        case .object(let stages)?:
-            let stage = Members(values: stages, prefix: "timing_ms.")
-            timings = Timings(read: try stage.number("read"), prepare: try stage.required("prepare", stage.number("prepare")),
-                              invoke: try stage.required("invoke", stage.number("invoke")), postprocess: try stage.number("postprocess"),
-                              generalist: try stage.number("generalist"))
-        case nil where schema == 1:
-            timings = Timings(prepare: try members.required("prepare_ms", members.number("prepare_ms")),
-                              invoke: try members.required("invoke_ms", members.number("invoke_ms")))
-        case nil:
-            throw .missingField("timing_ms")
-        case _?:
-            throw .invalidField("timing_ms")
+        // Schema 1 had the camera's stages beside the other members, as "<stage>_ms".
+        let timings = ReadingField.Group.timings.rawValue
+        var record = ReadingRecord(verdict: .uncertain, top: [], timings: Timings(prepare: .nan, invoke: .nan))
+        // The members every record has first: a line that is no record says what it lacks.
+        for field in ReadingRecord.fields.filter(\.isRequired) + ReadingRecord.fields.filter({ !$0.isRequired }) {
+            switch (field.group, values[timings]) {
+            case (.record, _): try ReadingRecord.decode(field, values[field.key], name: field.key, into: &record)
+            case (.timings, .object(let stages)?): try ReadingRecord.decode(field, stages[field.key], name: field.path, into: &record)
+            case (.timings, nil) where schema == 1: try ReadingRecord.decode(field, values[field.key + "_ms"], name: field.key + "_ms", into: &record)
+            case (.timings, nil): throw .missingField(timings)
+            case (.timings, _?): throw .invalidField(timings)
+            }
         }
-
-        var reason: VerdictReason?
-        if let text = try members.string("reason") {
-            guard let known = VerdictReason(rawValue: text) else { throw .invalidField("reason") }
-            reason = known
-        }
-        var secondOpinion = SecondOpinionReading.notRun
-        if let skipped = try members.string("leaf_likeness_skipped") {
-            secondOpinion = .skipped(reason: skipped)
-        } else if let likeness = try members.number("leaf_likeness") {
-            secondOpinion = .leafLikeness(likeness)
-        }
-        self.init(path: try members.string("path"), pathHex: try members.string("path_hex"),
-                  frame: try members.integer("frame", in: 0...Int(UInt32.max)), time: try members.string("time"),
-                  verdict: verdict, reason: reason, top: top, secondOpinion: secondOpinion, ageMilliseconds: try members.number("age_ms"), timings: timings,
-                  captureFramesPerSecond: try members.number("capture_fps"), inferenceFramesPerSecond: try members.number("inference_fps"),
-                  dropped: try members.integer("dropped", in: 0...Int.max), saved: try members.string("saved"))
+        self = record
     }
 
-    /// An object's members as the decoder reads them: each of the type a record has there, or
-    /// missing.
-    private struct Members {
-        let values: [String: JSONValue]
-        /// Before a member's name in an error: "" at the top, "timing_ms." and "top[2]." within.
-        let prefix: String
-
-        /// `value`, member `key`'s, which a record must have.
-        func required<Value>(_ key: String, _ value: Value?) throws(ReadingRecordError) -> Value {
-            guard let value else { throw .missingField(prefix + key) }
-            return value
+    /// Sets `field` of `subject` from its JSON value `raw` (member `name`), if there.
+    private static func decode<Subject>(_ field: RecordField<Subject>, _ raw: JSONValue?, name: String, into subject: inout Subject) throws(ReadingRecordError) {
+        guard let raw else {
+            if field.isRequired { throw .missingField(name) }
+            return
         }
-
-        func string(_ key: String) throws(ReadingRecordError) -> String? {
-            switch values[key] {
-            case nil: return nil
-            case .string(let text): return text
-            default: throw .invalidField(prefix + key)
+        let value: RecordField<Subject>.Value
+        switch (field.kind, raw) {
+        case (.words, _): return
+        case (.text, .string(let text)): value = .text(text)
+        case (.real, .null): value = .real(.nan)
+        case (.real, .number(let number)): value = .real(number)
+        // Exact as a Double (up to 2^53).
+        case (.integer(let range), .number(let number)) where number == number.rounded() && abs(number) <= 9_007_199_254_740_992 && range.contains(Int(number)):
+            value = .integer(Int(number))
+        case (.classes, .array(let entries)):
+            var classes: [ScoredClass] = []
+            for (rank, entry) in entries.enumerated() {
+                guard case .object(let members) = entry else { throw .invalidField("\(name)[\(rank)]") }
+                var scored = ScoredClass(index: 0, label: "", score: .nan)
+                for member in classFields { try decode(member, members[member.key], name: "\(name)[\(rank)].\(member.key)", into: &scored) }
+                classes.append(scored)
             }
+            value = .classes(classes)
+        default: throw .invalidField(name)
         }
-
-        /// A number; null reads as NaN.
-        func number(_ key: String) throws(ReadingRecordError) -> Double? {
-            switch values[key] {
-            case nil: return nil
-            case .null: return .nan
-            case .number(let value): return value
-            default: throw .invalidField(prefix + key)
-            }
-        }
-
-        /// A whole number within `range`, and exact as a Double (up to 2^53).
-        func integer(_ key: String, in range: ClosedRange<Int>) throws(ReadingRecordError) -> Int? {
-            switch values[key] {
-            case nil: return nil
-            case .number(let value) where value == value.rounded() && abs(value) <= 9_007_199_254_740_992 && range.contains(Int(value)):
-                return Int(value)
-            default: throw .invalidField(prefix + key)
-            }
-        }
+        guard field.set(&subject, value) else { throw .invalidField(name) }
     }
 }

@@ -51,14 +51,3 @@ public enum Scores {
         topK(scores, k: k).map { ScoredClass(index: $0.index, label: labels[$0.index], score: $0.score) }
     }
 }
-
-extension ScoredClass {
-    /// {"index": …, "label": …, "score": …}, as the JSON outputs write each class.
-    package var json: JSONObject {
-        var object = JSONObject()
-        object.add("index", index)
-        object.add("label", label)
-        object.add("score", score)
-        return object
-    }
-}
