@@ -16,7 +16,11 @@ package enum ProjectPaths {
     package static let sampleFolder = "samples/plantvillage"
     /// The generalist model the second opinion runs, and the leaf reference made from the sample
     /// leaves at set-up (`make setup`), in a checkout; an install keeps both in share/plantleaf.
-    package static let defaultGeneralistModel = "Models/mobilenet_v2_1.0_224_quant.tflite"
+    package static let defaultGeneralistModel = "Models/" + generalistModelFile
+    /// The generalist model's file name, the same in a checkout and an install: MobileNetV1 at
+    /// width 0.25 and 128 × 128, chosen by measurement (docs/verdicts.md) for keeping the verdict
+    /// floors at a tenth of the leaf model's invoke.
+    package static let generalistModelFile = "mobilenet_v1_0.25_128_quant.tflite"
     package static let defaultLeafReference = "Models/leaf-reference.txt"
     /// The reference `plantleaf calibrate` writes, in the user's data folder, which takes the
     /// place of the default one.
@@ -118,7 +122,7 @@ package enum ProjectPaths {
     static func secondOpinionLayouts(executablePath: String?) -> [SecondOpinion.Options] {
         guard let executablePath else { return [] }
         let data = ExecutableLocation.path("share/plantleaf", in: ExecutableLocation.installPrefix(executablePath: executablePath))
-        let installed = SecondOpinion.Options(modelPath: data + "/mobilenet_v2_1.0_224_quant.tflite",
+        let installed = SecondOpinion.Options(modelPath: data + "/" + generalistModelFile,
                                               referencePath: data + "/leaf-reference.txt")
         let projects = ExecutableLocation.projectRootCandidates(executablePath: executablePath).map {
             SecondOpinion.Options(modelPath: ExecutableLocation.path(defaultGeneralistModel, in: $0),
