@@ -7,12 +7,14 @@ For each picture: PIL decode -> RGB -> centred square -> bilinear 224x224 (the p
 model and the checks see), then bilinear to the candidate's own input side, the bytes passed
 through as the uint8 input (every candidate's quantisation maps a byte to itself), the uint8
 output as probabilities. The leaf reference is the mean over the tuning lab leaves; a picture's
-likeness is the Bhattacharyya coefficient against it (LeafReference.swift). A cascade reads the
-small model first and the larger one only where the small one's likeness is in a band.
+likeness is the Bhattacharyya coefficient against it (LeafReference.swift). The verdict is
+simulated from the green share, the leaf model's score and the likeness (the picture checks left
+out; run.py then runs the binary).
 
 Sets (run.py's): lab leaves, everyday photos, field photos of plants (.photos/, from
 `scripts/setup.sh photos`), and leaves on plain backgrounds (papers.py). Prints, per candidate,
-the likeness quantiles per set and half, and the cuts that keep the floors on the tuning half.
+the likeness quantiles per set and half, and for each pair of cuts the counts the floors read,
+on the tuning half and then the holdout half.
 Run from the project root: .venv/bin/python scripts/verdicts/generalists.py
 """
 import io
@@ -101,14 +103,13 @@ def outcome(readings, leaf, key, cuts):
 
 
 def sweep(readings, leaf, half):
-    """The cuts, by the floors' margins on the half: lab right, everyday not diagnosed, field and
-    paper leaves not refused."""
+    """For each pair of cuts, what the floors read on the half: lab leaves right and refused,
+    everyday photos diagnosed, field photos and leaves on plain backgrounds refused."""
     rows = []
     for unlike in (0.005, 0.01, 0.02, 0.03, 0.05):
         for clearly in np.arange(0.10, 0.42, 0.02):
             cuts = (unlike, float(clearly))
-            lab, _, _ = outcome(readings, leaf, ("lab", half), cuts)
-            lab_refused = outcome(readings, leaf, ("lab", half), cuts)[1]
+            lab, lab_refused, _ = outcome(readings, leaf, ("lab", half), cuts)
             everyday = outcome(readings, leaf, ("everyday", half), cuts)[2]
             field = outcome(readings, leaf, ("field-leaf", half), cuts)[1]
             paper = outcome(readings, leaf, ("paper", half), cuts)[1]
