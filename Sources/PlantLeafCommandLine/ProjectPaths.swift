@@ -105,8 +105,8 @@ package enum ProjectPaths {
 
     /// The generalist model of this layout, and the leaf reference: `referencePath` when given,
     /// else the user's own (`plantleaf calibrate`) when there is one, else this layout's default.
-    /// PLANTLEAF_GENERALIST_SIDE runs the generalist at a smaller input, for benchmarks (`make
-    /// bench` measures it at 160 and 128 with references made at those sides).
+    /// PLANTLEAF_GENERALIST_SIDE runs the generalist at another input side, for measurements
+    /// (docs/verdicts.md, with references made at that side).
     package static func secondOpinionOptions(referencePath: String?, executablePath: String? = ExecutableLocation.currentPath(),
                                             environment: [String: String] = dataEnvironment()) -> SecondOpinion.Options {
         let layouts = secondOpinionLayouts(executablePath: executablePath)
