@@ -5,7 +5,7 @@
 #   PREFIX/bin/plantleaf
 #   PREFIX/lib/plantleaf/libLiteRt.so
 #   PREFIX/share/plantleaf/plantvillage_int8.tflite, labels.txt (always installed as a pair)
-#   PREFIX/share/plantleaf/mobilenet_v2_1.0_224_quant.tflite, leaf-reference.txt (the generalist
+#   PREFIX/share/plantleaf/mobilenet_v1_0.25_128_quant.tflite, leaf-reference.txt (the generalist
 #     check's model and the leaf reference make setup made from the sample leaves)
 #   PREFIX/lib/systemd/system/plantleaf-monitor.service (the greenhouse monitor, see docs/camera.md)
 #   and plantleaf-serve.service (the web page and API, see docs/serve.md),
@@ -58,7 +58,7 @@ if [ -f "$here/bin/plantleaf" ]; then  # an unpacked release archive
     : "${binary:=$here/bin/plantleaf}"
     model=$here/share/plantleaf/plantvillage_int8.tflite
     labels=$here/share/plantleaf/labels.txt
-    generalist=$here/share/plantleaf/mobilenet_v2_1.0_224_quant.tflite
+    generalist=$here/share/plantleaf/mobilenet_v1_0.25_128_quant.tflite
     reference=$here/share/plantleaf/leaf-reference.txt
     extras=("$here/share/plantleaf/MODEL.md")
     packaging=$here/share/plantleaf
@@ -69,7 +69,7 @@ else                                   # a project checkout
     : "${binary:=$project/.build/release/plantleaf}"
     model=$project/Models/plantvillage_int8.tflite
     labels=$project/labels.txt
-    generalist=$project/Models/mobilenet_v2_1.0_224_quant.tflite
+    generalist=$project/Models/mobilenet_v1_0.25_128_quant.tflite
     reference=$project/Models/leaf-reference.txt
     extras=("$project/scripts/release/MODEL.md")
     packaging=$project/packaging

@@ -21,6 +21,9 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${PLANTLEAF_SHARED:-$root/../shared}
+# The generalist model the second opinion runs (ProjectPaths.generalistModelFile; docs/verdicts.md
+# says how it was chosen).
+generalist_model=mobilenet_v1_0.25_128_quant.tflite
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
@@ -106,7 +109,9 @@ data() {
     [ -d "$shared" ] || die "no $shared: set PLANTLEAF_SHARED to the folder holding models/ and samples/"
     shared=$(cd "$shared" && pwd)
     mkdir -p "$root/Models" "$root/samples"
-    for model in plantvillage_int8.tflite plantvillage_float.tflite mobilenet_v2_1.0_224_quant.tflite; do
+    # The generalist the second opinion runs, and the one it replaced (kept for the tests of a
+    # uint8 MobileNetV2 resized to a smaller input).
+    for model in plantvillage_int8.tflite plantvillage_float.tflite "$generalist_model" mobilenet_v2_1.0_224_quant.tflite; do
         link "$shared/models/$model" "$root/Models/$model"
     done
     link "$shared/samples/plantvillage" "$root/samples/plantvillage"
@@ -154,9 +159,11 @@ leaf_reference() {
     local binary=$1 target=$root/Models/leaf-reference.txt
     [ -x "$binary" ] || die "no $binary to make the leaf reference with: build plantleaf first"
     # Derived from third-party photos, so made here and never committed.
-    # Made again in the current format too (its input line says the side it was made at).
-    if [ -f "$target" ] && [ "$(head -n 1 "$target")" = "plantleaf-leaf-reference 2" ] \
-        && [ "$target" -nt "$root/Models/mobilenet_v2_1.0_224_quant.tflite" ] \
+    # Made again in the current format too (its input line says the side it was made at), and
+    # for another generalist than the one it was made with (its generalist line names it).
+    if [ -f "$target" ] && [ "$(head -n 1 "$target")" = "plantleaf-leaf-reference 3" ] \
+        && grep -q "^generalist $generalist_model " "$target" \
+        && [ "$target" -nt "$root/Models/$generalist_model" ] \
         && [ -z "$(find -L "$root/samples/plantvillage" -newer "$target" -print -quit)" ]; then
         say "leaf reference present in Models/"
         return

@@ -71,12 +71,14 @@ enum CalibrateCommand {
         }
         let reference: LeafReference
         do {
-            reference = try LeafReference(meanOf: gallery.photos.map(\.distribution), inputSide: opinion.inputSide)
+            reference = try LeafReference(meanOf: gallery.photos.map(\.distribution), inputSide: opinion.inputSide,
+                                          generalist: opinion.generalist)
         } catch {
             Console.error("plantleaf calibrate: \(error) in \(options.photoPaths.joined(separator: ", ")) (nothing written)")
             return ExitCode.setupFailure
         }
-        let before = current.referencePath.flatMap { try? LeafReference.load(path: $0, expectedClasses: opinion.classCount, inputSide: opinion.inputSide) }
+        let before = current.referencePath.flatMap { try? LeafReference.load(path: $0, expectedClasses: opinion.classCount, inputSide: opinion.inputSide,
+                                                                                      generalist: opinion.generalist) }
         func columns(_ name: String, _ before: String, _ after: String) -> String {
             func padded(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
             return name + String(repeating: " ", count: max(1, 44 - name.count)) + padded(before, 8) + padded(after, 8)

@@ -16,7 +16,11 @@ package enum ProjectPaths {
     package static let sampleFolder = "samples/plantvillage"
     /// The generalist model the second opinion runs, and the leaf reference made from the sample
     /// leaves at set-up (`make setup`), in a checkout; an install keeps both in share/plantleaf.
-    package static let defaultGeneralistModel = "Models/mobilenet_v2_1.0_224_quant.tflite"
+    package static let defaultGeneralistModel = "Models/" + generalistModelFile
+    /// The generalist model's file name, the same in a checkout and an install: MobileNetV1 at
+    /// width 0.25 and 128 × 128, chosen by measurement (docs/verdicts.md) for keeping the verdict
+    /// floors at a tenth of the leaf model's invoke.
+    package static let generalistModelFile = "mobilenet_v1_0.25_128_quant.tflite"
     package static let defaultLeafReference = "Models/leaf-reference.txt"
     /// The reference `plantleaf calibrate` writes, in the user's data folder, which takes the
     /// place of the default one.
@@ -101,8 +105,8 @@ package enum ProjectPaths {
 
     /// The generalist model of this layout, and the leaf reference: `referencePath` when given,
     /// else the user's own (`plantleaf calibrate`) when there is one, else this layout's default.
-    /// PLANTLEAF_GENERALIST_SIDE runs the generalist at a smaller input, for benchmarks (`make
-    /// bench` measures it at 160 and 128 with references made at those sides).
+    /// PLANTLEAF_GENERALIST_SIDE runs the generalist at another input side, for measurements
+    /// (docs/verdicts.md, with references made at that side).
     package static func secondOpinionOptions(referencePath: String?, executablePath: String? = ExecutableLocation.currentPath(),
                                             environment: [String: String] = dataEnvironment()) -> SecondOpinion.Options {
         let layouts = secondOpinionLayouts(executablePath: executablePath)
@@ -118,7 +122,7 @@ package enum ProjectPaths {
     static func secondOpinionLayouts(executablePath: String?) -> [SecondOpinion.Options] {
         guard let executablePath else { return [] }
         let data = ExecutableLocation.path("share/plantleaf", in: ExecutableLocation.installPrefix(executablePath: executablePath))
-        let installed = SecondOpinion.Options(modelPath: data + "/mobilenet_v2_1.0_224_quant.tflite",
+        let installed = SecondOpinion.Options(modelPath: data + "/" + generalistModelFile,
                                               referencePath: data + "/leaf-reference.txt")
         let projects = ExecutableLocation.projectRootCandidates(executablePath: executablePath).map {
             SecondOpinion.Options(modelPath: ExecutableLocation.path(defaultGeneralistModel, in: $0),

@@ -20,6 +20,8 @@ enum Remedy {
                                                                         "lowest": String(allowed.lowerBound), "highest": String(allowed.upperBound)])
         case .model:
             remedy = catalogue["remedy.skipped-check.model"]
+        case .reference(.wrongGeneralist):
+            remedy = catalogue["remedy.skipped-check.remake-for-generalist"]
         case .reference(.wrongLength), .reference(.wrongInputSide), .reference(.damaged), .reference(.notAReference):
             remedy = catalogue["remedy.skipped-check.remake-reference"]
         case .reference, .notConfigured:

@@ -55,6 +55,7 @@ import Testing
         (LeafReferenceError.damaged(path: "ref.txt", problem: "line 3: checksum"), ["ref.txt", "line 3: checksum"]),
         (LeafReferenceError.wrongLength(path: "ref.txt", classes: 1000, expected: 1001), ["ref.txt", "1000", "1001"]),
         (LeafReferenceError.wrongInputSide(path: "ref.txt", side: 160, expected: 224), ["ref.txt", "160×160", "224×224"]),
+        (LeafReferenceError.wrongGeneralist(path: "ref.txt", madeWith: "a.tflite 10", expected: "b.tflite 20"), ["ref.txt", "a.tflite 10", "b.tflite 20"]),
         (LeafReferenceError.tooFewPhotos(count: 3, minimum: 8), ["3", "8"]),
         (ThreadStartError(code: EAGAIN), []),
     ] + (RuntimeError.statusNames.keys.sorted() + [99]).map { status in
@@ -186,6 +187,8 @@ import Testing
         (.model(.invalidInputSide(7, allowed: 32...1024)), ["7", "PLANTLEAF_GENERALIST_SIDE", "32", "1024"]),
         (.model(.modelNotFound(path: "g.tflite")), ["g.tflite", "make setup"]),
         (.reference(.wrongLength(path: "ref.txt", classes: 10, expected: 1001)), ["ref.txt", "plantleaf calibrate DIR"]),
+        (.reference(.wrongGeneralist(path: "ref.txt", madeWith: "a.tflite 10", expected: "b.tflite 20")),
+         ["ref.txt", "a.tflite 10", "b.tflite 20", "make build", "scripts/setup.sh leaf-reference BINARY", "plantleaf calibrate DIR"]),
         (.reference(.unreadable(path: "ref.txt", reason: .system(SystemError(ENOENT)))), ["ref.txt", "make setup", "plantleaf calibrate DIR"]),
         (.notConfigured, ["make setup"]),
     ]

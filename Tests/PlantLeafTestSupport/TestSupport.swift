@@ -39,7 +39,10 @@ public enum TestPaths {
     public static let plantVillage = samples + "/plantvillage"
     public static let defaultModel = models + "/plantvillage_int8.tflite"
     public static let floatModel = models + "/plantvillage_float.tflite"
+    /// The uint8 MobileNetV2 the generalist check ran before: its input resizes (a global pool to patch).
     public static let imagenetModel = models + "/mobilenet_v2_1.0_224_quant.tflite"
+    /// The generalist check's model, what classify runs by default.
+    public static let generalistModel = models + "/mobilenet_v1_0.25_128_quant.tflite"
     public static let labels = root + "/labels.txt"
     /// Where `make setup` puts the runtime in this checkout; the tests pass it as any other user
     /// of the library would.

@@ -3,8 +3,8 @@
 # XNNPACK's weight cache (read from a cache folder filled by a first run) and with --no-cache,
 # the leaf model alone with the cache (the reference pipeline's work: no generalist check), and
 # the reference pipeline (reference_classify.py) on the same image, alternated so all see the
-# same machine. Prints each median wall time; floor: with the cache ≤ 15 ms. The files are in
-# the page cache either way: this is a new process, not a cold disk.
+# same machine. Prints each median wall time; floor: with the cache (both models) ≤ 20 ms. The
+# files are in the page cache either way: this is a new process, not a cold disk.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -41,8 +41,8 @@ cached=$(median "${with[@]}") uncached=$(median "${without[@]}")
 leaf_only=$(median "${leaf[@]}") pipeline=$(median "${reference[@]}")
 echo "== cold start: classify of one image in a new process ($(uname -m), $(nproc) cores, median of $runs each)"
 awk -v c="$cached" -v u="$uncached" -v l="$leaf_only" -v r="$pipeline" 'BEGIN {
-    printf "  %-40s %9.1f ms  floor 15 ms: %s\n", "with weight cache (both models)", c, (c <= 15 ? "met" : "MISSED")
+    printf "  %-40s %9.1f ms  floor 20 ms: %s\n", "with weight cache (both models)", c, (c <= 20 ? "met" : "MISSED")
     printf "  %-40s %9.1f ms\n  %-40s %9.2fx\n", "--no-cache", u, "no-cache / cache", u / c
     printf "  %-40s %9.1f ms\n", "leaf model alone, with weight cache", l
     printf "  %-40s %9.1f ms (%.1fx plantleaf with the cache)\n", "reference pipeline (leaf model alone)", r, r / c
-    exit (c <= 15 ? 0 : 1) }'
+    exit (c <= 20 ? 0 : 1) }'

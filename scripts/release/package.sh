@@ -22,7 +22,7 @@ top=$stage/$name
 mkdir -p "$top/bin" "$top/share/plantleaf"
 install -m 755 "$binary" "$top/bin/plantleaf"
 install -m 644 "$project/Models/plantvillage_int8.tflite" "$project/labels.txt" \
-    "$project/Models/mobilenet_v2_1.0_224_quant.tflite" "$project/Models/leaf-reference.txt" \
+    "$project/Models/mobilenet_v1_0.25_128_quant.tflite" "$project/Models/leaf-reference.txt" \
     "$project/scripts/release/MODEL.md" "$project/packaging/plantleaf-monitor.service" \
     "$project/packaging/plantleaf-monitor.default" "$project/packaging/plantleaf-monitor.logrotate" \
     "$project/packaging/plantleaf-serve.service" "$project/packaging/plantleaf-serve.default" "$top/share/plantleaf/"

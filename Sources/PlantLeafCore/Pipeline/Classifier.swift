@@ -298,13 +298,13 @@ public final class Classifier {
         var judgement = Judgement(verdict: .uncertain, reason: .lowScore)
         if let best = top.first {
             var readings = pictureReadings(top: best, mirrored: mirrored, history: history, leafLikeness: opinion.leafLikeness, policy: policy)
-            judgement = policy.judge(readings)
-            // Noise is looked for only where the answer is already no: it costs a pass over the
-            // picture, and the other checks let no noise through as a diagnosis in the measurements.
-            if judgement.verdict != .diagnosis, policy.checks.contains(.picture), let inputImage {
+            // Noise is looked for in every picture: random noise can be green enough and, to a
+            // small generalist, leaf-like enough to pass the other checks; the reading costs a
+            // pass over every fourth row of the model-size picture.
+            if policy.checks.contains(.picture), let inputImage {
                 readings.neighbourContrast = NeighbourContrast.ratio(of: inputImage, spread: inputPicture.luminanceSpread)
-                judgement = policy.judge(readings)
             }
+            judgement = policy.judge(readings)
         }
         postprocess += MonotonicClock.milliseconds(since: readingsStart)
         var timings = timings

@@ -51,6 +51,8 @@ public final class Interpreter {
     public let output: TensorInfo
     public let options: Options
     public var threads: Int { options.threads }
+    /// The model file's size in bytes.
+    public var modelByteCount: Int { handles.modelFile.bytes.count }
     /// Whether the weight cache was read, written or not used.
     public let weightCache: WeightCacheState
     private let handles: Handles

@@ -8,6 +8,9 @@ public enum LeafReferenceError: WordedError {
     case damaged(path: String, problem: String)
     /// The reference was made for a model with another number of classes.
     case wrongLength(path: String, classes: Int, expected: Int)
+    /// The reference was made with another generalist model (`madeWith` and `expected` are
+    /// `SecondOpinion.generalist`'s: file name and size).
+    case wrongGeneralist(path: String, madeWith: String, expected: String)
     /// The reference was made with the generalist run at another input size.
     case wrongInputSide(path: String, side: Int, expected: Int)
     /// Too few photos, or photos the generalist model does not see as one kind of thing.
@@ -20,6 +23,8 @@ public enum LeafReferenceError: WordedError {
         case .damaged(let path, _): return catalogue.text("error.reference.damaged", ["path": path])
         case .wrongLength(let path, let classes, let expected):
             return catalogue.text("error.reference.wrong-length", ["path": path, "classes": String(classes), "expected": String(expected)])
+        case .wrongGeneralist(let path, let madeWith, let expected):
+            return catalogue.text("error.reference.wrong-generalist", ["path": path, "made": madeWith, "expected": expected])
         case .wrongInputSide(let path, let side, let expected):
             return catalogue.text("error.reference.wrong-input-side", ["path": path, "side": String(side), "expected": String(expected)])
         case .tooFewPhotos(let count, let minimum):

@@ -43,7 +43,8 @@ public final class SecondOpinion {
         if let path = options.referencePath {
             do {
                 reference = try LeafReference.load(path: path, expectedClasses: interpreter.output.elementCount,
-                                                   inputSide: interpreter.inputSize.width)
+                                                   inputSide: interpreter.inputSize.width,
+                                                   generalist: Self.generalist(path: options.modelPath, byteCount: interpreter.modelByteCount))
             } catch {
                 throw .reference(error)
             }
@@ -80,6 +81,17 @@ public final class SecondOpinion {
 
     /// The generalist's output classes (1001 for ImageNet's, with background).
     public var classCount: Int { interpreter.output.elementCount }
+
+    /// Which generalist model this is, as a leaf reference records it: the file's name and size
+    /// ("mobilenet_v1_0.25_128_quant.tflite 525598"). Hashing the file would cost each start a
+    /// pass over megabytes; name and size tell the candidate models apart, and a model replaced
+    /// by another under the same name and size is not something set-up does.
+    public var generalist: String { Self.generalist(path: options.modelPath, byteCount: interpreter.modelByteCount) }
+
+    static func generalist(path: String, byteCount: Int) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return "\(name) \(byteCount)"
+    }
 
     /// The side of the square picture the generalist runs on.
     public var inputSide: Int { interpreter.inputSize.width }
