@@ -75,8 +75,10 @@ import Testing
     @Test func aReferenceThatIsNoDistributionIsRefused() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
-        let body = (["plantleaf-leaf-reference 2", "photos 24", "classes 1001", "input 224"] + Array(repeating: "1", count: 1001))
-            .joined(separator: "\n") + "\n"
+        // The default reference's own head (format, input side, generalist), so that only its values are wrong.
+        let head = try String(contentsOfFile: TestPaths.root + "/Models/leaf-reference.txt", encoding: .utf8)
+            .split(separator: "\n").prefix(5).map(String.init)
+        let body = (head + Array(repeating: "1", count: 1001)).joined(separator: "\n") + "\n"
         let ones = folder + "/ones.txt"
         try (body + "sha256 " + SHA256.hex(of: Array(body.utf8)) + "\n").write(toFile: ones, atomically: true, encoding: .utf8)
         let result = try runPlantLeaf(["classify", "--format", "json", "--reference", ones, TestPaths.samples + "/imagenet/hot_dog.jpg"])
