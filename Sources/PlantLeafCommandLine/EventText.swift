@@ -43,6 +43,9 @@ enum EventText {
         switch notice {
         case .writeFailed(let error): return catalogue.text("journal.notice.write-failed", ["problem": error.description(in: catalogue)])
         case .writingAgain(let path): return catalogue.text("journal.notice.writing-again", ["path": path])
+        case .fallingBehind(let path): return catalogue.text("journal.notice.falling-behind", ["path": path])
+        case .caughtUp(let path, let count): return catalogue.text("journal.notice.caught-up", ["path": path, "count": String(count)])
+        case .replaced(let path): return catalogue.text("journal.notice.replaced", ["path": path])
         }
     }
 }

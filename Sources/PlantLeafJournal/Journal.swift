@@ -19,6 +19,8 @@ public final class Journal {
     private var sources: [Int64: String] = [:]
     /// Each source's hour of its newest snapshot, so that a reading asks the file only once an hour.
     private var snapshotHours: [String: Int64] = [:]
+    /// The file this connection opened (device and inode), to notice the path naming another.
+    private(set) var identity: FileIdentity?
 
     private struct ClassKey: Hashable {
         var index: Int
@@ -69,15 +71,39 @@ public final class Journal {
         } else if version < Journal.schemaVersion {
             throw .failed(path: path, step: "reading", reason: "schema \(version) needs migrating: open it once for writing (plantleaf camera or serve)")
         }
+        try loadClasses()
+        try loadSources()
+        identity = Journal.fileIdentity(path)
+    }
+
+    private func loadClasses() throws(JournalError) {
         try database.query("SELECT id, model_index, label FROM classes", step: "reading the classes") { row in
             let key = ClassKey(index: Int(row.integer(1) ?? 0), label: row.text(2) ?? "")
             classIDs[key] = row.integer(0) ?? 0
             classes[row.integer(0) ?? 0] = key
         }
+    }
+
+    private func loadSources() throws(JournalError) {
         try database.query("SELECT id, name FROM sources", step: "reading the sources") { row in
             sourceIDs[row.text(1) ?? ""] = row.integer(0) ?? 0
             sources[row.integer(0) ?? 0] = row.text(1) ?? ""
         }
+    }
+
+    /// Source `id`'s name. Another connection (the writer, when this is a reader) adds sources,
+    /// so a number this connection has not seen has the table read again; "?" when not there either.
+    func sourceName(_ id: Int64) -> String {
+        if let name = sources[id] { return name }
+        try? loadSources()
+        return sources[id] ?? "?"
+    }
+
+    /// Class `id`, read again from the table when this connection has not seen it, as sources are.
+    private func classKey(_ id: Int64) -> ClassKey? {
+        if let key = classes[id] { return key }
+        try? loadClasses()
+        return classes[id]
     }
 
     /// The journal's path without options: `$XDG_STATE_HOME/plantleaf/journal.sqlite`, XDG's
@@ -206,7 +232,7 @@ public final class Journal {
         for start in stride(from: 0, to: packed.count - packed.count % 8, by: 8) {
             let id = packed[start..<start + 4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             let bits = packed[start + 4..<start + 8].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            let key = classes[Int64(id)] ?? ClassKey(index: -1, label: "?")
+            let key = classKey(Int64(id)) ?? ClassKey(index: -1, label: "?")
             top.append(ScoredClass(index: key.index, label: key.label, score: Double(Float(bitPattern: bits))))
         }
         var secondOpinion = SecondOpinionReading.notRun
@@ -218,28 +244,87 @@ public final class Journal {
                                                   postprocess: row.real(14), generalist: row.real(15)),
                                    captureFramesPerSecond: row.real(16), inferenceFramesPerSecond: row.real(17),
                                    dropped: row.integer(18).map(Int.init), saved: row.text(19))
-        return JournalReading(id: row.integer(0) ?? 0, source: sources[row.integer(3) ?? 0] ?? "?", time: time, record: record,
+        return JournalReading(id: row.integer(0) ?? 0, source: sourceName(row.integer(3) ?? 0), time: time, record: record,
                               hasPicture: row.integer(20) == 1)
     }
 
     /// How many readings of each verdict `selection` selects, per period of `periodMilliseconds`
     /// counted from the epoch in local time at `offsetMinutes` (a day: 86,400,000): the chart's rows.
+    ///
+    /// The whole quarter hours of the selection are read from the counts kept as readings are
+    /// written, only its ragged ends from the readings themselves: a dense week is a few
+    /// hundred rows to add, not a million to count. A selection after a row number, or periods
+    /// and offsets that are not whole quarter hours, count the readings.
     public func verdictCounts(_ selection: Selection, periodMilliseconds: Int64, offsetMinutes: Int) throws(JournalError) -> [(periodStart: JournalTime, counts: [Verdict: Int])] {
-        let clause = selection.clause(time: "time")
         let offset = Int64(offsetMinutes) * 60_000
-        var rows: [(periodStart: JournalTime, counts: [Verdict: Int])] = []
-        try database.query("""
-            SELECT (time + ?) / ? AS period, verdict, count(*) FROM readings\(selection.timeIndex) WHERE \(clause.sql) GROUP BY period, verdict ORDER BY period
-            """, [.integer(offset), .integer(periodMilliseconds)] + clause.values, step: "counting readings") { row in
-            let start = JournalTime(milliseconds: (row.integer(0) ?? 0) * periodMilliseconds - offset, offsetMinutes: offsetMinutes)
-            if rows.last?.periodStart != start { rows.append((start, [:])) }
-            if let verdict = Verdict(rawValue: row.text(1) ?? "") { rows[rows.count - 1].counts[verdict] = Int(row.integer(2) ?? 0) }
+        let quarter = JournalSchema.countPeriodMilliseconds
+        var periods: [Int64: [Verdict: Int]] = [:]
+        func add(_ period: Int64, _ verdictName: String, _ count: Int64) {
+            guard let verdict = Verdict(rawValue: verdictName) else { return }
+            periods[period, default: [:]][verdict, default: 0] += Int(count)
         }
-        return rows
+        if selection.afterID != nil || offset % quarter != 0 || periodMilliseconds % quarter != 0 || periodMilliseconds <= 0 {
+            try countReadings(selection, periodMilliseconds: periodMilliseconds, offset: offset, add)
+        } else {
+            // Quarters wholly inside [since, until): from the counts; the parts of quarters at either end: from the readings.
+            let first = selection.since.map { Journal.ceilingDivision($0.milliseconds, quarter) }
+            let last = selection.until.map { Journal.floorDivision($0.milliseconds, quarter) }
+            if let first, let last, first >= last {
+                try countReadings(selection, periodMilliseconds: periodMilliseconds, offset: offset, add)
+            } else {
+                if let first, let since = selection.since, since.milliseconds < first * quarter {
+                    var edge = selection
+                    edge.until = JournalTime(milliseconds: first * quarter, offsetMinutes: 0)
+                    try countReadings(edge, periodMilliseconds: periodMilliseconds, offset: offset, add)
+                }
+                if let last, let until = selection.until, until.milliseconds > last * quarter {
+                    var edge = selection
+                    edge.since = JournalTime(milliseconds: last * quarter, offsetMinutes: 0)
+                    try countReadings(edge, periodMilliseconds: periodMilliseconds, offset: offset, add)
+                }
+                var conditions = ["1"], values: [SQLiteValue] = []
+                if let first { conditions.append("quarter >= ?"); values.append(.integer(first)) }
+                if let last { conditions.append("quarter < ?"); values.append(.integer(last)) }
+                if let source = selection.source { conditions.append("source = (SELECT id FROM sources WHERE name = ?)"); values.append(.text(source)) }
+                let quartersPerPeriod = periodMilliseconds / quarter, offsetQuarters = offset / quarter
+                try database.query("""
+                    SELECT quarter, verdict, sum(count) FROM reading_counts WHERE \(conditions.joined(separator: " AND ")) GROUP BY quarter, verdict
+                    """, values, step: "counting readings") { row in
+                    add(Journal.floorDivision((row.integer(0) ?? 0) + offsetQuarters, quartersPerPeriod), row.text(1) ?? "", row.integer(2) ?? 0)
+                }
+            }
+        }
+        return periods.keys.sorted().map { period in
+            (JournalTime(milliseconds: period * periodMilliseconds - offset, offsetMinutes: offsetMinutes), periods[period] ?? [:])
+        }
+    }
+
+    /// Counts the readings `selection` selects by period and verdict, one by one.
+    private func countReadings(_ selection: Selection, periodMilliseconds: Int64, offset: Int64, _ add: (Int64, String, Int64) -> Void) throws(JournalError) {
+        let clause = selection.clause(time: "time")
+        try database.query("""
+            SELECT (time + ?) / ? AS period, verdict, count(*) FROM readings\(selection.timeIndex) WHERE \(clause.sql) GROUP BY period, verdict
+            """, [.integer(offset), .integer(periodMilliseconds)] + clause.values, step: "counting readings") { row in
+            add(row.integer(0) ?? 0, row.text(1) ?? "", row.integer(2) ?? 0)
+        }
+    }
+
+    static func floorDivision(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return value % divisor < 0 ? quotient - 1 : quotient
+    }
+
+    static func ceilingDivision(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return value % divisor > 0 ? quotient + 1 : quotient
     }
 
     /// The sources readings came from, by name.
-    public func sourceNames() throws(JournalError) -> [String] { sources.values.sorted() }
+    public func sourceNames() throws(JournalError) -> [String] {
+        // Read afresh: a writer on another connection may have added one since.
+        try loadSources()
+        return sources.values.sorted()
+    }
 
     /// The number of readings.
     public func readingCount() throws(JournalError) -> Int {
@@ -271,17 +356,34 @@ public final class Journal {
         let clause = selection.clause(time: "start", newestFirst: true)
         var found: [JournalEvent] = []
         try database.query("""
-            SELECT id, source, verdict, class, start, start_offset, end, end_offset, EXISTS (SELECT 1 FROM pictures WHERE event = events.id) FROM events
+            SELECT id, source, verdict, class, start, start_offset, end, end_offset, EXISTS (SELECT 1 FROM pictures WHERE event = events.id),
+                blocked_ms, blocked_since FROM events
             WHERE \(clause.sql) ORDER BY id DESC LIMIT ?
             """, clause.values + [.integer(Int64(selection.limit))], step: "reading events") { row in
-            let key = row.integer(3).flatMap { classes[$0] }
+            let key = row.integer(3).flatMap { classKey($0) }
             let state = JournalState(verdict: Verdict(rawValue: row.text(2) ?? "") ?? .uncertain, label: key?.label, classIndex: key?.index)
             let end = row.integer(6).map { JournalTime(milliseconds: $0, offsetMinutes: Int(row.integer(7) ?? 0)) }
-            found.append(JournalEvent(id: row.integer(0) ?? 0, source: sources[row.integer(1) ?? 0] ?? "?", state: state,
-                                      start: JournalTime(milliseconds: row.integer(4) ?? 0, offsetMinutes: Int(row.integer(5) ?? 0)),
-                                      end: end, hasPicture: row.integer(8) == 1))
+            let start = JournalTime(milliseconds: row.integer(4) ?? 0, offsetMinutes: Int(row.integer(5) ?? 0))
+            found.append(JournalEvent(id: row.integer(0) ?? 0, source: sourceName(row.integer(1) ?? 0), state: state, start: start,
+                                      end: end, hasPicture: row.integer(8) == 1, blockedMilliseconds: max(0, row.integer(9) ?? 0),
+                                      blockedSince: row.integer(10).map { JournalTime(milliseconds: $0, offsetMinutes: start.offsetMinutes) }))
         }
         return found
+    }
+
+    /// Marks the lasting event of `source` as seen through a blocked view from `time` (no leaf or
+    /// no picture in front of the camera), when it is not already.
+    public func beginGap(source: String, at time: JournalTime) throws(JournalError) {
+        try database.query("UPDATE events SET blocked_since = ? WHERE source = ? AND end IS NULL AND blocked_since IS NULL",
+                           [.integer(time.milliseconds), .integer(try sourceID(source))], step: "writing a blocked view")
+    }
+
+    /// Ends the blocked view of `source`'s lasting event at `time`, adding it to the event's blocked time.
+    public func endGap(source: String, at time: JournalTime) throws(JournalError) {
+        try database.query("""
+            UPDATE events SET blocked_ms = blocked_ms + max(0, ? - blocked_since), blocked_since = NULL
+            WHERE source = ? AND end IS NULL AND blocked_since IS NOT NULL
+            """, [.integer(time.milliseconds), .integer(try sourceID(source))], step: "writing a blocked view")
     }
 
     /// The event of `source` that lasts, if any.

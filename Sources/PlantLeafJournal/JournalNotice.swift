@@ -6,4 +6,12 @@ public enum JournalNotice: Sendable, Equatable {
     case writeFailed(JournalError)
     /// The journal at `path` takes readings again after a failure.
     case writingAgain(path: String)
+    /// The journal's writer fell behind (another process holds the journal locked, or the disk
+    /// is slow) and its queue is full: readings are not kept until it catches up. Said once.
+    case fallingBehind(path: String)
+    /// The writer caught up again; `count` readings were not kept meanwhile.
+    case caughtUp(path: String, count: Int)
+    /// The path no longer names the file being written (deleted, or moved away): a new journal
+    /// starts at the path.
+    case replaced(path: String)
 }
