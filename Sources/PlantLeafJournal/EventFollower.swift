@@ -28,7 +28,10 @@ extension Journal {
     public func apply(_ change: EventChange, source: String) throws(JournalError) {
         switch change {
         case .gapEnds(let time): try endGap(source: source, at: time)
-        case .begins(let beginning): try beginEvent(source: source, state: beginning.state, start: beginning.start, picture: beginning.picture)
+        case .begins(let beginning):
+            try shiftBlockedTime(source: source, by: -beginning.blockedMilliseconds)
+            try beginEvent(source: source, state: beginning.state, start: beginning.start, picture: beginning.picture)
+            try shiftBlockedTime(source: source, by: beginning.blockedMilliseconds)
         case .gapBegins(let time): try beginGap(source: source, at: time)
         }
     }

@@ -27,6 +27,8 @@ public struct EventTracker: Sendable {
         var start: JournalTime
         var picture: [UInt8]?
         var count: Int
+        /// The blocked view within it, from its start: the event it becomes has it, not the one it ends.
+        var blocked: Int64 = 0
     }
 
     /// What `observe` asks the journal to write: an event that begins.
@@ -34,11 +36,15 @@ public struct EventTracker: Sendable {
         public var state: JournalState
         public var start: JournalTime
         public var picture: [UInt8]?
+        /// The time the view was blocked between `start` and the reading that established it, in
+        /// milliseconds: it moves from the event that ends at `start` to this one.
+        public var blockedMilliseconds: Int64
 
-        public init(state: JournalState, start: JournalTime, picture: [UInt8]?) {
+        public init(state: JournalState, start: JournalTime, picture: [UInt8]?, blockedMilliseconds: Int64 = 0) {
             self.state = state
             self.start = start
             self.picture = picture
+            self.blockedMilliseconds = blockedMilliseconds
         }
     }
 
@@ -62,6 +68,7 @@ public struct EventTracker: Sendable {
             if blockedSince == nil { blockedSince = time }
             return nil
         }
+        let gap = blockedSince.map { max(0, time.milliseconds - $0.milliseconds) } ?? 0
         blockedSince = nil
         if state == established {
             candidate = nil
@@ -69,6 +76,7 @@ public struct EventTracker: Sendable {
         }
         if candidate?.state == state {
             candidate?.count += 1
+            candidate?.blocked += gap
         } else {
             candidate = Candidate(state: state, start: time, picture: picture(), count: 1)
         }
@@ -76,6 +84,6 @@ public struct EventTracker: Sendable {
         established = state
         establishedSince = held.start
         candidate = nil
-        return Beginning(state: held.state, start: held.start, picture: held.picture)
+        return Beginning(state: held.state, start: held.start, picture: held.picture, blockedMilliseconds: held.blocked)
     }
 }

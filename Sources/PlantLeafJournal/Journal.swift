@@ -386,6 +386,13 @@ public final class Journal {
             """, [.integer(time.milliseconds), .integer(try sourceID(source))], step: "writing a blocked view")
     }
 
+    /// Adds `milliseconds` (taken away when negative) to the blocked time of `source`'s lasting event.
+    func shiftBlockedTime(source: String, by milliseconds: Int64) throws(JournalError) {
+        guard milliseconds != 0 else { return }
+        try database.query("UPDATE events SET blocked_ms = max(0, blocked_ms + ?) WHERE source = ? AND end IS NULL",
+                           [.integer(milliseconds), .integer(try sourceID(source))], step: "writing a blocked view")
+    }
+
     /// The event of `source` that lasts, if any.
     public func lastingEvent(source: String) throws(JournalError) -> JournalEvent? {
         // Each event ends when the next begins: only a source's newest can last.

@@ -19,6 +19,9 @@ public struct JournalEvent: Sendable, Equatable {
     /// How long it lasted (until `now` while it lasts), in milliseconds.
     public func durationMilliseconds(now: JournalTime) -> Int64 { (end ?? now).milliseconds - start.milliseconds }
 
+    /// Whether the view is blocked now: the event lasts, through a gap going on.
+    public var viewBlockedNow: Bool { blockedSince != nil && end == nil }
+
     /// How long of it the view was blocked, the gap going on counted until `now`; never more
     /// than the event lasted.
     public func blockedMilliseconds(now: JournalTime) -> Int64 {
