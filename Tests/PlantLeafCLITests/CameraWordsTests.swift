@@ -71,6 +71,10 @@ import Testing
             (.writeFailed(.failed(path: "j.sqlite", step: "inserting a reading", reason: "database is locked")),
              ["j.sqlite", "inserting a reading", "database is locked"]),
             (.writingAgain(path: "j.sqlite"), ["j.sqlite"]),
+            (.writeFailed(.busy(path: "j.sqlite")), ["j.sqlite"]),
+            (.fallingBehind(path: "j.sqlite"), ["j.sqlite"]),
+            (.caughtUp(path: "j.sqlite", count: 15), ["j.sqlite", "15"]),
+            (.replaced(path: "j.sqlite"), ["j.sqlite"]),
         ]
         let summaryValues = ["120", "97", "90", "4", "2", "1", "6", "30 ms", "100", "153600"]
         return notices.map { (EventText.line($0.0, in: catalogue), $0.1) }
