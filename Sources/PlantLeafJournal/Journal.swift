@@ -191,8 +191,8 @@ public final class Journal {
             self.limit = limit
         }
 
-        /// With a start, the readings are found by their time: ordered by row number, SQLite would
-        /// otherwise walk the rows from the oldest until the first one in time.
+        /// With a start, readings are counted by their time: SQLite would otherwise walk the rows
+        /// from the oldest until the first one in time.
         var timeIndex: String { since == nil ? "" : " INDEXED BY readings_by_time" }
 
         /// The WHERE clause on table columns `time` and `id`, and its values; `newestFirst` pages
@@ -209,13 +209,26 @@ public final class Journal {
 
     /// The readings `selection` selects, oldest first.
     public func readings(_ selection: Selection) throws(JournalError) -> [JournalReading] {
-        let clause = selection.clause(time: "time")
+        var clause = selection.clause(time: "time")
+        var table = "readings"
+        if let since = selection.since {
+            // Row order from the first row counted at or after `since`: a week of a million readings
+            // is then read from its first page's rows on, not found by time and all sorted by row.
+            var first: Int64?
+            try database.query("SELECT min(first_id) FROM reading_counts WHERE quarter >= ?",
+                               [.integer(Journal.floorDivision(since.milliseconds, JournalSchema.countPeriodMilliseconds))],
+                               step: "reading readings") { row in first = row.integer(0) }
+            guard let first else { return [] }
+            clause.sql += " AND id >= ?"
+            clause.values.append(.integer(first))
+            table = "readings NOT INDEXED"
+        }
         var found: [JournalReading] = []
         try database.query("""
             SELECT id, time, utc_offset, source, verdict, reason, top, leaf_likeness, check_skipped, frame, age_ms, read_ms, prepare_ms,
                 invoke_ms, postprocess_ms, generalist_ms, capture_fps, inference_fps, dropped, saved,
                 EXISTS (SELECT 1 FROM reading_pictures WHERE reading = readings.id)
-            FROM readings\(selection.timeIndex) WHERE \(clause.sql) ORDER BY id LIMIT ?
+            FROM \(table) WHERE \(clause.sql) ORDER BY id LIMIT ?
             """, clause.values + [.integer(Int64(selection.limit))], step: "reading readings") { row throws(JournalError) in
             found.append(try reading(row))
         }

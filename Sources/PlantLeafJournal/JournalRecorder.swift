@@ -227,11 +227,11 @@ public final class JournalRecorder: Sendable {
             if batch.isEmpty { return }
             let written = writer.write(batch)
             var notice: JournalNotice?
-            queue.withLock { pending in
+            let retrying = queue.withLock { pending -> Bool in
                 if !written && !closing {
                     // Locked by another process past the busy timeout: the batch waits for the next try, ahead of what came since.
                     pending.items = batch + pending.items
-                    return
+                    return true
                 }
                 if !written { pending.dropped += batch.filter { if case .reading = $0 { true } else { false } }.count }
                 pending.finished += batch.count
@@ -243,12 +243,18 @@ public final class JournalRecorder: Sendable {
                     pending.dropped = 0
                 }
                 queue.broadcast()
+                return false
             }
             if let notice { writer.report(notice) }
+            // A lock that fails at once (rather than after the busy timeout) is not tried in a tight loop.
+            if retrying {
+                queue.withLock(waitingUntil: { $0.closing }, deadline: MonotonicClock.nanoseconds() + 1_000_000_000) { _ in }
+            }
         }
     }
 
-    /// The writing connection and what it keeps between batches; only the writer thread uses it.
+    /// The writing connection and what it keeps between batches. Made by `init` and sent to the
+    /// writer thread, the only one that uses it from then on (a Journal is a connection for one thread).
     private struct Writer: @unchecked Sendable {
         /// Nil between closing the file and opening the path again, when that failed.
         var journal: Journal?
@@ -270,6 +276,7 @@ public final class JournalRecorder: Sendable {
         /// Writes `batch` in one transaction, then retention when it is due. False when another
         /// process held the journal locked past the busy timeout: nothing was written.
         mutating func write(_ batch: [Write]) -> Bool {
+            var committed = false
             do throws(JournalError) {
                 try reopenIfMoved()
                 guard let journal else { throw .notFound(path: settings.path) }
@@ -291,6 +298,7 @@ public final class JournalRecorder: Sendable {
                         }
                     }
                 }
+                committed = true
                 if sinceRetention >= JournalRecorder.readingsPerRetentionCheck {
                     sinceRetention = 0
                     try journal.enforce(settings.retention, now: .now())
@@ -303,7 +311,8 @@ public final class JournalRecorder: Sendable {
             } catch {
                 if failure != error { report(.writeFailed(error)) }
                 failure = error
-                if case .busy = error { return false }
+                // A batch committed is never written again: a lock met by retention only puts the check off.
+                if case .busy = error, !committed { return false }
                 return true
             }
         }

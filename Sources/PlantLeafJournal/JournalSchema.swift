@@ -16,7 +16,9 @@
 /// `reading_counts` holds how many readings of each verdict each source made in each quarter
 /// hour (every UTC offset in use is whole quarter hours, so any day's or week's counts add up
 /// from them): triggers keep it as readings are written and deleted, in the same transaction,
-/// so the history's counts per day read a few hundred rows rather than a week's million readings.
+/// so the history's counts per day read a few hundred rows rather than a week's million readings;
+/// `first_id`, the lowest row number counted there (deletions leave it lower, never higher), is
+/// where a page of readings from a time on starts looking, in row order.
 package enum JournalSchema {
     /// A quarter hour in milliseconds: the period `reading_counts` counts by.
     package static let countPeriodMilliseconds: Int64 = 900_000
@@ -54,17 +56,17 @@ package enum JournalSchema {
         ALTER TABLE events ADD COLUMN blocked_ms INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE events ADD COLUMN blocked_since INTEGER;
         CREATE TABLE reading_counts(source INTEGER NOT NULL, quarter INTEGER NOT NULL, verdict TEXT NOT NULL, count INTEGER NOT NULL,
-            PRIMARY KEY(source, quarter, verdict)) WITHOUT ROWID;
+            first_id INTEGER NOT NULL, PRIMARY KEY(source, quarter, verdict)) WITHOUT ROWID;
         CREATE TRIGGER readings_counted AFTER INSERT ON readings BEGIN
-            INSERT INTO reading_counts(source, quarter, verdict, count) VALUES (NEW.source, \(quarter("NEW.time")), NEW.verdict, 1)
-                ON CONFLICT(source, quarter, verdict) DO UPDATE SET count = count + 1;
+            INSERT INTO reading_counts(source, quarter, verdict, count, first_id) VALUES (NEW.source, \(quarter("NEW.time")), NEW.verdict, 1, NEW.id)
+                ON CONFLICT(source, quarter, verdict) DO UPDATE SET count = count + 1, first_id = min(first_id, excluded.first_id);
         END;
         CREATE TRIGGER readings_uncounted AFTER DELETE ON readings BEGIN
             UPDATE reading_counts SET count = count - 1 WHERE source = OLD.source AND quarter = \(quarter("OLD.time")) AND verdict = OLD.verdict;
             DELETE FROM reading_counts WHERE source = OLD.source AND quarter = \(quarter("OLD.time")) AND verdict = OLD.verdict AND count <= 0;
         END;
-        INSERT INTO reading_counts(source, quarter, verdict, count)
-            SELECT source, \(quarter("time")) AS q, verdict, count(*) FROM readings GROUP BY source, q, verdict;
+        INSERT INTO reading_counts(source, quarter, verdict, count, first_id)
+            SELECT source, \(quarter("time")) AS q, verdict, count(*), min(id) FROM readings GROUP BY source, q, verdict;
         """,
     ]
 

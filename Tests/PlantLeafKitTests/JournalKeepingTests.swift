@@ -190,7 +190,8 @@ import Testing
 
     /// The counts per period kept as readings are written (and deleted) equal the readings'
     /// own, whatever the selection's ends, the period, the offset (whole hours, +05:30, +05:45)
-    /// and the source; a journal of version 2 has its counts made when migrated.
+    /// and the source, and a page of readings from a time on is the one their filter gives; a
+    /// journal of version 2 has its counts made when migrated.
     @Test func countsKeptAsReadingsAreWrittenAddUpAsTheReadingsDo() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
@@ -232,6 +233,13 @@ import Testing
             }
             #expect(counted.map(\.periodStart.milliseconds) == expected.keys.sorted(), "\(selection) \(offset) \(period)")
             #expect(counted.allSatisfy { expected[$0.periodStart.milliseconds] == $0.counts }, "\(selection) \(offset) \(period)")
+            // A page of the readings themselves, in row order, though rows were written in no order of time.
+            var page = selection
+            page.limit = 50
+            let listed = try journal.readings(page).map(\.id)
+            let selected = all.filter { reading in (since.map { reading.time.milliseconds >= $0.milliseconds } ?? true)
+                && (until.map { reading.time.milliseconds < $0.milliseconds } ?? true) && (source.map { reading.source == $0 } ?? true) }
+            #expect(listed == Array(selected.prefix(50).map(\.id)), "\(selection)")
         }
     }
 }
