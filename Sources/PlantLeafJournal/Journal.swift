@@ -452,9 +452,11 @@ public final class Journal {
     /// number and its time.
     public func readingsWithPictures(source: String, limit: Int) throws(JournalError) -> [(id: Int64, time: JournalTime)] {
         var found: [(id: Int64, time: JournalTime)] = []
+        // From the pictures (uploads' only) to their readings: the other way round, SQLite would
+        // walk every reading of every camera, newest first, to find the few that have one.
         try database.query("""
-            SELECT id, time, utc_offset FROM readings JOIN reading_pictures ON reading = id
-            WHERE source = (SELECT id FROM sources WHERE name = ?) ORDER BY id DESC LIMIT ?
+            SELECT id, time, utc_offset FROM reading_pictures CROSS JOIN readings ON readings.id = reading_pictures.reading
+            WHERE source = (SELECT id FROM sources WHERE name = ?) ORDER BY reading_pictures.reading DESC LIMIT ?
             """, [.text(source), .integer(Int64(limit))], step: "reading readings' pictures") { row in
             found.append((row.integer(0) ?? 0, JournalTime(milliseconds: row.integer(1) ?? 0, offsetMinutes: Int(row.integer(2) ?? 0))))
         }
