@@ -18,7 +18,8 @@
 /// from them): triggers keep it as readings are written and deleted, in the same transaction,
 /// so the history's counts per day read a few hundred rows rather than a week's million readings;
 /// `first_id`, the lowest row number counted there (deletions leave it lower, never higher), is
-/// where a page of readings from a time on starts looking, in row order.
+/// where a page of readings from a time on starts looking, in row order. Keyed by quarter first:
+/// the history asks for the quarters from a time on.
 package enum JournalSchema {
     /// A quarter hour in milliseconds: the period `reading_counts` counts by.
     package static let countPeriodMilliseconds: Int64 = 900_000
@@ -56,10 +57,10 @@ package enum JournalSchema {
         ALTER TABLE events ADD COLUMN blocked_ms INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE events ADD COLUMN blocked_since INTEGER;
         CREATE TABLE reading_counts(source INTEGER NOT NULL, quarter INTEGER NOT NULL, verdict TEXT NOT NULL, count INTEGER NOT NULL,
-            first_id INTEGER NOT NULL, PRIMARY KEY(source, quarter, verdict)) WITHOUT ROWID;
+            first_id INTEGER NOT NULL, PRIMARY KEY(quarter, source, verdict)) WITHOUT ROWID;
         CREATE TRIGGER readings_counted AFTER INSERT ON readings BEGIN
             INSERT INTO reading_counts(source, quarter, verdict, count, first_id) VALUES (NEW.source, \(quarter("NEW.time")), NEW.verdict, 1, NEW.id)
-                ON CONFLICT(source, quarter, verdict) DO UPDATE SET count = count + 1, first_id = min(first_id, excluded.first_id);
+                ON CONFLICT(quarter, source, verdict) DO UPDATE SET count = count + 1, first_id = min(first_id, excluded.first_id);
         END;
         CREATE TRIGGER readings_uncounted AFTER DELETE ON readings BEGIN
             UPDATE reading_counts SET count = count - 1 WHERE source = OLD.source AND quarter = \(quarter("OLD.time")) AND verdict = OLD.verdict;
