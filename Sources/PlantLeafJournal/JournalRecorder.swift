@@ -19,6 +19,8 @@ public final class JournalRecorder: Sendable {
     private let queue: Lock<Queue>
     private let reader: Mutex<Reader>
     private let writerThread: Mutex<WorkerThread?>
+    /// The readings (and the strip's frames) the queue holds at most.
+    private let queueReadings: Int
 
     /// How many readings go between two retention checks: a check is a few pragma reads, and a
     /// hundred readings are some 15 KB.
@@ -116,13 +118,11 @@ public final class JournalRecorder: Sendable {
         let writer = Writer(journal: journal, settings: settings, report: report, following: following)
         self.queueReadings = queueReadings
         do {
-            writerThread = Mutex(try WorkerThread { JournalRecorder.writeUntilClosed(queue: queue, writer: writer, queueReadings: queueReadings) })
+            writerThread = Mutex(try WorkerThread { JournalRecorder.writeUntilClosed(queue: queue, writer: writer) })
         } catch {
             throw .failed(path: settings.path, step: "starting the journal's writer", reason: error.reason)
         }
     }
-
-    private let queueReadings: Int
 
     deinit { close() }
 
@@ -217,7 +217,7 @@ public final class JournalRecorder: Sendable {
     // MARK: The writer thread
 
     /// The writer thread: takes what is queued, a batch at a time, until closed.
-    private static func writeUntilClosed(queue: Lock<Queue>, writer: sending Writer, queueReadings: Int) {
+    private static func writeUntilClosed(queue: Lock<Queue>, writer: sending Writer) {
         var writer = writer
         while true {
             let (batch, closing) = queue.withLock(waitingUntil: { !$0.items.isEmpty || $0.closing }) { pending -> ([Write], Bool) in
