@@ -115,7 +115,7 @@ public final class JournalRecorder: Sendable {
         self.following = following
         self.queue = queue
         reader = Mutex(Reader(hangUps: HangUp.received.load(ordering: .relaxed)))
-        let writer = Writer(journal: journal, settings: settings, report: report, following: following)
+        let writer = Writer(journal: journal, settings: settings, report: report, lasting: state.lasting)
         self.queueReadings = queueReadings
         do {
             writerThread = Mutex(try WorkerThread { JournalRecorder.writeUntilClosed(queue: queue, writer: writer) })
@@ -260,17 +260,19 @@ public final class JournalRecorder: Sendable {
         var journal: Journal?
         let settings: JournalSettings
         let report: @Sendable (JournalNotice) -> Void
-        let following: Following
+        /// Each source's lasting event as written, to start again in a new file. The writer's
+        /// own: the events the recorder follows may be ahead of it by what is still queued.
+        var lasting: [String: JournalEvent]
         var sinceRetention = 0
         /// The last failure said, so it is said once rather than at every batch.
         var failure: JournalError?
         var hangUps = HangUp.received.load(ordering: .relaxed)
 
-        init(journal: Journal, settings: JournalSettings, report: @escaping @Sendable (JournalNotice) -> Void, following: Following) {
+        init(journal: Journal, settings: JournalSettings, report: @escaping @Sendable (JournalNotice) -> Void, lasting: [String: JournalEvent]) {
             self.journal = journal
             self.settings = settings
             self.report = report
-            self.following = following
+            self.lasting = lasting
         }
 
         /// Writes `batch` in one transaction, then retention when it is due. False when another
@@ -289,6 +291,7 @@ public final class JournalRecorder: Sendable {
                             sinceRetention = picture == nil ? sinceRetention + 1 : JournalRecorder.readingsPerRetentionCheck
                         case .change(let change, let source):
                             try journal.apply(change, source: source)
+                            follow(change, source: source)
                             // A picture weighs as much as a couple of hundred readings: the size is checked after each.
                             if case .begins = change { sinceRetention = JournalRecorder.readingsPerRetentionCheck }
                         case .snapshot(let source, let time, let jpeg):
@@ -317,6 +320,17 @@ public final class JournalRecorder: Sendable {
             }
         }
 
+        /// Keeps `lasting` as `change` leaves `source`'s lasting event.
+        private mutating func follow(_ change: EventChange, source: String) {
+            switch change {
+            case .begins(let beginning):
+                lasting[source] = JournalEvent(id: 0, source: source, state: beginning.state, start: beginning.start, end: nil, hasPicture: false,
+                                               blockedMilliseconds: beginning.blockedMilliseconds)
+            case .gapBegins(let time): lasting[source]?.blockedSince = time
+            case .gapEnds: lasting[source]?.blockedSince = nil
+            }
+        }
+
         /// Opens the path again after SIGHUP, and when it no longer names the file being written
         /// (deleted, or moved away): then says so, and a new journal starts at the path with the
         /// events that last carried on. Opens it when the last attempt failed.
@@ -336,13 +350,12 @@ public final class JournalRecorder: Sendable {
             journal = opened
             try opened.boundWriteAheadLog(maxBytes: settings.retention.maxBytes)
             // A new file has none of the lasting events: each starts again where it started, without its picture.
-            let trackers = following.state.withLock { $0.trackers }
+            let events = lasting
             try opened.transaction { () throws(JournalError) in
-                for (source, tracker) in trackers.sorted(by: { $0.key < $1.key }) {
-                    guard let state = tracker.established, let since = tracker.establishedSince,
-                          try opened.lastingEvent(source: source) == nil else { continue }
-                    try opened.beginEvent(source: source, state: state, start: since, picture: nil)
-                    if let blocked = tracker.blockedSince { try opened.beginGap(source: source, at: blocked) }
+                for (source, event) in events.sorted(by: { $0.key < $1.key }) where try opened.lastingEvent(source: source) == nil {
+                    try opened.beginEvent(source: source, state: event.state, start: event.start, picture: nil)
+                    try opened.shiftBlockedTime(source: source, by: event.blockedMilliseconds)
+                    if let blocked = event.blockedSince { try opened.beginGap(source: source, at: blocked) }
                 }
             }
         }

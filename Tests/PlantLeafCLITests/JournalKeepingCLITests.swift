@@ -82,4 +82,28 @@ import Testing
         #expect(try Journal(path: moved, readOnly: true).readingCount() == 1)
         #expect(server.isRunning)
     }
+
+    /// camera without --log: SIGHUP leaves it reading (it has the journal opened again) rather
+    /// than ending it; the journal moved away keeps its readings and a new one starts at the path.
+    @Test func cameraReadsOnThroughSIGHUPAndAJournalMovedAway() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let output = folder + "/readings.jsonl", journal = folder + "/journal.sqlite"
+        let script = CameraStreamTests.lineWaiting + CameraStreamTests.feeder + #" --journal "$3" >"$1" 2>"$1.err" & pid=$!; await_lines "$1" 2; "#
+            + #"mv "$3" "$3.moved"; kill -HUP $pid; n=$(lines "$1"); await_lines "$1" $((n + 3)); kill -TERM $pid; wait $pid; echo "rc=$?""#
+        let result = try runPlantLeafInShell(script, [output, CameraStreamTests.appleScab, journal], timeLimit: 300)
+        let stderr = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
+        #expect(result.stdout.contains("rc=0"), "\(result.stdout) \(stderr)")
+        #expect(stderr.contains("plantleaf camera: journal \(journal) was deleted or moved away; a new journal starts there\n"), "\(stderr)")
+        #expect(try Journal(path: journal + ".moved", readOnly: true).readingCount() >= 2)
+        let anew = try Journal(path: journal, readOnly: true)
+        #expect(try anew.readingCount() >= 3)
+        // The one leaf made one event from the first reading on: it carries on in the new journal
+        // from there (the moved file has it too once it was written before the move).
+        let first = try #require(jsonObject(String(try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")[0]))?["time"] as? String)
+        #expect(try anew.lastingEvent(source: "stdin")?.start.iso8601 == first)
+        let moved = try Journal(path: journal + ".moved", readOnly: true).events(Journal.Selection())
+        #expect(moved.allSatisfy { $0.start.iso8601 == first } && moved.count <= 1)
+        #expect(try anew.events(Journal.Selection()).count == 1)
+    }
 }
