@@ -61,6 +61,8 @@ enum CameraCommand {
             return benchmark(classifier: classifier, imagePath: image, size: parsed.session.request.size, crop: parsed.session.crop,
                              iterations: parsed.iterations)
         }
+        // SIGHUP reopens the journal (and --log, whose own handler counts it too) rather than ending the run.
+        if !parsed.journal.disabled && parsed.logPath == nil { HangUp.install() }
         guard var monitor = CameraMonitor(parsed, command: "plantleaf camera", openJournal: { parsed.journal.recorder(command: "plantleaf camera", in: $0) }) else { return ExitCode.setupFailure }
         let json = (parsed.format ?? (Console.stdoutIsTerminal ? .text : .json)) == .json
         var preview: TerminalPreview?

@@ -154,8 +154,12 @@ struct CameraMonitor {
                     frame.flatMap { $0.count <= EventPicture.maximumBytes ? $0 : nil } ?? result.modelInput.flatMap(EventPicture.encode)
                 }
                 var reading = MQTTReading(record: record, frameJPEG: frame)
-                // The problem sensor follows the events: on once a problem has held, as the page shows it.
-                if journal != nil { reading.establishedProblem = established?.isProblem ?? false }
+                // The problem sensor follows the events: on once a problem has held, as the page shows
+                // it, and on while the view of it is blocked.
+                if journal != nil {
+                    reading.establishedProblem = established?.established?.isProblem ?? false
+                    reading.viewBlocked = established?.viewBlocked ?? false
+                }
                 publisher?.publish(reading)
                 alsoDeliver?(record, frame)
                 reportConnection()

@@ -45,6 +45,9 @@ enum EventText {
         case .writingAgain(let path): return catalogue.text("journal.notice.writing-again", ["path": path])
         case .rowPassedOver(let path, let row):
             return catalogue.text("journal.notice.row-passed-over", ["path": path, "table": row.table, "id": String(row.id), "column": row.column, "value": row.value])
+        case .fallingBehind(let path): return catalogue.text("journal.notice.falling-behind", ["path": path])
+        case .caughtUp(let path, let count): return catalogue.text("journal.notice.caught-up", ["path": path, "count": String(count)])
+        case .replaced(let path): return catalogue.text("journal.notice.replaced", ["path": path])
         }
     }
 }

@@ -98,9 +98,13 @@ enum JournalCommand {
         for event in events {
             let what = event.state.label.map { Labels.displayName($0) } ?? String(event.state.verdict.rawValue.map { $0 == "-" ? " " : $0 })
             let until = event.end.map { "until \($0.iso8601)" } ?? "lasting"
+            let blocked = event.blockedMilliseconds(now: now)
+            let gap = blocked > 0 || event.viewBlockedNow
+                ? "  (" + Catalogue.english.text(event.viewBlockedNow ? "journal.blocked-now" : "journal.blocked",
+                                                 ["duration": TimeText.duration(blocked)]) + ")" : ""
             // A source is a name from a command line or an imported file: shown as labels are, escaped.
             Console.out("\(event.start.iso8601)  \(until), \(TimeText.duration(event.durationMilliseconds(now: now)))  \(TerminalText.neutralised(event.source))  \(what)"
-                        + (event.state.isProblem ? "  (problem)" : ""))
+                        + (event.state.isProblem ? "  (problem)" : "") + gap)
         }
         return damaged ? ExitCode.partialFailure : ExitCode.success
     }

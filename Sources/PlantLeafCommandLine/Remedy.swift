@@ -146,7 +146,7 @@ enum Remedy {
         case .newerSchema: return catalogue["remedy.journal.newer-schema"]
         case .readOnly: return catalogue["remedy.journal.read-only"]
         // These say what failed; the disk or the file system is the user's to see to.
-        case .diskFull, .failed: return nil
+        case .diskFull, .busy, .failed: return nil
         }
     }
 }

@@ -25,8 +25,8 @@ enum ServeCommand {
         """
 
     private static let helpConclusion = """
-        Runs until SIGINT or SIGTERM; SIGHUP reopens the camera's --log (without one it is
-        ignored). One line on stderr per refused request, at most ten of a kind in 10 s.
+        Runs until SIGINT or SIGTERM; SIGHUP reopens the camera's --log and the journal (with
+        neither it is ignored). One line on stderr per refused request, at most ten of a kind in 10 s.
 
         EXIT CODES: 0 stopped by a signal, 1 the camera failed mid-run (as camera's 1), 2 usage, model,
         runtime, library, address or camera set-up error.
@@ -129,8 +129,12 @@ enum ServeCommand {
             if let logPath = options.camera?.logPath {
                 Console.error(AppendLog.reopenOpenLog() ? "plantleaf serve: SIGHUP: \(logPath) is opened again before the next reading"
                     : "plantleaf serve: SIGHUP: \(logPath) is not open yet, nothing to reopen")
-            } else {
-                Console.error("plantleaf serve: SIGHUP ignored: there is no --log to reopen")
+            }
+            if let journal {
+                HangUp.count()
+                Console.error("plantleaf serve: SIGHUP: journal \(journal.settings.path) is opened again before the next write")
+            } else if options.camera?.logPath == nil {
+                Console.error("plantleaf serve: SIGHUP ignored: there is no --log or journal to reopen")
             }
         }
         // The camera first (its reading in progress finishes), then the viewers waiting for its
@@ -139,6 +143,8 @@ enum ServeCommand {
         let cameraStatus = camera?.join()
         feed?.close()
         server.stop()
+        // The readings and uploads still queued for the journal are written before serve ends.
+        journal?.close()
         if received == SIGUSR1 { return cameraStatus ?? ExitCode.setupFailure }
         Console.error("plantleaf serve: stopped by \(received == SIGINT ? "SIGINT" : "SIGTERM")")
         return ExitCode.success

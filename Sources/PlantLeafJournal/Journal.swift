@@ -23,6 +23,8 @@ public final class Journal {
     /// for the life of the connection, however often a page reads it.
     private var damagedRows: [JournalDamagedRow] = []
     private var damagedRowsSaid: Set<String> = []
+    /// The file this connection opened (device and inode), to notice the path naming another.
+    private(set) var identity: FileIdentity?
 
     private struct ClassKey: Hashable {
         var index: Int
@@ -74,6 +76,12 @@ public final class Journal {
         } else if version < Journal.schemaVersion {
             throw .failed(path: path, step: "reading", reason: "schema \(version) needs migrating: open it once for writing (plantleaf camera or serve)")
         }
+        try loadClasses()
+        try loadSources()
+        identity = Journal.fileIdentity(path)
+    }
+
+    private func loadClasses() throws(JournalError) {
         try database.query("SELECT \(Journal.classColumns.list()) FROM classes", step: "reading the classes") { row in
             guard let values = checked(row, Journal.classColumns), let id = values[0].integer, let index = values[1].integer,
                   let label = values[2].text else { return }
@@ -81,11 +89,29 @@ public final class Journal {
             classIDs[key] = id
             classes[id] = key
         }
+    }
+
+    private func loadSources() throws(JournalError) {
         try database.query("SELECT \(Journal.sourceColumns.list()) FROM sources", step: "reading the sources") { row in
             guard let values = checked(row, Journal.sourceColumns), let id = values[0].integer, let name = values[1].text else { return }
             sourceIDs[name] = id
             sources[id] = name
         }
+    }
+
+    /// Source `id`'s name. Another connection (the writer, when this is a reader) adds sources,
+    /// so a number this connection has not seen has the table read again; "?" when not there either.
+    func sourceName(_ id: Int64) -> String {
+        if let name = sources[id] { return name }
+        try? loadSources()
+        return sources[id] ?? "?"
+    }
+
+    /// Class `id`, read again from the table when this connection has not seen it, as sources are.
+    private func classKey(_ id: Int64) -> ClassKey? {
+        if let key = classes[id] { return key }
+        try? loadClasses()
+        return classes[id]
     }
 
     /// Refuses a path that names something other than a regular file (a new path is made): a
@@ -110,7 +136,8 @@ public final class Journal {
     static let insertReading = "INSERT INTO readings(\(readingColumns.columns.dropFirst().map(\.name).joined(separator: ", "))) VALUES ("
         + Array(repeating: "?", count: readingColumns.columns.count - 1).joined(separator: ", ") + ")"
     static let eventColumns = JournalColumns("events", [.id(), .id("source"), .verdict, .id("class", nullable: true), .time("start"),
-                                                        .offset("start_offset"), .time("end", nullable: true), .offset("end_offset", nullable: true)])
+                                                        .offset("start_offset"), .time("end", nullable: true), .offset("end_offset", nullable: true),
+                                                        JournalColumn("blocked_ms", .integer(0 ... .max)), .time("blocked_since", nullable: true)])
     static let snapshotColumns = JournalColumns("snapshots", [.id(), JournalColumn("hour", .integer(JournalTime.millisecondsRange.lowerBound / hourMilliseconds
                                                                                                        ... JournalTime.millisecondsRange.upperBound / hourMilliseconds)),
                                                               .offset("utc_offset")])
@@ -193,7 +220,7 @@ public final class Journal {
         stride(from: 0, to: packed.count - packed.count % Journal.packedClassBytes, by: Journal.packedClassBytes).map { start in
             let id = packed[start..<start + 4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             let bits = packed[start + 4..<start + 8].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            let key = classes[Int64(id)] ?? ClassKey(index: -1, label: "?")
+            let key = classKey(Int64(id)) ?? ClassKey(index: -1, label: "?")
             return ScoredClass(index: key.index, label: key.label, score: Double(Float(bitPattern: bits)))
         }
     }
@@ -235,8 +262,8 @@ public final class Journal {
             self.limit = limit
         }
 
-        /// With a start, the readings are found by their time: ordered by row number, SQLite would
-        /// otherwise walk the rows from the oldest until the first one in time.
+        /// With a start, readings are counted by their time: SQLite would otherwise walk the rows
+        /// from the oldest until the first one in time.
         var timeIndex: String { since == nil ? "" : " INDEXED BY readings_by_time" }
 
         /// The WHERE clause on table columns `time` and `id`, and its values; `newestFirst` pages
@@ -264,12 +291,25 @@ public final class Journal {
 
     /// The readings `selection` selects, oldest first, as a page.
     public func readingPage(_ selection: Selection) throws(JournalError) -> Page<JournalReading> {
-        let clause = selection.clause(time: "time")
+        var clause = selection.clause(time: "time")
+        var table = "readings"
+        if let since = selection.since {
+            // Row order from the first row counted at or after `since`: a week of a million readings
+            // is then read from its first page's rows on, not found by time and all sorted by row.
+            var first: Int64?
+            try database.query("SELECT min(first_id) FROM reading_counts WHERE quarter >= ?",
+                               [.integer(Journal.floorDivision(since.milliseconds, JournalSchema.countPeriodMilliseconds))],
+                               step: "reading readings") { row in first = row.integer(0) }
+            guard let first else { return Page(rows: [], nextAfter: nil) }
+            clause.sql += " AND id >= ?"
+            clause.values.append(.integer(first))
+            table = "readings NOT INDEXED"
+        }
         var found: [JournalReading] = []
         var lastID: Int64?
         let count = try database.query("""
             SELECT \(Journal.readingColumns.list()), EXISTS (SELECT 1 FROM reading_pictures WHERE reading = readings.id)
-            FROM readings\(selection.timeIndex) WHERE \(clause.sql) ORDER BY id LIMIT ?
+            FROM \(table) WHERE \(clause.sql) ORDER BY id LIMIT ?
             """, clause.values + [.integer(Int64(selection.limit))], step: "reading readings") { row in
             lastID = row.integer(0)
             if let reading = reading(row) { found.append(reading) }
@@ -297,33 +337,95 @@ public final class Journal {
                 return nil
             }
         }
-        return JournalReading(id: id, source: sources[source] ?? "?", time: time, record: record,
+        return JournalReading(id: id, source: sourceName(source), time: time, record: record,
                               hasPicture: row.integer(Int32(Journal.readingColumns.columns.count)) == 1)
     }
 
     /// How many readings of each verdict `selection` selects, per period of `periodMilliseconds`
     /// counted from the epoch in local time at `offsetMinutes` (a day: 86,400,000): the chart's rows.
+    ///
+    /// The whole quarter hours of the selection are read from the counts kept as readings are
+    /// written, only its ragged ends from the readings themselves: a dense week is a few
+    /// hundred rows to add, not a million to count. A selection after a row number, or periods
+    /// and offsets that are not whole quarter hours, count the readings.
     public func verdictCounts(_ selection: Selection, periodMilliseconds: Int64, offsetMinutes: Int) throws(JournalError) -> [(periodStart: JournalTime, counts: [Verdict: Int])] {
-        let clause = selection.clause(time: "time")
         let offset = Int64(offsetMinutes) * 60_000
-        var rows: [(periodStart: JournalTime, counts: [Verdict: Int])] = []
+        let quarter = JournalSchema.countPeriodMilliseconds
+        var periods: [Int64: [Verdict: Int]] = [:]
+        func add(_ period: Int64, _ verdictName: String, _ count: Int64) {
+            guard let verdict = Verdict(rawValue: verdictName) else { return }
+            periods[period, default: [:]][verdict, default: 0] += Int(count)
+        }
+        if selection.afterID != nil || offset % quarter != 0 || periodMilliseconds % quarter != 0 || periodMilliseconds <= 0 {
+            try countReadings(selection, periodMilliseconds: periodMilliseconds, offset: offset, add)
+        } else {
+            // Quarters wholly inside [since, until): from the counts; the parts of quarters at either end: from the readings.
+            let first = selection.since.map { Journal.ceilingDivision($0.milliseconds, quarter) }
+            let last = selection.until.map { Journal.floorDivision($0.milliseconds, quarter) }
+            if let first, let last, first >= last {
+                try countReadings(selection, periodMilliseconds: periodMilliseconds, offset: offset, add)
+            } else {
+                if let first, let since = selection.since, since.milliseconds < first * quarter {
+                    var edge = selection
+                    edge.until = JournalTime(milliseconds: first * quarter, offsetMinutes: 0)
+                    try countReadings(edge, periodMilliseconds: periodMilliseconds, offset: offset, add)
+                }
+                if let last, let until = selection.until, until.milliseconds > last * quarter {
+                    var edge = selection
+                    edge.since = JournalTime(milliseconds: last * quarter, offsetMinutes: 0)
+                    try countReadings(edge, periodMilliseconds: periodMilliseconds, offset: offset, add)
+                }
+                // Counts a damaged or hand-edited file could hold beyond any reading's are passed over, as its readings are.
+                guard case .integer(let times) = Journal.readingColumns.columns[1].holds else { return [] }
+                var conditions = ["quarter BETWEEN ? AND ?", "count BETWEEN 0 AND ?"]
+                var values: [SQLiteValue] = [.integer(Journal.floorDivision(times.lowerBound, quarter)), .integer(Journal.floorDivision(times.upperBound, quarter)),
+                                             .integer(Int64(Int32.max))]
+                if let first { conditions.append("quarter >= ?"); values.append(.integer(first)) }
+                if let last { conditions.append("quarter < ?"); values.append(.integer(last)) }
+                if let source = selection.source { conditions.append("source = (SELECT id FROM sources WHERE name = ?)"); values.append(.text(source)) }
+                let quartersPerPeriod = periodMilliseconds / quarter, offsetQuarters = offset / quarter
+                try database.query("""
+                    SELECT quarter, verdict, sum(count) FROM reading_counts WHERE \(conditions.joined(separator: " AND ")) GROUP BY quarter, verdict
+                    """, values, step: "counting readings") { row in
+                    add(Journal.floorDivision((row.integer(0) ?? 0) + offsetQuarters, quartersPerPeriod), row.text(1) ?? "", row.integer(2) ?? 0)
+                }
+            }
+        }
+        return periods.keys.sorted().map { period in
+            (JournalTime(milliseconds: period * periodMilliseconds - offset, offsetMinutes: offsetMinutes), periods[period] ?? [:])
+        }
+    }
+
+    /// Counts the readings `selection` selects by period and verdict, one by one.
+    private func countReadings(_ selection: Selection, periodMilliseconds: Int64, offset: Int64, _ add: (Int64, String, Int64) -> Void) throws(JournalError) {
+        let clause = selection.clause(time: "time")
         // A time out of range is a damaged row, which the readings' reader passes over and says.
-        let times = Journal.readingColumns.columns[1]
-        guard case .integer(let range) = times.holds else { return [] }
+        guard case .integer(let range) = Journal.readingColumns.columns[1].holds else { return }
         try database.query("""
             SELECT (time + ?) / ? AS period, verdict, count(*) FROM readings\(selection.timeIndex)
-            WHERE \(clause.sql) AND typeof(time) = 'integer' AND time BETWEEN ? AND ? GROUP BY period, verdict ORDER BY period
+            WHERE \(clause.sql) AND typeof(time) = 'integer' AND time BETWEEN ? AND ? GROUP BY period, verdict
             """, [.integer(offset), .integer(periodMilliseconds)] + clause.values + [.integer(range.lowerBound), .integer(range.upperBound)],
             step: "counting readings") { row in
-            let start = JournalTime(milliseconds: (row.integer(0) ?? 0) * periodMilliseconds - offset, offsetMinutes: offsetMinutes)
-            if rows.last?.periodStart != start { rows.append((start, [:])) }
-            if let verdict = Verdict(rawValue: row.text(1) ?? "") { rows[rows.count - 1].counts[verdict] = Int(row.integer(2) ?? 0) }
+            add(row.integer(0) ?? 0, row.text(1) ?? "", row.integer(2) ?? 0)
         }
-        return rows
+    }
+
+    static func floorDivision(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return value % divisor < 0 ? quotient - 1 : quotient
+    }
+
+    static func ceilingDivision(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return value % divisor > 0 ? quotient + 1 : quotient
     }
 
     /// The sources readings came from, by name.
-    public func sourceNames() throws(JournalError) -> [String] { sources.values.sorted() }
+    public func sourceNames() throws(JournalError) -> [String] {
+        // Read afresh: a writer on another connection may have added one since.
+        try loadSources()
+        return sources.values.sorted()
+    }
 
     /// The number of readings.
     public func readingCount() throws(JournalError) -> Int {
@@ -365,13 +467,37 @@ public final class Journal {
             lastID = row.integer(0)
             guard let values = checked(row, Journal.eventColumns), let id = values[0].integer, let source = values[1].integer,
                   let verdict = values[2].text.flatMap(Verdict.init(rawValue:)), let start = values[4].integer, let startOffset = values[5].integer else { return }
-            let key = values[3].integer.flatMap { classes[$0] }
+            let key = values[3].integer.flatMap { classKey($0) }
             let end = values[6].integer.map { JournalTime(milliseconds: $0, offsetMinutes: Int(values[7].integer ?? 0)) }
-            found.append(JournalEvent(id: id, source: sources[source] ?? "?", state: JournalState(verdict: verdict, label: key?.label, classIndex: key?.index),
-                                      start: JournalTime(milliseconds: start, offsetMinutes: Int(startOffset)), end: end,
-                                      hasPicture: row.integer(Int32(Journal.eventColumns.columns.count)) == 1))
+            let started = JournalTime(milliseconds: start, offsetMinutes: Int(startOffset))
+            found.append(JournalEvent(id: id, source: sourceName(source), state: JournalState(verdict: verdict, label: key?.label, classIndex: key?.index),
+                                      start: started, end: end, hasPicture: row.integer(Int32(Journal.eventColumns.columns.count)) == 1,
+                                      blockedMilliseconds: values[8].integer ?? 0,
+                                      blockedSince: values[9].integer.map { JournalTime(milliseconds: $0, offsetMinutes: started.offsetMinutes) }))
         }
         return Page(rows: found, nextAfter: count == selection.limit ? lastID : nil)
+    }
+
+    /// Marks the lasting event of `source` as seen through a blocked view from `time` (no leaf or
+    /// no picture in front of the camera), when it is not already.
+    public func beginGap(source: String, at time: JournalTime) throws(JournalError) {
+        try database.query("UPDATE events SET blocked_since = ? WHERE source = ? AND end IS NULL AND blocked_since IS NULL",
+                           [.integer(time.milliseconds), .integer(try sourceID(source))], step: "writing a blocked view")
+    }
+
+    /// Ends the blocked view of `source`'s lasting event at `time`, adding it to the event's blocked time.
+    public func endGap(source: String, at time: JournalTime) throws(JournalError) {
+        try database.query("""
+            UPDATE events SET blocked_ms = blocked_ms + max(0, ? - blocked_since), blocked_since = NULL
+            WHERE source = ? AND end IS NULL AND blocked_since IS NOT NULL
+            """, [.integer(time.milliseconds), .integer(try sourceID(source))], step: "writing a blocked view")
+    }
+
+    /// Adds `milliseconds` (taken away when negative) to the blocked time of `source`'s lasting event.
+    func shiftBlockedTime(source: String, by milliseconds: Int64) throws(JournalError) {
+        guard milliseconds != 0 else { return }
+        try database.query("UPDATE events SET blocked_ms = max(0, blocked_ms + ?) WHERE source = ? AND end IS NULL",
+                           [.integer(milliseconds), .integer(try sourceID(source))], step: "writing a blocked view")
     }
 
     /// The event of `source` that lasts, if any.
@@ -424,9 +550,11 @@ public final class Journal {
         var found: [(id: Int64, time: JournalTime)] = []
         // The reading's own columns: when it was taken.
         let columns = JournalColumns(Journal.readingColumns.table, Array(Journal.readingColumns.columns.prefix(3)))
+        // From the pictures (uploads' only) to their readings: the other way round, SQLite would
+        // walk every reading of every camera, newest first, to find the few that have one.
         try database.query("""
-            SELECT \(columns.list(qualifier: "readings")) FROM readings JOIN reading_pictures ON reading = id
-            WHERE source = (SELECT id FROM sources WHERE name = ?) ORDER BY id DESC LIMIT ?
+            SELECT \(columns.list(qualifier: "readings")) FROM reading_pictures CROSS JOIN readings ON readings.id = reading_pictures.reading
+            WHERE source = (SELECT id FROM sources WHERE name = ?) ORDER BY reading_pictures.reading DESC LIMIT ?
             """, [.text(source), .integer(Int64(limit))], step: "reading readings' pictures") { row in
             guard let values = checked(row, columns), let id = values[0].integer, let milliseconds = values[1].integer,
                   let offset = values[2].integer else { return }

@@ -22,6 +22,8 @@ public enum JournalError: WordedError {
     case readOnly(path: String)
     /// The disk (or the file system's quota) is full.
     case diskFull(path: String)
+    /// Another process held the journal's write lock longer than a write waits for it.
+    case busy(path: String)
     /// Any other failure SQLite reports: `step` is what was being done, `reason` SQLite's words.
     case failed(path: String, step: String, reason: String)
 
@@ -38,6 +40,7 @@ public enum JournalError: WordedError {
             return catalogue.text("error.journal.newer-schema", ["path": path, "version": String(version), "supported": String(Journal.schemaVersion)])
         case .readOnly(let path): return catalogue.text("error.journal.read-only", ["path": path])
         case .diskFull(let path): return catalogue.text("error.journal.disk-full", ["path": path])
+        case .busy(let path): return catalogue.text("error.journal.busy", ["path": path])
         // The step names the SQL being run, as SQLite's reason does: both are values.
         case .failed(let path, let step, _): return catalogue.text("error.journal.failed", ["path": path, "step": step])
         }

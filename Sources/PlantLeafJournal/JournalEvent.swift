@@ -11,9 +11,23 @@ public struct JournalEvent: Sendable, Equatable {
     public var end: JournalTime?
     /// Whether the event has a picture, the frame of its first reading as JPEG.
     public var hasPicture: Bool
+    /// The time its camera's view was blocked (no leaf or no picture) in gaps that ended.
+    public var blockedMilliseconds: Int64 = 0
+    /// When the gap going on began: the view is blocked now.
+    public var blockedSince: JournalTime?
 
     /// How long it lasted (until `now` while it lasts), in milliseconds.
     public func durationMilliseconds(now: JournalTime) -> Int64 { (end ?? now).milliseconds - start.milliseconds }
+
+    /// Whether the view is blocked now: the event lasts, through a gap going on.
+    public var viewBlockedNow: Bool { blockedSince != nil && end == nil }
+
+    /// How long of it the view was blocked, the gap going on counted until `now`; never more
+    /// than the event lasted.
+    public func blockedMilliseconds(now: JournalTime) -> Int64 {
+        let going = blockedSince.map { max(0, (end ?? now).milliseconds - $0.milliseconds) } ?? 0
+        return min(blockedMilliseconds + going, max(0, durationMilliseconds(now: now)))
+    }
 }
 
 /// What a reading says about the plant, as events tell states apart: its verdict, and the class
@@ -38,4 +52,8 @@ public struct JournalState: Sendable, Equatable, Hashable {
 
     /// A diagnosis of a class that is not a healthy one.
     public var isProblem: Bool { Labels.isProblem(verdict: verdict, label: label) }
+
+    /// No leaf or no picture in view: such a reading says nothing about the plant (a cat, a
+    /// hand, a dark frame in front of the leaf), so it neither ends an event nor starts one.
+    public var saysNothingAboutThePlant: Bool { verdict == .noLeaf || verdict == .noPicture }
 }

@@ -13,7 +13,8 @@ public enum JournalJSON {
         return object.text
     }
 
-    /// An event: its state in words and as the model names it, start, end and duration, and where its picture is.
+    /// An event: its state in words and as the model names it, start, end and duration, the part
+    /// of it the view was blocked, and where its picture is.
     public static func event(_ event: JournalEvent, now: JournalTime) -> String {
         var object = JSONObject()
         object.add("id", Int(event.id))
@@ -27,6 +28,9 @@ public enum JournalJSON {
         object.add("start", event.start.iso8601)
         if let end = event.end { object.add("end", end.iso8601) } else { object.addNull("end") }
         object.add("duration_s", Double(event.durationMilliseconds(now: now)) / 1000, decimals: 0)
+        // Of that, how long the camera saw no leaf or no picture (the event went on through it), and whether it does now.
+        object.add("blocked_s", Double(event.blockedMilliseconds(now: now)) / 1000, decimals: 0)
+        object.add("view_blocked", event.viewBlockedNow)
         if event.hasPicture { object.add("picture", JournalPicture.event.address(id: event.id)) } else { object.addNull("picture") }
         return object.text
     }

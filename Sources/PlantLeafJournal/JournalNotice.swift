@@ -9,4 +9,12 @@ public enum JournalNotice: Sendable, Equatable {
     /// A reader passed over a row of the journal at `path` that holds what no row can (a
     /// damaged or hand-edited file); said once a row.
     case rowPassedOver(path: String, row: JournalDamagedRow)
+    /// The journal's writer fell behind (another process holds the journal locked, or the disk
+    /// is slow) and its queue is full: readings are not kept until it catches up. Said once.
+    case fallingBehind(path: String)
+    /// The writer caught up again; `count` readings were not kept meanwhile.
+    case caughtUp(path: String, count: Int)
+    /// The path no longer names the file being written (deleted, or moved away): a new journal
+    /// starts at the path.
+    case replaced(path: String)
 }

@@ -10,6 +10,21 @@ extension Journal {
     /// Readings deleted in one statement at most: a few milliseconds of work on a Pi.
     static let deletionBatch = 2_000
 
+    /// What the write-ahead log's index (the -shm file) takes: 32 KiB for a log of up to 4 MiB.
+    static let sharedMemoryBytes: Int64 = 32 << 10
+
+    /// The size the journal's own file is held to under `policy`: its maximum less the
+    /// write-ahead log's share and its index, so the three files together stay within it.
+    static func mainFileLimit(_ policy: RetentionPolicy) -> Int64 {
+        policy.maxBytes - writeAheadLogShare(maxBytes: policy.maxBytes) - sharedMemoryBytes
+    }
+
+    /// Readings deleted in one statement under `policy`: a small journal deletes fewer at a
+    /// time, so one deletion's pages in the write-ahead log stay a small part of its size.
+    static func deletionBatchSize(_ policy: RetentionPolicy) -> Int64 {
+        Int64(min(deletionBatch, max(100, Int(policy.maxBytes / 4_000))))
+    }
+
     /// The file's size as SQLite counts it: its pages, free ones included.
     public func fileBytes() throws(JournalError) -> Int64 {
         try database.integer("PRAGMA page_count", step: "measuring") * database.integer("PRAGMA page_size", step: "measuring")
@@ -25,14 +40,15 @@ extension Journal {
     /// readings and ended events older than its days; then, while the file is over its size, the oldest of the readings and the pictures
     /// (events' and the day's strip; a reading before a picture of the same time), then the oldest ended events, down
     /// to nine tenths of the size (so it is not at work on every reading), and gives the freed
-    /// pages back to the file system.
+    /// pages back to the file system. The size counts the write-ahead log's share: the log is
+    /// checkpointed and emptied whenever it holds more than that.
     @discardableResult
     public func enforce(_ policy: RetentionPolicy, now: JournalTime) throws(JournalError) -> RetentionOutcome {
         var outcome = RetentionOutcome()
         let cutoff = now.milliseconds - Int64(policy.keepDays * 86_400_000)
         try database.transaction(step: "deleting old readings") { () throws(JournalError) in
             try database.query("DELETE FROM readings WHERE id IN (SELECT id FROM readings WHERE time < ? ORDER BY id LIMIT ?)",
-                               [.integer(cutoff), .integer(Int64(Journal.deletionBatch))], step: "deleting old readings")
+                               [.integer(cutoff), .integer(Journal.deletionBatchSize(policy))], step: "deleting old readings")
             outcome.readings += Int(try database.integer("SELECT changes()", step: "deleting old readings"))
             outcome.pictures += try deletePicturesOfDeletedReadings()
             try database.query("DELETE FROM pictures WHERE event IN (SELECT id FROM events WHERE end IS NOT NULL AND end < ?)", [.integer(cutoff)],
@@ -41,11 +57,13 @@ extension Journal {
             try database.query("DELETE FROM snapshots WHERE hour < ?", [.integer(cutoff / Journal.hourMilliseconds)], step: "deleting old snapshots")
             outcome.events += Int(try database.integer("SELECT changes()", step: "deleting old events"))
         }
-        guard try fileBytes() > policy.maxBytes else {
+        let limit = Journal.mainFileLimit(policy)
+        guard try fileBytes() > limit else {
             if outcome != RetentionOutcome() { try database.execute("PRAGMA incremental_vacuum", step: "freeing pages") }
+            try checkpointIfOver(maxBytes: policy.maxBytes)
             return outcome
         }
-        let target = policy.maxBytes / 10 * 9
+        let target = limit / 10 * 9
         while try usedBytes() > target {
             // Oldest first; of a reading and a picture of the same time, the reading goes first.
             let never: Int64 = .max
@@ -54,7 +72,7 @@ extension Journal {
             let snapshot = try database.integer("SELECT coalesce(min(hour) * \(Journal.hourMilliseconds), \(never)) FROM snapshots",
                                                 step: "keeping the journal under its size")
             try database.query("DELETE FROM readings WHERE id IN (SELECT id FROM readings WHERE time <= ? ORDER BY id LIMIT ?)",
-                               [.integer(min(eventPicture, snapshot)), .integer(Int64(Journal.deletionBatch))], step: "keeping the journal under its size")
+                               [.integer(min(eventPicture, snapshot)), .integer(Journal.deletionBatchSize(policy))], step: "keeping the journal under its size")
             let readings = Int(try database.integer("SELECT changes()", step: "keeping the journal under its size"))
             outcome.readings += readings
             outcome.pictures += try deletePicturesOfDeletedReadings()
@@ -78,6 +96,7 @@ extension Journal {
             if events == 0 { break }
         }
         try database.execute("PRAGMA incremental_vacuum", step: "freeing pages")
+        try checkpointIfOver(maxBytes: policy.maxBytes)
         return outcome
     }
 

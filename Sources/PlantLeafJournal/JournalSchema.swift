@@ -9,7 +9,26 @@
 /// Snapshots are a camera's first frame of each hour (hours since the epoch), the day's strip.
 /// Readings' pictures (uploads' with serve --keep-upload-photos) have a table of their own for
 /// the same reason as events'.
+///
+/// Version 3: an event's "blocked" columns are the time its camera saw no leaf or no picture
+/// while it lasted (such readings say nothing about the plant, so they neither end an event nor
+/// start one): `blocked_ms` the gaps that ended, `blocked_since` the start of the one going on.
+/// `reading_counts` holds how many readings of each verdict each source made in each quarter
+/// hour (every UTC offset in use is whole quarter hours, so any day's or week's counts add up
+/// from them): triggers keep it as readings are written and deleted, in the same transaction,
+/// so the history's counts per day read a few hundred rows rather than a week's million readings;
+/// `first_id`, the lowest row number counted there (deletions leave it lower, never higher), is
+/// where a page of readings from a time on starts looking, in row order. Keyed by quarter first:
+/// the history asks for the quarters from a time on.
 package enum JournalSchema {
+    /// A quarter hour in milliseconds: the period `reading_counts` counts by.
+    package static let countPeriodMilliseconds: Int64 = 900_000
+
+    /// The quarter hour of `column` (milliseconds), rounded down for times before 1970 too.
+    static func quarter(_ column: String) -> String {
+        "((\(column) - (\(column) < 0) * \(countPeriodMilliseconds - 1)) / \(countPeriodMilliseconds))"
+    }
+
     package static let migrations: [String] = [
         // Version 1.
         """
@@ -32,6 +51,23 @@ package enum JournalSchema {
         // Version 2.
         """
         CREATE TABLE reading_pictures(reading INTEGER PRIMARY KEY REFERENCES readings(id), jpeg BLOB NOT NULL);
+        """,
+        // Version 3.
+        """
+        ALTER TABLE events ADD COLUMN blocked_ms INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE events ADD COLUMN blocked_since INTEGER;
+        CREATE TABLE reading_counts(source INTEGER NOT NULL, quarter INTEGER NOT NULL, verdict TEXT NOT NULL, count INTEGER NOT NULL,
+            first_id INTEGER NOT NULL, PRIMARY KEY(quarter, source, verdict)) WITHOUT ROWID;
+        CREATE TRIGGER readings_counted AFTER INSERT ON readings BEGIN
+            INSERT INTO reading_counts(source, quarter, verdict, count, first_id) VALUES (NEW.source, \(quarter("NEW.time")), NEW.verdict, 1, NEW.id)
+                ON CONFLICT(quarter, source, verdict) DO UPDATE SET count = count + 1, first_id = min(first_id, excluded.first_id);
+        END;
+        CREATE TRIGGER readings_uncounted AFTER DELETE ON readings BEGIN
+            UPDATE reading_counts SET count = count - 1 WHERE source = OLD.source AND quarter = \(quarter("OLD.time")) AND verdict = OLD.verdict;
+            DELETE FROM reading_counts WHERE source = OLD.source AND quarter = \(quarter("OLD.time")) AND verdict = OLD.verdict AND count <= 0;
+        END;
+        INSERT INTO reading_counts(source, quarter, verdict, count, first_id)
+            SELECT source, \(quarter("time")) AS q, verdict, count(*), min(id) FROM readings GROUP BY source, q, verdict;
         """,
     ]
 

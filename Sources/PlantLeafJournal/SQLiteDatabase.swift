@@ -54,6 +54,7 @@ final class SQLiteDatabase {
         case kPLSQLiteNotADatabase, kPLSQLiteCorrupt: return .notADatabase(path: path)
         case kPLSQLiteReadOnly: return .readOnly(path: path)
         case kPLSQLiteFull: return .diskFull(path: path)
+        case kPLSQLiteBusy: return .busy(path: path)
         case kPLSQLiteCannotOpen where step == "opening": return .failed(path: path, step: step, reason: "cannot open the file (\(message))")
         default: return .failed(path: path, step: step, reason: message)
         }

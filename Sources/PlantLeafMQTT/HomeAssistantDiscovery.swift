@@ -14,7 +14,9 @@ import PlantLeafCore
 ///   diagnosis; unknown otherwise, so it never shows a score the state says not to trust;
 /// - sensor `last_seen`: the reading's time (ISO 8601 with offset), as a timestamp sensor;
 /// - binary_sensor `problem` (device class problem): on for a diagnosis of a class that is not
-///   healthy; with a journal, once such a diagnosis has held as long as an event needs;
+///   healthy; with a journal, once such a diagnosis has held as long as an event needs, and on
+///   through a blocked view (no leaf or no picture), with the reading's attributes (the
+///   `view_blocked` one says so);
 /// - image `frame`: the picture the reading was made from (JPEG).
 ///
 /// Each entity goes offline with the availability topic. Config topics are
@@ -97,7 +99,8 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
             [("state_topic", settings.attributesTopic), ("value_template", "{{ value_json.time }}"), ("device_class", "timestamp")]
         },
         Entity(component: "binary_sensor", objectId: "problem", entityIdSuffix: "problem", nameKey: "mqtt.problem") { settings in
-            [("state_topic", settings.problemTopic), ("payload_on", problemOn), ("payload_off", problemOff), ("device_class", "problem")]
+            [("state_topic", settings.problemTopic), ("payload_on", problemOn), ("payload_off", problemOff), ("device_class", "problem"),
+             ("json_attributes_topic", settings.attributesTopic)]
         },
         // Home Assistant's MQTT image platform: the topic's payload is the image file itself.
         Entity(component: "image", objectId: "frame", entityIdSuffix: "frame", nameKey: "mqtt.frame") { settings in

@@ -44,6 +44,10 @@ public struct MQTTReading: Sendable, Equatable {
     /// journal, so the problem sensor turns on and off with the events (one odd frame turns
     /// nothing on); nil goes by this reading alone.
     public var establishedProblem: Bool?
+    /// Whether the view of the lasting event's leaf is blocked (the reading sees no leaf or no
+    /// picture, and the event goes on through it): set with `establishedProblem`, an attribute
+    /// so an automation can tell "still diseased, but not seen now" from a fresh reading.
+    public var viewBlocked: Bool?
 
     /// Whether the problem sensor is on: `establishedProblem` when set, else whether this reading
     /// is a diagnosis of a class that is not a healthy one.
@@ -52,12 +56,14 @@ public struct MQTTReading: Sendable, Equatable {
     /// The state sensor's attributes: the state in `catalogue`'s language ("display"), the
     /// record's members with a place in the MQTT attributes (`ReadingRecord.fields`: the verdict,
     /// why it is not a diagnosis and what to do, the generalist check's leaf-likeness, null when
-    /// it was skipped, and the time the frame was taken, for the "last seen" sensor), and the top
+    /// it was skipped, and the time the frame was taken, for the "last seen" sensor), whether the view
+    /// is blocked (with a journal), and the top
     /// classes by readable name and label, with scores from 0 to 1.
     public func attributes(in catalogue: Catalogue) -> String {
         var object = JSONObject()
         object.add("display", display(in: catalogue))
         record.addMembers(to: &object, placedBy: \.mqtt, in: catalogue)
+        if let viewBlocked { object.add("view_blocked", viewBlocked) }
         object.add("top", objects: top.prefix(MQTTReading.attributeClassCount).map { scored in
             var entry = JSONObject()
             entry.add("name", catalogue.className(scored.label))

@@ -53,7 +53,10 @@ enum JournalPage {
         let duration = TimeText.duration(event.durationMilliseconds(now: now), in: catalogue), start = TimeText.readable(event.start, in: catalogue)
         let span = event.end.map { catalogue.text("journal.ended", ["start": start, "end": TimeText.readable($0, in: catalogue), "duration": duration]) }
             ?? catalogue.text("journal.lasting", ["start": start, "duration": duration])
-        return text + "<br>\(escaped(span)) · \(escaped(event.source))</li>\n"
+        let blocked = event.blockedMilliseconds(now: now)
+        let gap = blocked > 0 || event.viewBlockedNow
+            ? " · " + escaped(catalogue.text(event.viewBlockedNow ? "journal.blocked-now" : "journal.blocked", ["duration": TimeText.duration(blocked, in: catalogue)])) : ""
+        return text + "<br>\(escaped(span))\(gap) · \(escaped(event.source))</li>\n"
     }
 
     /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.

@@ -71,6 +71,12 @@ import Testing
             (.writeFailed(.failed(path: "j.sqlite", step: "inserting a reading", reason: "database is locked")),
              ["j.sqlite", "inserting a reading", "database is locked"]),
             (.writingAgain(path: "j.sqlite"), ["j.sqlite"]),
+            (.writeFailed(.busy(path: "j.sqlite")), ["j.sqlite"]),
+            (.fallingBehind(path: "j.sqlite"), ["j.sqlite"]),
+            (.caughtUp(path: "j.sqlite", count: 15), ["j.sqlite", "15"]),
+            (.replaced(path: "j.sqlite"), ["j.sqlite"]),
+            (.rowPassedOver(path: "j.sqlite", row: JournalDamagedRow(table: "readings", id: 5, column: "utc_offset", value: "9000000000000000")),
+             ["j.sqlite", "readings", "5", "utc_offset", "9000000000000000"]),
         ]
         let summaryValues = ["120", "97", "90", "4", "2", "1", "6", "30 ms", "100", "153600"]
         return notices.map { (EventText.line($0.0, in: catalogue), $0.1) }

@@ -181,12 +181,18 @@ import Testing
         // docs/journal.md: JournalCLITests expects each of these whole for its own files.
         "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite is not an SQLite database; move it away or give another --journal FILE; readings go on without it":
             .example("a text file as --journal; JournalCLITests.aJournalThatCannotBeKeptIsOneLineAndTheCameraReadsOn"),
-        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite has schema 3, newer than this build reads (2); use the newer plantleaf, or give another --journal FILE; readings go on without it":
-            .example("a journal whose schema_version says 3; JournalCLITests checks the line for version 99"),
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite has schema 4, newer than this build reads (3); use the newer plantleaf, or give another --journal FILE; readings go on without it":
+            .example("a journal whose schema_version says 4; JournalCLITests checks the line for version 99"),
         "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite cannot be written (read-only); give a --journal FILE this user can write; readings go on without it":
             .example("a mode 444 journal in a mode 555 folder; JournalCLITests.aReadOnlyJournalIsOneLineAndTheCameraReadsOn"),
         "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite: the disk is full; readings go on without it":
             .example("a 64 KiB tmpfs; JournalCLITests.aFullDiskIsOneLineAndTheCameraReadsOn"),
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite falls behind (its writer is waiting): readings are not kept until it catches up":
+            .example("another connection holding the write lock; JournalKeepingTests.whatOverflowsTheQueueIsCountedAndSaid, worded by CameraWordsTests"),
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite caught up; 15 readings were not kept meanwhile":
+            .example("the lock let go; JournalKeepingTests.whatOverflowsTheQueueIsCountedAndSaid, worded by CameraWordsTests"),
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite was deleted or moved away; a new journal starts there":
+            .example("rm of the journal; JournalKeepingTests, and serve's line in JournalKeepingCLITests"),
         "plantleaf journal: monitor.jsonl: 120 readings imported into /home/grower/.local/state/plantleaf/journal.sqlite, 2 events":
             .example("a log of 120 readings five minutes apart; JournalCLITests checks the line for its own log of 60"),
         "plantleaf journal: monitor.jsonl: 0 readings imported into /home/grower/.local/state/plantleaf/journal.sqlite, 0 events; 120 readings already in it passed over":

@@ -232,12 +232,12 @@ import Testing
         #expect(setCookie.hasSuffix("; Secure") && setCookie.contains("plantleaf_token_\(tls.port)="), "\(signIn.stdout)")
     }
 
-    /// SIGHUP, without --log, leaves serve serving and says it was ignored.
+    /// SIGHUP, without --log or journal, leaves serve serving and says it was ignored.
     @Test func hangUpDoesNotStopIt() throws {
-        let server = try TestServer(["--jobs", "1"])
+        let server = try TestServer(["--jobs", "1", "--no-journal"])
         let pid = try #require(server.servePID)
         kill(pid, SIGHUP)
-        let line = "plantleaf serve: SIGHUP ignored: there is no --log to reopen\n"
+        let line = "plantleaf serve: SIGHUP ignored: there is no --log or journal to reopen\n"
         #expect(server.stderr(containing: line).contains(line), "\(server.stderr)")
         #expect(server.isRunning)
         try ServeHTTPTests.expectServing(server, after: "SIGHUP")

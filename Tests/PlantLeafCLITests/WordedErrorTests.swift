@@ -169,6 +169,7 @@ import Testing
         (JournalError.newerSchema(path: "j.sqlite", version: 99), ["j.sqlite", "99", String(Journal.schemaVersion), "--journal FILE"]),
         (JournalError.readOnly(path: "j.sqlite"), ["j.sqlite", "--journal FILE"]),
         (JournalError.diskFull(path: "j.sqlite"), ["j.sqlite"]),
+        (JournalError.busy(path: "j.sqlite"), ["j.sqlite"]),
         (JournalError.failed(path: "j.sqlite", step: "inserting a reading", reason: "database is locked"),
          ["j.sqlite", "inserting a reading", "database is locked"]),
     ]

@@ -46,6 +46,8 @@ import Testing
         #expect(configs[3]["device_class"] as? String == "problem")
         #expect(configs[3]["payload_on"] as? String == "ON")
         #expect(configs[3]["payload_off"] as? String == "OFF")
+        // The problem sensor shows the reading's attributes, "view_blocked" among them.
+        #expect(configs[3]["json_attributes_topic"] as? String == "greenhouse/bench 1/attributes")
         #expect(configs[4]["image_topic"] as? String == "greenhouse/bench 1/image")
         #expect(configs[4]["content_type"] as? String == "image/jpeg")
     }
@@ -89,6 +91,18 @@ import Testing
             let notADiagnosis = reading(verdict, "Tomato___Early_blight")
             #expect(notADiagnosis.state == state && !notADiagnosis.isProblem, "\(verdict)")
         }
+    }
+
+    /// With a journal, a cat in front of a leaf whose blight has held keeps the problem on, and
+    /// the attributes say the view is blocked; a camera without one says nothing of it.
+    @Test func aBlockedViewKeepsAnEstablishedProblemOnAndSaysSo() throws {
+        var cat = MQTTReading(record: ReadingRecord(time: "t", verdict: .noLeaf, reason: .unlikeLeaves, top: [],
+                                                    timings: ReadingRecord.Timings(prepare: 1, invoke: 2)))
+        #expect(!cat.isProblem && jsonObject(cat.attributes(in: .english))?["view_blocked"] == nil)
+        cat.establishedProblem = true
+        cat.viewBlocked = true
+        let attributes = try #require(jsonObject(cat.attributes(in: .english)))
+        #expect(cat.isProblem && cat.state == "no leaf" && attributes["view_blocked"] as? Bool == true)
     }
 
     @Test func textIsEscapedInTheJSON() throws {

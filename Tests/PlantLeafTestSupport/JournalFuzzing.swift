@@ -28,12 +28,13 @@ public enum JournalFuzzing {
     public static let tables: [(name: String, columns: [String])] = [
         ("readings", ["id", "time", "utc_offset", "source", "verdict", "reason", "top", "leaf_likeness", "check_skipped", "frame", "age_ms", "read_ms",
                       "prepare_ms", "invoke_ms", "postprocess_ms", "generalist_ms", "capture_fps", "inference_fps", "dropped", "saved"]),
-        ("events", ["id", "source", "verdict", "class", "start", "start_offset", "end", "end_offset"]),
+        ("events", ["id", "source", "verdict", "class", "start", "start_offset", "end", "end_offset", "blocked_ms", "blocked_since"]),
         ("snapshots", ["id", "source", "hour", "utc_offset", "jpeg"]),
         ("sources", ["id", "name"]),
         ("classes", ["id", "model_index", "label"]),
         ("pictures", ["event", "jpeg"]),
         ("reading_pictures", ["reading", "jpeg"]),
+        ("reading_counts", ["source", "quarter", "verdict", "count", "first_id"]),
     ]
 
     /// Integers at the edges of what a column's readers compute with.
@@ -53,7 +54,10 @@ public enum JournalFuzzing {
             let table = tables[Int(tableByte) % tables.count]
             let column = table.columns[Int(columnByte) % table.columns.count]
             let row = Int(rowByte) % 5
-            let which = row == 0 ? "" : " WHERE rowid = \(row)"
+            // The counts table has no row numbers (WITHOUT ROWID): its Nth row by its key.
+            let rowNumber = table.name == "reading_counts" ? "(quarter, source, verdict) IN (SELECT quarter, source, verdict FROM reading_counts LIMIT 1 OFFSET \(row - 1))"
+                : "rowid = \(row)"
+            let which = row == 0 ? "" : " WHERE " + rowNumber
             let value: String
             switch kind % 8 {
             case 0: value = "NULL"

@@ -1,6 +1,8 @@
-"""Journal benchmark: a million camera readings, a reading a minute for 694 days up to now,
-imported with `plantleaf journal import` (release build), then `plantleaf serve --journal` asked
-for them, with the floors the project promises:
+"""Journal benchmark: a million camera readings, imported with `plantleaf journal import`
+(release build), then `plantleaf serve --journal` asked for them, with the floors the project
+promises, twice side by side: a sparse journal (a reading a minute for 694 days up to now) and a
+dense week (the million within the last 7 days, a reading every 0.6 s, as a camera reading 1.6
+times a second makes), where the counts per day add up a week of readings:
 
 - the journal at most 300 bytes a reading (no pictures: an import has none);
 - /api/history for the last week (its first page and the counts per day) at most 100 ms, and
@@ -21,8 +23,10 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PLANTLEAF = os.path.join(ROOT, ".build", "release", "plantleaf")
+PLANTLEAF = os.environ.get("PLANTLEAF_BENCH_BINARY", os.path.join(ROOT, ".build", "release", "plantleaf"))
 READINGS = 1_000_000
+# The spacing of the readings, in milliseconds: a minute, and a week's million.
+SPACINGS = {"sparse, a reading a minute": 60_000, "dense week, a reading every 0.6 s": 7 * 86_400_000 / READINGS}
 missed = False
 
 
@@ -33,15 +37,18 @@ def verdict(name, value, floor, unit=""):
     print(f"  {'PASS' if passed else 'FAIL'}  {name}: {value:.2f}{unit} (floor <= {floor:.2f}{unit})")
 
 
-def write_log(path):
-    """A camera's --log: healthy most of the time, a blight spell of two hours every day."""
-    start = int(time.time()) - READINGS * 60
+def write_log(path, spacing):
+    """A camera's --log, a reading every `spacing` ms up to now: healthy most of the time, a blight
+    spell of two hours every day."""
+    start = time.time() * 1000 - READINGS * spacing
     with open(path, "w") as log:
-        for minute in range(READINGS):
-            moment = time.gmtime(start + minute * 60)
-            stamp = time.strftime("%Y-%m-%dT%H:%M:%S", moment) + ".000+00:00"
-            label, index = ("Tomato___Early_blight", 29) if 360 <= minute % 1440 < 480 else ("Tomato___healthy", 37)
-            log.write(f'{{"schema": 2, "frame": {minute}, "time": "{stamp}", "verdict": "diagnosis", "top": '
+        for number in range(READINGS):
+            milliseconds = int(start + number * spacing)
+            moment = time.gmtime(milliseconds // 1000)
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S", moment) + f".{milliseconds % 1000:03d}+00:00"
+            minute_of_day = milliseconds // 60_000 % 1440
+            label, index = ("Tomato___Early_blight", 29) if 360 <= minute_of_day < 480 else ("Tomato___healthy", 37)
+            log.write(f'{{"schema": 2, "frame": {number}, "time": "{stamp}", "verdict": "diagnosis", "top": '
                       f'[{{"index": {index}, "label": "{label}", "score": 0.953125}}, {{"index": 30, "label": "Tomato___Late_blight", '
                       f'"score": 0.03125}}, {{"index": 36, "label": "Tomato___Tomato_mosaic_virus", "score": 0.0078125}}], '
                       f'"leaf_likeness": 0.8125, "age_ms": 61.5, "timing_ms": {{"prepare": 1.25, "invoke": 9.5, "generalist": 4.75}}, '
@@ -61,16 +68,18 @@ def median_request(connection, path):
     return statistics.median(times)
 
 
-def main():
+def bench(name, spacing):
+    """Imports a million readings `spacing` ms apart and asks serve for them; the pages' medians in ms."""
+    print(f"{name}:")
     with tempfile.TemporaryDirectory() as folder:
         log, journal = os.path.join(folder, "camera.jsonl"), os.path.join(folder, "journal.sqlite")
-        write_log(log)
+        write_log(log, spacing)
         begun = time.perf_counter()
         subprocess.run([PLANTLEAF, "journal", "import", "--journal", journal, log], check=True, stderr=subprocess.DEVNULL)
         seconds = time.perf_counter() - begun
         os.remove(log)
         size = sum(os.path.getsize(journal + suffix) for suffix in ("", "-wal") if os.path.exists(journal + suffix))
-        print(f"journal: {READINGS} readings imported in {seconds:.1f} s, {size / 1e6:.1f} MB")
+        print(f"  journal: {READINGS} readings imported in {seconds:.1f} s, {size / 1e6:.1f} MB")
         verdict("import, a reading", seconds / READINGS * 1000, 1.0, " ms")
         verdict("journal size, a reading", size / READINGS, 300, " bytes")
 
@@ -89,12 +98,20 @@ def main():
             if port is None:
                 sys.exit("bench: plantleaf serve did not start")
             connection = http.client.HTTPConnection("127.0.0.1", port)
-            verdict("/api/history, the last week", median_request(connection, "/api/history"), 100, " ms")
-            verdict("/api/events, newest first", median_request(connection, "/api/events"), 100, " ms")
-            verdict("/history, the page", median_request(connection, "/history"), 300, " ms")
+            medians = {}
+            for path, what, floor in [("/api/history", "the last week", 100), ("/api/events", "newest first", 100), ("/history", "the page", 300)]:
+                medians[path] = median_request(connection, path)
+                verdict(f"{path}, {what}", medians[path], floor, " ms")
+            return medians
         finally:
             server.terminate()
             server.wait()
+
+
+def main():
+    results = {name: bench(name, spacing) for name, spacing in SPACINGS.items()}
+    sparse, dense = results.values()
+    print("dense week / sparse: " + ", ".join(f"{path} {dense[path] / sparse[path]:.2f}x" for path in sparse))
     sys.exit(1 if missed else 0)
 
 

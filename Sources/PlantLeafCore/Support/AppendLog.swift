@@ -34,9 +34,12 @@ package final class AppendLog {
         }
         (hangupReadEnd, hangupWriteEnd) = (ends[0], ends[1])
         hangupPipeWriteEnd = hangupWriteEnd
+        _ = HangUp.received.load(ordering: .relaxed)
         previousHandler = SignalHandler.install(SIGHUP) { _ in
             var byte: UInt8 = 1
             _ = write(hangupPipeWriteEnd, &byte, 1)
+            // The journal reopens its path too.
+            HangUp.received.wrappingAdd(1, ordering: .relaxed)
         }
     }
 
