@@ -21,7 +21,7 @@ public enum ClassificationOutput {
         case text, json, csv
     }
 
-    public static let csvHeader = "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display"
+    public static let csvHeader = "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display,answer_from,taught"
 
     /// The verdict as a line of text: its name, and what it means for the scores beside it, so
     /// that only a diagnosis reads as an answer.
@@ -35,6 +35,10 @@ public enum ClassificationOutput {
         case .text:
             var lines = [path.escaped, "  " + verdictLine(result.verdict, in: catalogue)]
             if let reason = result.reason { lines.append("  " + catalogue.advice(reason)) }
+            if result.source == .lessons, let taught = result.taught {
+                lines.append("  " + catalogue.text("teach.answer-line", ["class": TerminalText.neutralised(taught.className),
+                                                                         "similarity": DecimalText.fixed(taught.similarity, decimals: 2)]))
+            }
             for entry in result.top {
                 let percent = DecimalText.fixed(entry.score * 100, decimals: 1)
                 lines.append("  " + String(repeating: " ", count: max(0, 5 - percent.count)) + percent + "%  " + catalogue.className(entry.label))
@@ -51,7 +55,8 @@ public enum ClassificationOutput {
                               t.generalist.map { JSONObject.number($0, decimals: 3) } ?? ""].joined(separator: ",")
             return record.top.enumerated().map { rank, entry in
                 [csvField(path.escaped), record.verdict.rawValue, String(rank + 1), String(entry.index), csvField(TerminalText.neutralised(entry.label)),
-                 JSONObject.number(entry.score, decimals: 6), times, generalist, csvField(catalogue.className(entry.label))].joined(separator: ",")
+                 JSONObject.number(entry.score, decimals: 6), times, generalist, csvField(catalogue.className(entry.label)),
+                 record.answerFrom.rawValue, csvField(TerminalText.neutralised(record.taught ?? ""))].joined(separator: ",")
             }.joined(separator: "\n")
         }
     }

@@ -15,6 +15,8 @@
 ///   "reason", not from the line); "top" (best first: "index", "label", "score", and "display",
 ///   the class's name for people); "advice" and "display" are in the catalogue's language, the
 ///   rest the same in every language;
+/// - "answer_from": "model", or "lessons" when the grower's taught class is the answer, then
+///   "taught" (that class's name as the grower wrote it) and "taught_similarity" (0...1);
 /// - "leaf_likeness" when the generalist check runs: how like leaf photos the generalist model
 ///   finds the picture, 0...1; null, with "leaf_likeness_skipped" saying why, when its model or
 ///   leaf reference could not be used;
@@ -72,6 +74,11 @@ public struct ReadingRecord: Sendable, Equatable {
     public var inferenceFramesPerSecond: Double?
     public var dropped: Int?
     public var saved: String?
+    // Lessons' fields (docs/teach.md), kept together for the declared field table.
+    /// Where the answer came from; with `.lessons`, `taught` names it.
+    public var answerFrom: AnswerSource = .model
+    public var taught: String?
+    public var taughtSimilarity: Double?
 
     public init(path: String? = nil, pathHex: String? = nil, frame: Int? = nil, time: String? = nil, verdict: Verdict,
                 reason: VerdictReason? = nil, top: [ScoredClass], secondOpinion: SecondOpinionReading = .notRun, ageMilliseconds: Double? = nil, timings: Timings, captureFramesPerSecond: Double? = nil, inferenceFramesPerSecond: Double? = nil,
@@ -97,6 +104,16 @@ public struct ReadingRecord: Sendable, Equatable {
         let name = ReadingRecord.pathMembers(path)
         self.init(path: name.path, pathHex: name.hex, verdict: result.verdict, reason: result.reason, top: result.top,
                   secondOpinion: result.secondOpinion, timings: Timings(result.timings, generalistRan: result.secondOpinion.leafLikeness != nil))
+        setAnswerSource(of: result)
+    }
+
+    /// The lessons' fields from a classification.
+    public mutating func setAnswerSource(of result: Classification) {
+        answerFrom = result.source
+        if result.source == .lessons, let taught = result.taught {
+            self.taught = taught.className
+            taughtSimilarity = taught.similarity
+        }
     }
 
     /// "path" and "path_hex" for a file's name: the name itself when it is UTF-8 (JSON escapes
@@ -123,6 +140,11 @@ public struct ReadingRecord: Sendable, Equatable {
         if let reason {
             object.add("reason", reason.rawValue)
             object.add("advice", catalogue.advice(reason))
+        }
+        object.add("answer_from", answerFrom.rawValue)
+        if let taught {
+            object.add("taught", taught)
+            object.add("taught_similarity", taughtSimilarity ?? .nan, decimals: 4)
         }
         object.add("top", objects: top.map { entry in
             var item = entry.json
@@ -214,6 +236,12 @@ public struct ReadingRecord: Sendable, Equatable {
                   verdict: verdict, reason: reason, top: top, secondOpinion: secondOpinion, ageMilliseconds: try members.number("age_ms"), timings: timings,
                   captureFramesPerSecond: try members.number("capture_fps"), inferenceFramesPerSecond: try members.number("inference_fps"),
                   dropped: try members.integer("dropped", in: 0...Int.max), saved: try members.string("saved"))
+        if let source = try members.string("answer_from") {
+            guard let known = AnswerSource(rawValue: source) else { throw .invalidField("answer_from") }
+            answerFrom = known
+        }
+        taught = try members.string("taught")
+        taughtSimilarity = try members.number("taught_similarity")
     }
 
     /// An object's members as the decoder reads them: each of the type a record has there, or
