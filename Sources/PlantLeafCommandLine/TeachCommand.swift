@@ -68,7 +68,7 @@ enum TeachCommand {
             case .import:
                 let added = try LessonsFile(path: path).importLessons(from: options.operands[0])
                 Console.error("plantleaf teach: \(added) lessons of \(options.operands[0]) added to \(path)")
-            case .check: try check(path: path)
+            case .check: try check(path: path, shots: options.shots, splits: options.splits)
             }
         } catch let refusal as Refusal {
             Console.error("plantleaf teach: \(refusal.line)")
@@ -209,7 +209,7 @@ enum TeachCommand {
         }
     }
 
-    private static func check(path: String) throws {
+    private static func check(path: String, shots: Int?, splits: Int) throws {
         let file = try LessonsFile(path: path, readOnly: true)
         let lessons = try file.lessons()
         guard let reference = try file.reference(), !lessons.isEmpty else { throw LessonsError.notFound(path: path) }
@@ -249,5 +249,47 @@ enum TeachCommand {
             }
             Console.out(line)
         }
+        if let shots { splitCheck(examples, reference: reference, shots: shots, splits: splits) }
+    }
+
+    /// Taught `shots` lessons a class chosen at random, how many of the other lessons the rule
+    /// names right (a taught class wins and is theirs), over `splits` splits from a fixed seed,
+    /// so two runs on the same file print the same numbers.
+    private static func splitCheck(_ examples: [TaughtClasses.Example], reference: LessonsFile.Reference, shots: Int, splits: Int) {
+        var generator = SplitMix64(seed: 38)
+        let byClass = Dictionary(grouping: examples.indices, by: { examples[$0].className })
+        guard byClass.values.allSatisfy({ $0.count > shots }) else {
+            Console.out("--shots \(shots): every class needs more than \(shots) lessons to leave some to name")
+            return
+        }
+        var accuracies: [Double] = []
+        for _ in 0..<splits {
+            var taught: [TaughtClasses.Example] = [], rest: [TaughtClasses.Example] = []
+            for name in byClass.keys.sorted() {
+                let chosen = Set(byClass[name]!.shuffled(using: &generator).prefix(shots))
+                for index in byClass[name]! { (chosen.contains(index) ? { taught.append(examples[index]) } : { rest.append(examples[index]) })() }
+            }
+            let rule = TaughtClasses(examples: taught, centre: reference.centre, modelClassMeans: reference.modelClassMeans)
+            let right = rest.count { example in rule.match(example.features).map { $0.wins && $0.className == example.className } ?? false }
+            accuracies.append(Double(right) / Double(rest.count))
+        }
+        let mean = accuracies.reduce(0, +) / Double(accuracies.count)
+        Console.out("\(shots) lessons a class taught, the rest named, \(splits) random splits: \(DecimalText.fixed(mean, decimals: 3)) right on average, "
+                    + "\(DecimalText.fixed(accuracies.min() ?? 0, decimals: 3)) in the worst split")
+    }
+}
+
+/// A small seeded generator (SplitMix64), so check's random splits are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -15,14 +15,23 @@ public struct TeachOptions: Sendable {
     public var modelPath: String?
     public var labelsPath: String?
     public var threads = SharedOptions.threads.defaultValue
+    /// check --shots K: also K lessons a class taught, the rest named, over --splits random splits.
+    public var shots: Int?
+    public var splits = TeachOptions.Declared.splits.defaultValue
 
     enum Declared {
         static let className = Declare.text("--class", placeholder: "NAME", help: .lines([
             "add: the class the photos show, as you want it shown, in any script (a new one,",
             "or one of the model's labels to fit it to your field); remove: every lesson of it"]))
+        static let shots = Declare.integer("--shots", placeholder: "K", range: 1...1000) { range in
+            .lines(["check: also teach K lessons a class and name the rest, over --splits random", "splits, \(range)"])
+        }
+        static let splits = Declare.integer("--splits", placeholder: "N", range: 1...1000, default: 30) { range, fallback in
+            .lines(["check --shots: random splits, \(range) (default: \(fallback))"])
+        }
     }
 
-    public static let optionTable: [OptionSpec] = [Declared.className.spec, LessonsOptions.lessons.spec, SharedOptions.model.spec,
+    public static let optionTable: [OptionSpec] = [Declared.className.spec, LessonsOptions.lessons.spec, Declared.shots.spec, Declared.splits.spec, SharedOptions.model.spec,
                                                    SharedOptions.labels.spec, SharedOptions.threads.spec, SharedOptions.help.spec]
 
     /// - Throws: `UsageError` for an unknown action or option, or operands the action does not take.
@@ -42,6 +51,8 @@ public struct TeachOptions: Sendable {
         options.modelPath = try parsed.value(SharedOptions.model)
         options.labelsPath = try parsed.value(SharedOptions.labels)
         options.threads = try parsed.value(SharedOptions.threads)
+        options.shots = try parsed.value(Declared.shots)
+        options.splits = try parsed.value(Declared.splits)
         switch action {
         case .add:
             guard options.className != nil else { throw UsageError("add needs --class NAME: the class the photos show") }

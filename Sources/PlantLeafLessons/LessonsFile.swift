@@ -83,6 +83,7 @@ public final class LessonsFile {
         } catch let error as LessonsError {
             throw error
         } catch let error as JournalError {
+            if case .notADatabase = error { throw LessonsError.damaged(path: path, problem: "it is not an SQLite file, or is damaged") }
             throw LessonsError.storage(error)
         } catch {
             throw LessonsError.damaged(path: path, problem: "\(error)")
