@@ -45,7 +45,7 @@ enum ClassifyCommand {
             return ExitCode.setupFailure
         }
         if options.help {
-            Console.out(help)
+            Console.out(help + "\n\n" + KnownClasses.helpSection())
             return ExitCode.success
         }
         if let refusal = NonUTF8Argument.first(in: bytes, exempt: Set(options.inputIndices)) {

@@ -115,7 +115,7 @@ public enum PlantLeafCommand {
             Console.out("plantleaf \(ProjectPaths.version)")
             return ExitCode.success
         case "-h", "--help", "help":
-            Console.out(usage)
+            Console.out(usage + "\n\n" + KnownClasses.helpSection())
             return ExitCode.success
         case nil:
             Console.error(usage)

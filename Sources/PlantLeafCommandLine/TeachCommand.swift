@@ -91,6 +91,9 @@ enum TeachCommand {
         let lessons = try LessonsFile(path: path)
         let classifier = try featureClassifier(options)
         let entries = ImageFiles.expand(options.operands.map { PathName($0) })
+        guard entries.contains(where: { if case .file = $0 { return true } else { return false } }) else {
+            throw Refusal(line: "no photos in \(options.operands.joined(separator: ", ")) (.jpg, .jpeg or .png): nothing taught")
+        }
         var taught: [LessonsFile.NewLesson] = []
         var problems: [String] = []
         for entry in entries {
@@ -106,7 +109,6 @@ enum TeachCommand {
         }
         for problem in problems { Console.error("plantleaf teach: \(problem)") }
         guard problems.isEmpty else { throw Refusal(line: "\(problems.count) of \(entries.count) photos cannot be taught: take them out and run it again (nothing taught)") }
-        guard !taught.isEmpty else { throw Refusal(line: "no photos in \(options.operands.joined(separator: ", ")) (.jpg, .jpeg or .png): nothing taught") }
         let reference = try lessons.reference() ?? sampleReference(classifier)
         try lessons.add(taught, reference: reference, time: JournalTime.now().iso8601)
         let all = try lessons.lessons()

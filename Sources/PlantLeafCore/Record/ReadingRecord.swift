@@ -107,6 +107,14 @@ public struct ReadingRecord: Sendable, Equatable {
         setAnswerSource(of: result)
     }
 
+    /// The record with the lessons' fields of `result`, when there is one.
+    public func withAnswerSource(of result: Classification?) -> ReadingRecord {
+        guard let result else { return self }
+        var record = self
+        record.setAnswerSource(of: result)
+        return record
+    }
+
     /// The lessons' fields from a classification.
     public mutating func setAnswerSource(of result: Classification) {
         answerFrom = result.source
