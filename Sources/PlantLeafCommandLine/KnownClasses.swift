@@ -22,7 +22,7 @@ enum KnownClasses {
         var lines: [String] = []
         if let labels = try? Labels.load(path: ProjectPaths.defaultModelAndLabels().labelsPath) {
             let crops = crops(labels)
-            lines.append("KNOWN CROPS: the model knows \(crops.count): " + crops.joined(separator: ", ") + ".")
+            lines.append("KNOWN CROPS: the model knows \(crops.count): " + crops.joined(separator: "; ") + ".")
         }
         if let path = LessonsOptions.path(nil), let taught = try? LessonsFile.loadIfPresent(path: path) {
             lines.append("TAUGHT (\(path)): " + taught.classes.map { TerminalText.neutralised($0.name) }.joined(separator: ", ") + ".")

@@ -76,7 +76,7 @@ import Testing
             "--request-timeout": ("2", "3"), "--image": ("a.jpg", "b.jpg"), "--runs": ("2", "3"), "--warmup": ("2", "3"),
             "--cpus": ("0", "0-1"), "--min-seconds": ("1", "2"), "--format": ("yuyv", "mjpeg"),
             "--reference": ("a.txt", "b.txt"), "--output": ("a.txt", "b.txt"), "--host": ("a.example", "b.example"), "--lang": ("en", "ar"),
-            "--journal": ("a.sqlite", "b.sqlite"), "--event-readings": ("2", "5"), "--keep-days": ("7", "30"), "--max-journal-size": ("64", "128"),
+            "--journal": ("a.sqlite", "b.sqlite"), "--lessons": ("a.sqlite", "b.sqlite"), "--event-readings": ("2", "5"), "--keep-days": ("7", "30"), "--max-journal-size": ("64", "128"),
         ]
         return values[name]
     }

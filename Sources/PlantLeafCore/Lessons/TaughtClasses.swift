@@ -47,6 +47,18 @@ public struct TaughtClasses: Sendable {
         public var wins: Bool
         /// Another taught class is within `closeMargin` and also reaches its threshold.
         public var closeToAnother: Bool
+
+        public init(className: String, similarity: Double, threshold: Double, runnerUp: String?, runnerUpSimilarity: Double?,
+                    nearestModelSimilarity: Double, wins: Bool, closeToAnother: Bool) {
+            self.className = className
+            self.similarity = similarity
+            self.threshold = threshold
+            self.runnerUp = runnerUp
+            self.runnerUpSimilarity = runnerUpSimilarity
+            self.nearestModelSimilarity = nearestModelSimilarity
+            self.wins = wins
+            self.closeToAnother = closeToAnother
+        }
     }
 
     /// A class with a single lesson has no leave-one-out to learn from: this cut, where centred
@@ -133,10 +145,20 @@ public struct TaughtClasses: Sendable {
     /// threshold sits half a standard deviation below the least, within `thresholdRange`.
     static func threshold(_ lessons: [[[Float]]]) -> Double {
         guard lessons.count > 1 else { return singleLessonThreshold }
+        // The others' mean is the class's sum less the lesson's own vectors, normalised: one pass
+        // over the class instead of one per lesson.
+        let width = lessons[0][0].count
+        var total = [Float](repeating: 0, count: width)
+        for vector in lessons.joined() where vector.count == width {
+            for element in 0..<width { total[element] += vector[element] }
+        }
         var similarities: [Double] = []
-        for index in lessons.indices {
-            let others = lessons.indices.filter { $0 != index }.flatMap { lessons[$0] }
-            similarities.append(dot(lessons[index][0], mean(others)))
+        for lesson in lessons {
+            var others = total
+            for vector in lesson where vector.count == width {
+                for element in 0..<width { others[element] -= vector[element] }
+            }
+            similarities.append(dot(lesson[0], normalised(others)))
         }
         let average = similarities.reduce(0, +) / Double(similarities.count)
         let spread = (similarities.map { ($0 - average) * ($0 - average) }.reduce(0, +) / Double(similarities.count)).squareRoot()
