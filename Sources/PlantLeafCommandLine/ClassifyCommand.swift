@@ -82,8 +82,11 @@ enum ClassifyCommand {
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
                                         let classifier = try Classifier(options: classifierOptions)
                                         // Once, from the first worker's: every worker loads the same files.
-                                        if !warnedOfSkippedCheck, let problem = classifier.secondOpinionProblem {
-                                            Console.error("plantleaf classify: \(Remedy.skippedCheckLine(problem, in: catalogue))")
+                                        if !warnedOfSkippedCheck {
+                                            if let problem = classifier.secondOpinionProblem {
+                                                Console.error("plantleaf classify: \(Remedy.skippedCheckLine(problem, in: catalogue))")
+                                            }
+                                            if let problem = classifier.lessonsProblem { Console.error("plantleaf classify: \(problem)") }
                                             warnedOfSkippedCheck = true
                                         }
                                         return classifier

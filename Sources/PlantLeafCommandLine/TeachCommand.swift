@@ -110,6 +110,9 @@ enum TeachCommand {
         for problem in problems { Console.error("plantleaf teach: \(problem)") }
         guard problems.isEmpty else { throw Refusal(line: "\(problems.count) of \(entries.count) photos cannot be taught: take them out and run it again (nothing taught)") }
         let reference = try lessons.reference() ?? sampleReference(classifier)
+        if let taughtWith = reference.model, taughtWith != classifier.featureSignature {
+            throw Refusal(line: "\(path) was taught with another model (\(taughtWith)): teach with that model, or give another --lessons FILE")
+        }
         try lessons.add(taught, reference: reference, time: JournalTime.now().iso8601)
         let all = try lessons.lessons()
         let classes = Set(all.map(\.className)).count
@@ -193,7 +196,7 @@ enum TeachCommand {
             return sum.map { $0 / Float(vectors.count) }
         }
         let means = classifier.labels.names.compactMap { byLabel[$0].map(mean) }
-        return LessonsFile.Reference(centre: mean(all), modelClassMeans: means)
+        return LessonsFile.Reference(centre: mean(all), modelClassMeans: means, model: classifier.featureSignature)
     }
 
     // MARK: - list and check

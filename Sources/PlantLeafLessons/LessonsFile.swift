@@ -40,10 +40,13 @@ public final class LessonsFile {
     public struct Reference: Sendable, Equatable {
         public var centre: [Float]
         public var modelClassMeans: [[Float]]
+        /// The model they were measured with (`Classifier.featureSignature`).
+        public var model: String?
 
-        public init(centre: [Float], modelClassMeans: [[Float]]) {
+        public init(centre: [Float], modelClassMeans: [[Float]], model: String? = nil) {
             self.centre = centre
             self.modelClassMeans = modelClassMeans
+            self.model = model
         }
     }
 
@@ -109,13 +112,14 @@ public final class LessonsFile {
     // MARK: - Reading
 
     public func reference() throws(LessonsError) -> Reference? {
-        var centre: [Float]?, means: [Float]?, classes = 0
+        var centre: [Float]?, means: [Float]?, classes = 0, model: String?
         try run("reading the lessons") { () throws(JournalError) in
             try database.query("SELECT key, value FROM meta", step: "reading the lessons") { row in
                 switch row.text(0) {
                 case "centre": centre = row.blob(1).map(LessonsFile.floats)
                 case "model_means": means = row.blob(1).map(LessonsFile.floats)
                 case "model_classes": classes = Int(row.integer(1) ?? 0)
+                case "model": model = row.text(1)
                 default: break
                 }
             }
@@ -124,7 +128,9 @@ public final class LessonsFile {
         guard let means, !centre.isEmpty, means.count == classes * centre.count else {
             throw .damaged(path: path, problem: "its reference vectors do not fit together")
         }
-        return Reference(centre: centre, modelClassMeans: (0..<classes).map { Array(means[($0 * centre.count)..<(($0 + 1) * centre.count)]) })
+        var reference = Reference(centre: centre, modelClassMeans: (0..<classes).map { Array(means[($0 * centre.count)..<(($0 + 1) * centre.count)]) })
+        reference.model = model
+        return reference
     }
 
     /// Every lesson, oldest first; with `pictures` false, their pictures are left out (empty).
@@ -156,7 +162,9 @@ public final class LessonsFile {
     public func taughtClasses() throws(LessonsError) -> TaughtClasses? {
         let lessons = try lessons()
         guard let reference = try reference(), !lessons.isEmpty else { return nil }
-        return TaughtClasses(examples: lessons.map(\.example), centre: reference.centre, modelClassMeans: reference.modelClassMeans)
+        var taught = TaughtClasses(examples: lessons.map(\.example), centre: reference.centre, modelClassMeans: reference.modelClassMeans)
+        taught.model = reference.model
+        return taught
     }
 
     /// The lessons at `path` for classify, camera and serve: nil when the file is not there.
@@ -204,9 +212,9 @@ public final class LessonsFile {
         try run("writing the lessons") { () throws(JournalError) in
             try database.transaction(step: "writing the lessons") { () throws(JournalError) in
                 if try database.integer("SELECT count(*) FROM meta WHERE key = 'centre'", step: "writing the lessons") == 0 {
-                    try database.query("INSERT INTO meta(key, value) VALUES ('centre', ?), ('model_means', ?), ('model_classes', ?)",
+                    try database.query("INSERT INTO meta(key, value) VALUES ('centre', ?), ('model_means', ?), ('model_classes', ?), ('model', ?)",
                                        [.blob(LessonsFile.bytes(reference.centre)), .blob(LessonsFile.bytes(reference.modelClassMeans.flatMap { $0 })),
-                                        .integer(Int64(reference.modelClassMeans.count))], step: "writing the lessons")
+                                        .integer(Int64(reference.modelClassMeans.count)), .optional(reference.model)], step: "writing the lessons")
                 }
                 for lesson in lessons {
                     try database.query("INSERT INTO lessons(class, features, mirrored, picture, source, added) VALUES (?, ?, ?, ?, ?, ?)",
@@ -250,7 +258,7 @@ public final class LessonsFile {
         let other = try LessonsFile(path: source, readOnly: true)
         guard let theirReference = try other.reference() else { return 0 }
         let theirs = try other.lessons(pictures: true)
-        if let ours = try reference(), ours.centre.count != theirReference.centre.count {
+        if let ours = try reference(), ours.centre.count != theirReference.centre.count || ours.model != theirReference.model {
             throw .wrongModel(path: source, features: theirReference.centre.count, expected: ours.centre.count)
         }
         let known = Set(try lessons().map { LessonKey(className: $0.className, features: $0.features) })

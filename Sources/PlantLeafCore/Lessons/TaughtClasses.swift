@@ -67,11 +67,17 @@ public struct TaughtClasses: Sendable {
     /// Learned thresholds are kept within these: below, everything leafy passes; above, a class
     /// taught with near-identical photos would refuse its own crop's next photo.
     public static let thresholdRange = 0.25...0.6
+    /// Where the picture checks found no leaf (or the generalist doubted one), the lessons need at
+    /// least this similarity to overrule them: with the beans taught, 20 of 149 everyday photos
+    /// (people, buildings, food) reached their class's learned threshold (up to 0.343), none this.
+    public static let doubtedLeafSimilarity = 0.4
     /// Similarities this close between two taught classes are no answer.
     public static let closeMargin = 0.01
 
     public let classes: [TaughtClass]
     public let centre: [Float]
+    /// The model the lessons were taught with (`Classifier.featureSignature`); nil when unknown.
+    public var model: String?
     let modelMeans: [[Float]]
 
     /// - Parameters:

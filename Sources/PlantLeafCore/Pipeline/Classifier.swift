@@ -90,6 +90,13 @@ public final class Classifier {
         resizer = RowResizer(width: size.width, height: size.height, crop: options.crop)
         resizer.keepsTensorRows = true
         (secondOpinion, secondOpinionProblem) = Self.loadSecondOpinion(options)
+        if let lessons = options.lessons {
+            if featureSignature == nil {
+                lessonsProblem = "\(options.modelPath) has no pooled feature vector to compare with the lessons: they are not used"
+            } else if let taughtWith = lessons.model, taughtWith != featureSignature {
+                lessonsProblem = "the lessons were taught with another model (\(taughtWith)): they are not used with \(options.modelPath)"
+            }
+        }
     }
 
     /// The generalist check's model and reference when the policy runs the check: either, or why not.
@@ -106,6 +113,16 @@ public final class Classifier {
     /// The picture the model read last, cropped and resized to its input: what serve keeps of
     /// an upload with --keep-upload-photos, never the file itself. Nil before the first input.
     public var modelInput: RGBImage? { inputImage }
+
+    /// What tells one model's features from another's: the pooled tensor's name and length and the
+    /// model's class count. Lessons taught with another model are not compared with these.
+    public var featureSignature: String? {
+        interpreter.feature.map { "\($0.name) \($0.elementCount) \(interpreter.output.elementCount)" }
+    }
+
+    /// Why the lessons in the options are not used (taught with another model, or this one has no
+    /// features); nil when they are used or there are none.
+    public private(set) var lessonsProblem: String?
 
     /// How many values the model's pooled feature vector has; nil when features were not asked
     /// for or the model has no pooled vector PlantLeaf can read.
@@ -326,18 +343,21 @@ public final class Classifier {
         var result = Classification(top: top, verdict: judgement.verdict, reason: judgement.reason, secondOpinion: opinion,
                                     picture: inputPicture, timings: timings)
         result.features = features
-        if let lessons = options.lessons, let features { Self.consult(lessons, features: features, policy: policy, result: &result) }
+        if lessonsProblem == nil, let lessons = options.lessons, let features { Self.consult(lessons, features: features, policy: policy, result: &result) }
         return result
     }
 
     /// The lessons' say on a result: a photo close to a taught class is a leaf of that crop,
     /// whatever the colour or generalist checks doubted (a brown diseased leaf, a leaf on paper),
-    /// but a picture with no content stays `no-picture`; between two close taught classes it is
+    /// when it is close enough to overrule them (`TaughtClasses.doubtedLeafSimilarity`), but a
+    /// picture with no content stays `no-picture`; between two close taught classes it is
     /// `uncertain`. Far from every lesson, the model's answer and verdict stand.
     static func consult(_ lessons: TaughtClasses, features: [Float], policy: VerdictPolicy, result: inout Classification) {
         guard let match = lessons.match(features) else { return }
         result.taught = match
         guard match.wins, result.verdict != .noPicture else { return }
+        let doubted = result.verdict == .noLeaf || result.reason == .notClearlyLeaf
+        guard !doubted || match.similarity >= TaughtClasses.doubtedLeafSimilarity else { return }
         result.source = .lessons
         if match.closeToAnother {
             (result.verdict, result.reason) = (.uncertain, .closeTaughtClasses)
