@@ -356,7 +356,7 @@ public final class Classifier {
         guard let match = lessons.match(features) else { return }
         result.taught = match
         guard match.wins, result.verdict != .noPicture else { return }
-        let doubted = result.verdict == .noLeaf || result.reason == .notClearlyLeaf
+        let doubted = result.verdict != .diagnosis
         guard !doubted || match.similarity >= TaughtClasses.doubtedLeafSimilarity else { return }
         result.source = .lessons
         if match.closeToAnother {
