@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 
 binary=${PLANTLEAF_BINARY:-.build/release/plantleaf}
 beans=${PLANTLEAF_BEANS:-../shared/data/beans}
-rounds=${PLANTLEAF_TEACH_ROUNDS:-3}
+rounds=${PLANTLEAF_TEACH_ROUNDS:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # No grower's own lessons or journal may take part.
@@ -57,6 +57,12 @@ a = statistics.median(cost(r) for run in without for r in run)
 b = statistics.median(cost(r) for run in with_ for r in run)
 ratio = b / a
 print(f"  a photo without lessons {a:.2f} ms, with 180 lessons {b:.2f} ms (medians over {rounds} interleaved runs): {ratio:.3f}x (floor 1.05x)")
+# The stages the lessons touch (the invoke fills the feature buffer too; postprocess compares),
+# apart: prepare and the generalist run the same code either way, so theirs is the machine's noise.
+for stage in ("prepare", "invoke", "postprocess", "generalist"):
+    x = statistics.median(r["timing_ms"].get(stage, 0) for run in without for r in run)
+    y = statistics.median(r["timing_ms"].get(stage, 0) for run in with_ for r in run)
+    print(f"    {stage:<12} {x:8.3f} ms {y:8.3f} ms  {y / x if x else 0:.3f}x")
 sys.exit(0 if not changed and ratio <= 1.05 else 1)
 PY
 if [ -n "$missed" ]; then echo "teach: floors missed:$missed"; exit 1; fi
