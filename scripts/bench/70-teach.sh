@@ -3,8 +3,8 @@
 # a crop the model does not know) taught 5 and 10 photos a class, 30 random splits, how many of
 # the rest the lessons name right; the 76 sample leaves' answers with the beans taught (none may
 # change); and what a photo costs with the 180 bean lessons loaded against without (the same
-# photos, runs interleaved, prepare + invoke + postprocess). Floors: 10 a class >= 0.72, 5 a class >= 0.65, no sample changed,
-# cost <= 1.05x.
+# photos, runs interleaved, prepare + invoke + postprocess). Floors: 10 a class >= 0.72, 5 a
+# class >= 0.65, no sample changed, cost <= 1.05x.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
