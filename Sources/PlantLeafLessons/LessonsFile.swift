@@ -119,7 +119,8 @@ public final class LessonsFile {
                 case "centre": centre = row.blob(1).map(LessonsFile.floats)
                 case "model_means": means = row.blob(1).map(LessonsFile.floats)
                 case "model_classes": classes = Int(row.integer(1) ?? 0)
-                case "model": model = row.text(1)
+                // Empty: taught before the model was recorded, or with a model PlantLeaf could not name.
+                case "model": model = row.text(1).flatMap { $0.isEmpty ? nil : $0 }
                 default: break
                 }
             }
@@ -214,7 +215,7 @@ public final class LessonsFile {
                 if try database.integer("SELECT count(*) FROM meta WHERE key = 'centre'", step: "writing the lessons") == 0 {
                     try database.query("INSERT INTO meta(key, value) VALUES ('centre', ?), ('model_means', ?), ('model_classes', ?), ('model', ?)",
                                        [.blob(LessonsFile.bytes(reference.centre)), .blob(LessonsFile.bytes(reference.modelClassMeans.flatMap { $0 })),
-                                        .integer(Int64(reference.modelClassMeans.count)), .optional(reference.model)], step: "writing the lessons")
+                                        .integer(Int64(reference.modelClassMeans.count)), .text(reference.model ?? "")], step: "writing the lessons")
                 }
                 for lesson in lessons {
                     try database.query("INSERT INTO lessons(class, features, mirrored, picture, source, added) VALUES (?, ?, ?, ?, ?, ?)",

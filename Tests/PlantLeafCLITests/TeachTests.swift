@@ -115,6 +115,24 @@ import Testing
         }
     }
 
+    /// Lessons keep the model they were taught with: another model's features are never compared
+    /// with them, even of the same length (MobileNetV2's pool has 1280 values too).
+    @Test func lessonsOfAnotherModelAreNotUsed() throws {
+        let directory = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(directory) }
+        let environment = ["XDG_STATE_HOME": directory + "/state"]
+        let lessons = directory + "/lessons.sqlite"
+        let leaf = TestPaths.plantVillageImages()[0]
+        let generalist = ["--model", TestPaths.models + "/mobilenet_v2_1.0_224_quant.tflite", "--labels", TestPaths.samples + "/imagenet/imagenet_labels.txt"]
+        let taught = try runPlantLeaf(["teach", "add", "--lessons", lessons, "--class", "Mine", leaf] + generalist, environment: environment, timeLimit: 300)
+        #expect(taught.status == 0, "stderr: \(taught.stderr)")
+        let result = try runPlantLeaf(["classify", "--format", "json", "--lessons", lessons, leaf], environment: environment)
+        #expect(result.status == 0 && result.stderr.contains("taught with another model"), "stderr: \(result.stderr)")
+        #expect(result.stdout.contains(#""answer_from": "model""#))
+        let again = try runPlantLeaf(["teach", "add", "--lessons", lessons, "--class", "Mine", leaf], environment: environment, timeLimit: 300)
+        #expect(again.status == 2 && again.stderr.contains("taught with another model"), "stderr: \(again.stderr)")
+    }
+
     @Test func badTeachingLeavesTheLessonsAsTheyWere() throws {
         let directory = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(directory) }
