@@ -33,6 +33,12 @@ package enum JournalSchema {
         """
         CREATE TABLE reading_pictures(reading INTEGER PRIMARY KEY REFERENCES readings(id), jpeg BLOB NOT NULL);
         """,
+        // Version 3: where an answer came from (readings before it have NULL, read as the model's).
+        """
+        ALTER TABLE readings ADD COLUMN answer_from TEXT;
+        ALTER TABLE readings ADD COLUMN taught TEXT;
+        ALTER TABLE readings ADD COLUMN taught_similarity REAL;
+        """,
     ]
 
     /// The version this build writes.
