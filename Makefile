@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/plantleaf
 DEBUG_BIN := .build/debug/plantleaf
 
-.PHONY: setup deps runtime data reference build demo test example bench clean fuzz-build fuzz test-sanitize leak-check model-mutations \
+.PHONY: setup deps runtime data reference build demo test example bench teach-bench clean fuzz-build fuzz test-sanitize leak-check model-mutations \
 	install uninstall release test-aarch64 soak verdicts
 
 ## setup: apt packages, libLiteRt.so and the shared models/samples (idempotent)
@@ -65,6 +65,10 @@ test-aarch64: build
 bench: build reference
 	@missed=; for part in scripts/bench/*.sh; do bash "$$part" || missed="$$missed $$(basename $$part)"; done; \
 	if [ -n "$$missed" ]; then echo "bench: floors missed in:$$missed"; exit 1; fi
+
+## teach-bench: the bean field photos taught 5 and 10 a class (30 splits), the sample leaves' answers with them taught, a photo's cost with lessons loaded
+teach-bench: build reference
+	@bash scripts/bench/70-teach.sh
 
 ## verdicts: the built binary's verdicts on lab leaves, everyday photos, field photos of plants, colour casts, green patterns and empty frames, tuning and holdout halves, against floors
 verdicts: build reference

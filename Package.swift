@@ -57,10 +57,13 @@ let package = Package(
                 plugins: ["EmbedFiles"]),
         // The greenhouse journal: readings, events and their pictures in SQLite, with retention.
         .target(name: "PlantLeafJournal", dependencies: ["PlantLeafCore", "CSQLite", "CLibraryLoader"]),
+        // A grower's lessons (taught classes, with their features and pictures) in an SQLite file
+        // of their own, never pruned with the journal; it opens SQLite through the journal's connection.
+        .target(name: "PlantLeafLessons", dependencies: ["PlantLeafCore", "PlantLeafJournal"]),
         // The command-line front end: options, help texts, terminal presentation, what to type
         // when something fails.
         .target(name: "PlantLeafCommandLine", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe",
-                                                            "PlantLeafJournal"]),
+                                                            "PlantLeafJournal", "PlantLeafLessons"]),
         .executableTarget(name: "plantleaf", dependencies: ["PlantLeafCommandLine"]),
         // Encodes the PNG variants the decoder must read: for the tests and fuzz seeds only.
         .target(name: "CPNGEncoder", path: "Tests/CPNGEncoder", linkerSettings: [.linkedLibrary("png16")]),
@@ -69,10 +72,10 @@ let package = Package(
                 path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
-        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafJournal", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG"]),
+        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafCore", "PlantLeafJournal", "PlantLeafLessons", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG"]),
         // Expected/ holds the recorded whole outputs HelpTextTests compares with; Browser/ the script
         // ServeBrowserTests drives Chromium with.
-        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafCore", "PlantLeafJournal", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafCommandLine", "PlantLeafTestSupport"],
+        .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafCore", "PlantLeafJournal", "PlantLeafLessons", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafCommandLine", "PlantLeafTestSupport"],
                     exclude: ["Expected", "Browser"]),
         // Camera runs through real V4L2 drivers in a VM (../shared/tools/camera-fixture).
         .testTarget(name: "PlantLeafCameraTests", dependencies: ["PlantLeafCore", "PlantLeafCamera", "PlantLeafCommandLine", "PlantLeafTestSupport"]),

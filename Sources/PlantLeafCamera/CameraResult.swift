@@ -27,6 +27,8 @@ public struct CameraResult: Sendable {
     /// The image the model classified (cropped and resized to its input size); only with
     /// `CameraOptions.keepModelInput`.
     public var modelInput: RGBImage?
+    /// The classification's answer source and taught class (the record's lessons fields).
+    public var lessons: Classification?
 
     /// The frame's `ReadingRecord`, the line `camera` prints and logs, MQTT publishes and serve
     /// answers with.
@@ -37,5 +39,6 @@ public struct CameraResult: Sendable {
                                                      generalist: secondOpinion.leafLikeness == nil ? nil : generalistMilliseconds),
                       captureFramesPerSecond: counts.framesPerSecond, inferenceFramesPerSecond: inferenceFramesPerSecond,
                       dropped: counts.dropped, saved: savedPath)
+            .withAnswerSource(of: lessons)
     }
 }

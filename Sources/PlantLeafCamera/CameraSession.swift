@@ -376,6 +376,7 @@ public final class CameraSession {
         result.reason = classification.reason
         result.secondOpinion = classification.secondOpinion
         result.generalistMilliseconds = classification.timings.generalist
+        result.lessons = classification
         summary.classified += 1
         summary.verdicts[classification.verdict, default: 0] += 1
         summary.ages.append(age)

@@ -42,6 +42,8 @@ public struct CameraCommandOptions: Sendable {
     public var noCache = false
     /// --reference FILE; nil: the user's or the default one.
     public var referencePath: String?
+    /// --lessons FILE; nil: the default lessons file, when there is one.
+    public var lessonsPath: String?
     /// One line each for old spellings used (`DeprecatedSpelling`), for the command to print.
     public var notices: [String] = []
 
@@ -102,6 +104,7 @@ public struct CameraCommandOptions: Sendable {
         Declared.checks.spec,
         SharedOptions.minimumScore.spec,
         SharedOptions.reference.described(.lines(["leaf reference for the generalist check (see plantleaf classify --help)"])).spec,
+        LessonsOptions.lessons.spec,
         SharedOptions.threads.described(.lines(["CPU threads for inference, \(OptionRange.phrase(OptionRange.threads)) "
                                                 + "(default: \(SharedOptions.threads.defaultValue))"])).spec,
         SharedOptions.noCache.described(.lines(["compile the model without XNNPACK's weight cache (see plantleaf classify --help)"])).spec,
@@ -168,6 +171,7 @@ public struct CameraCommandOptions: Sendable {
         options.labelsPath = try parsed.value(SharedOptions.labels)
         options.noCache = parsed.has(SharedOptions.noCache)
         options.referencePath = try parsed.value(SharedOptions.reference)
+        options.lessonsPath = try parsed.value(LessonsOptions.lessons)
         return options
     }
 }

@@ -2,6 +2,7 @@ import Glibc
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafJournal
+import PlantLeafLessons
 import PlantLeafMQTT
 
 /// The camera monitor as `camera` runs it and `serve` runs it beside its pages: the session, its
@@ -33,10 +34,10 @@ struct CameraMonitor {
     let lineCatalogue: Catalogue
 
     /// The classifier the monitor runs on, from the options' model, labels, threads and checks.
-    static func classifierOptions(_ parsed: CameraCommandOptions) -> Classifier.Options {
-        ProjectPaths.classifierOptions(modelPath: parsed.modelPath, labelsPath: parsed.labelsPath, threads: parsed.threads,
-                                       crop: parsed.session.crop, verdictPolicy: parsed.verdictPolicy, weightCache: !parsed.noCache,
-                                       referencePath: parsed.referencePath)
+    static func classifierOptions(_ parsed: CameraCommandOptions) throws(LessonsError) -> Classifier.Options {
+        try LessonsOptions.applying(parsed.lessonsPath, to: ProjectPaths.classifierOptions(
+            modelPath: parsed.modelPath, labelsPath: parsed.labelsPath, threads: parsed.threads, crop: parsed.session.crop,
+            verdictPolicy: parsed.verdictPolicy, weightCache: !parsed.noCache, referencePath: parsed.referencePath))
     }
 
     /// Loads the model (unless it reads on `shared` instances, a server's) and opens the --log

@@ -45,7 +45,7 @@ enum ClassifyCommand {
             return ExitCode.setupFailure
         }
         if options.help {
-            Console.out(help)
+            Console.out(help + "\n\n" + KnownClasses.helpSection())
             return ExitCode.success
         }
         if let refusal = NonUTF8Argument.first(in: bytes, exempt: Set(options.inputIndices)) {
@@ -55,10 +55,17 @@ enum ClassifyCommand {
         let (format, topK, threads) = (options.format, options.topK, options.threads)
         let catalogue = OutputLanguage.catalogue(option: options.language)
         let normalization = options.normalization
-        let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
+        let modelOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
                                                                threads: threads, normalization: normalization, crop: options.crop,
                                                                verdictPolicy: options.verdictPolicy, weightCache: !options.noCache,
                                                                referencePath: options.referencePath)
+        let classifierOptions: Classifier.Options
+        do {
+            classifierOptions = try LessonsOptions.applying(options.lessonsPath, to: modelOptions)
+        } catch {
+            Console.error("plantleaf classify: \(error)")
+            return ExitCode.setupFailure
+        }
         let entries = ImageFiles.expand(options.inputIndices.map { PathName(bytes: bytes[$0]) })
         let fileCount = entries.count { if case .file = $0 { return true } else { return false } }
         let progress = Progress(total: entries.count, enabled: Console.stderrTakesProgress && entries.count >= 20)
@@ -75,8 +82,11 @@ enum ClassifyCommand {
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
                                         let classifier = try Classifier(options: classifierOptions)
                                         // Once, from the first worker's: every worker loads the same files.
-                                        if !warnedOfSkippedCheck, let problem = classifier.secondOpinionProblem {
-                                            Console.error("plantleaf classify: \(Remedy.skippedCheckLine(problem, in: catalogue))")
+                                        if !warnedOfSkippedCheck {
+                                            if let problem = classifier.secondOpinionProblem {
+                                                Console.error("plantleaf classify: \(Remedy.skippedCheckLine(problem, in: catalogue))")
+                                            }
+                                            if let problem = classifier.lessonsProblem { Console.error("plantleaf classify: \(problem)") }
                                             warnedOfSkippedCheck = true
                                         }
                                         return classifier

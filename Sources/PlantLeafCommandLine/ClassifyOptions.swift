@@ -25,6 +25,8 @@ public struct ClassifyOptions: Equatable, Sendable {
     public var referencePath: String?
     /// --lang; nil: the environment's (`OutputLanguage`).
     public var language: Catalogue?
+    /// --lessons FILE; nil: the default lessons file, when there is one.
+    public var lessonsPath: String?
     /// Where each input path is in the arguments, to take its bytes from there.
     public var inputIndices: [Int] = []
 
@@ -56,6 +58,7 @@ public struct ClassifyOptions: Equatable, Sendable {
         SharedOptions.checks.spec,
         SharedOptions.minimumScore.spec,
         SharedOptions.reference.spec,
+        LessonsOptions.lessons.spec,
         Declared.mean.spec,
         Declared.std.spec,
         SharedOptions.noCache.described(.lines(["compile the model without XNNPACK's weight cache (kept in",
@@ -93,6 +96,7 @@ public struct ClassifyOptions: Equatable, Sendable {
         options.inputIndices = parsed.positionalIndices
         options.noCache = parsed.has(SharedOptions.noCache)
         options.referencePath = try parsed.value(SharedOptions.reference)
+        options.lessonsPath = try parsed.value(LessonsOptions.lessons)
         return options
     }
 }

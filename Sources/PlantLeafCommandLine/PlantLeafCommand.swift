@@ -18,6 +18,7 @@ public enum PlantLeafCommand {
           serve              a page and JSON API to classify photos from a phone's browser
           calibrate DIR      teach the generalist check your own leaf photos (your crop, camera, light)
           journal            the readings and events camera and serve keep: export, import a --log, events
+          teach              teach it your crop from a few photos a class: add, list, remove, export, import, check
 
         Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
         """
@@ -44,7 +45,7 @@ public enum PlantLeafCommand {
         case nil, EPIPE?:
             break  // EPIPE: the reader has what it wanted; the command stopped and says how its inputs went
         case let code?:
-            let command = ["classify", "camera", "bench", "serve", "calibrate", "journal"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
+            let command = ["classify", "camera", "bench", "serve", "calibrate", "journal", "teach"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
             let reason = code == EBADF ? "standard output is closed" : SystemError(code).reason
             Console.error("plantleaf\(command): cannot write the results to standard output: \(reason)")
             status = ExitCode.setupFailure
@@ -98,6 +99,12 @@ public enum PlantLeafCommand {
                 return ExitCode.setupFailure
             }
             return CalibrateCommand.run(Array(arguments.dropFirst()))
+        case "teach":
+            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
+                Console.error("plantleaf teach: \(refusal) (see plantleaf teach --help)")
+                return ExitCode.setupFailure
+            }
+            return TeachCommand.run(Array(arguments.dropFirst()))
         case "serve":
             if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
                 Console.error("plantleaf serve: \(refusal) (see plantleaf serve --help)")
@@ -108,7 +115,7 @@ public enum PlantLeafCommand {
             Console.out("plantleaf \(ProjectPaths.version)")
             return ExitCode.success
         case "-h", "--help", "help":
-            Console.out(usage)
+            Console.out(usage + "\n\n" + KnownClasses.helpSection())
             return ExitCode.success
         case nil:
             Console.error(usage)

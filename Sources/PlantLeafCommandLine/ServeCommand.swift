@@ -68,9 +68,9 @@ enum ServeCommand {
             let token = try options.tokenFile.map { path throws(ServeError) in try AccessToken(file: path) }
             let tls = try tlsFiles(options)
             jobs = options.jobs ?? BatchClassifier.defaultJobs(inputs: Int.max, threads: options.threads)
-            let classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
-                                                                   threads: options.threads, verdictPolicy: options.verdictPolicy,
-                                                                   weightCache: !options.noCache, referencePath: options.referencePath)
+            let classifierOptions = try LessonsOptions.applying(options.lessonsPath, to: ProjectPaths.classifierOptions(
+                modelPath: options.modelPath, labelsPath: options.labelsPath, threads: options.threads, verdictPolicy: options.verdictPolicy,
+                weightCache: !options.noCache, referencePath: options.referencePath))
             var classifiers: [Classifier] = []
             for _ in 0..<jobs { classifiers.append(try Classifier(options: classifierOptions)) }
             if let problem = classifiers.first?.secondOpinionProblem {

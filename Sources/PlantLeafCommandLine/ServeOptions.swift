@@ -22,6 +22,8 @@ public struct ServeOptions: Sendable {
     public var noCache = false
     /// --reference FILE; nil: the user's or the default one.
     public var referencePath: String?
+    /// --lessons FILE; nil: the default lessons file, when there is one.
+    public var lessonsPath: String?
     /// --checks and --min-score, for uploads (the camera reads them with its own default checks).
     public var verdictPolicy = VerdictPolicy(checks: SharedOptions.checks.defaultValue)
     /// --journal FILE or --no-journal, events and retention: for uploads and the camera alike.
@@ -101,6 +103,7 @@ public struct ServeOptions: Sendable {
                                                "the camera's default is all, as for camera"])).spec,
         SharedOptions.minimumScore.spec,
         SharedOptions.reference.described(.lines(["leaf reference for the generalist check (see plantleaf classify --help)"])).spec,
+        LessonsOptions.lessons.spec,
         SharedOptions.threads.spec,
         SharedOptions.jobs.described(.lines(["model instances: uploads and camera readings classified at once, \(OptionRange.phrase(OptionRange.jobs))",
                                              "(default: one per core, divided by --threads)"])).spec,
@@ -143,6 +146,7 @@ public struct ServeOptions: Sendable {
         options.labelsPath = try parsed.value(SharedOptions.labels)
         options.noCache = parsed.has(SharedOptions.noCache)
         options.referencePath = try parsed.value(SharedOptions.reference)
+        options.lessonsPath = try parsed.value(LessonsOptions.lessons)
         options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: SharedOptions.checks)
         options.journal = try JournalOptions.read(parsed)
         options.keepUploadPhotos = parsed.has(Declared.keepUploadPhotos)
@@ -176,6 +180,7 @@ public struct ServeOptions: Sendable {
         camera.labelsPath = serve.labelsPath
         camera.noCache = serve.noCache
         camera.referencePath = serve.referencePath
+        camera.lessonsPath = serve.lessonsPath
         camera.journal = serve.journal
         camera.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: CameraCommandOptions.Declared.checks)
         return camera

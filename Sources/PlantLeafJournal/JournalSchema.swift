@@ -69,6 +69,12 @@ package enum JournalSchema {
         INSERT INTO reading_counts(source, quarter, verdict, count, first_id)
             SELECT source, \(quarter("time")) AS q, verdict, count(*), min(id) FROM readings GROUP BY source, q, verdict;
         """,
+        // Version 4: where an answer came from (readings before it have NULL, read as the model's).
+        """
+        ALTER TABLE readings ADD COLUMN answer_from TEXT;
+        ALTER TABLE readings ADD COLUMN taught TEXT;
+        ALTER TABLE readings ADD COLUMN taught_similarity REAL;
+        """,
     ]
 
     /// The version this build writes.

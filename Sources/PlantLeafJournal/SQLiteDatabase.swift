@@ -4,17 +4,17 @@ import PlantLeafCore
 /// One connection to an SQLite file through the system's libsqlite3, opened with dlopen. Not
 /// shared between threads: each thread that reads or writes opens its own (SQLite's write-ahead
 /// log lets one write while others read).
-final class SQLiteDatabase {
-    static let librarySoname = PL_SQLITE_SONAME
+package final class SQLiteDatabase {
+    package static let librarySoname = PL_SQLITE_SONAME
 
-    let path: String
+    package let path: String
     private let handle: OpaquePointer
     /// Prepared once, kept for the life of the connection.
     private var statements: [String: OpaquePointer] = [:]
 
     /// Loads libsqlite3 once per process.
     /// - Throws: `.libraryMissing`, `.libraryUnusable`.
-    static func loadLibrary() throws(JournalError) {
+    package static func loadLibrary() throws(JournalError) {
         var detail = [CChar](repeating: 0, count: 512)
         let state = pl_sqlite_load(librarySoname, &detail, detail.count)
         switch LibraryLoad(state: state, detail: detail, library: librarySoname) {
@@ -25,7 +25,7 @@ final class SQLiteDatabase {
     }
 
     /// Opens (and with `create`, makes) the database at `path`; read-only when `readOnly`.
-    init(path: String, readOnly: Bool, create: Bool) throws(JournalError) {
+    package init(path: String, readOnly: Bool, create: Bool) throws(JournalError) {
         try SQLiteDatabase.loadLibrary()
         self.path = path
         var opened: OpaquePointer?
@@ -49,7 +49,7 @@ final class SQLiteDatabase {
     }
 
     /// The typed error for SQLite's result `code` while doing `step`.
-    static func error(_ code: Int32, path: String, step: String, message: String) -> JournalError {
+    package static func error(_ code: Int32, path: String, step: String, message: String) -> JournalError {
         switch code & 0xff {
         case kPLSQLiteNotADatabase, kPLSQLiteCorrupt: return .notADatabase(path: path)
         case kPLSQLiteReadOnly: return .readOnly(path: path)
@@ -65,14 +65,14 @@ final class SQLiteDatabase {
     }
 
     /// Runs statements that return no rows (schema, pragmas, transactions).
-    func execute(_ sql: String, step: String) throws(JournalError) {
+    package func execute(_ sql: String, step: String) throws(JournalError) {
         let code = pl_sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == kPLSQLiteOK else { throw failure(code, step) }
     }
 
     /// Runs `sql` with `values` bound to its ?s, calling `row` for each row; returns the rows' count.
     @discardableResult
-    func query(_ sql: String, _ values: [SQLiteValue] = [], step: String, row: (SQLiteRow) throws(JournalError) -> Void = { _ in }) throws(JournalError) -> Int {
+    package func query(_ sql: String, _ values: [SQLiteValue] = [], step: String, row: (SQLiteRow) throws(JournalError) -> Void = { _ in }) throws(JournalError) -> Int {
         let statement: OpaquePointer
         if let prepared = statements[sql] {
             statement = prepared
@@ -113,14 +113,14 @@ final class SQLiteDatabase {
     }
 
     /// The first column of the first row as an integer (a count, a pragma), 0 when none.
-    func integer(_ sql: String, _ values: [SQLiteValue] = [], step: String) throws(JournalError) -> Int64 {
+    package func integer(_ sql: String, _ values: [SQLiteValue] = [], step: String) throws(JournalError) -> Int64 {
         var result: Int64 = 0
         try query(sql, values, step: step) { row in result = row.integer(0) ?? 0 }
         return result
     }
 
     /// Runs `body` in one transaction, committed when it returns and rolled back when it throws.
-    func transaction<Result>(step: String, _ body: () throws(JournalError) -> Result) throws(JournalError) -> Result {
+    package func transaction<Result>(step: String, _ body: () throws(JournalError) -> Result) throws(JournalError) -> Result {
         try execute("BEGIN IMMEDIATE", step: step)
         do {
             let result = try body()
@@ -134,7 +134,7 @@ final class SQLiteDatabase {
 }
 
 /// A value bound to a statement's parameter, or read from a row's column.
-enum SQLiteValue {
+package enum SQLiteValue {
     case null
     case integer(Int64)
     case real(Double)
@@ -143,18 +143,18 @@ enum SQLiteValue {
 }
 
 /// The current row of a statement, read by column index; valid only within the row callback.
-struct SQLiteRow {
+package struct SQLiteRow {
     let statement: OpaquePointer
 
-    func isNull(_ column: Int32) -> Bool { pl_sqlite3_column_type(statement, column) == kPLSQLiteNull }
-    func integer(_ column: Int32) -> Int64? { isNull(column) ? nil : pl_sqlite3_column_int64(statement, column) }
-    func text(_ column: Int32) -> String? {
+    package func isNull(_ column: Int32) -> Bool { pl_sqlite3_column_type(statement, column) == kPLSQLiteNull }
+    package func integer(_ column: Int32) -> Int64? { isNull(column) ? nil : pl_sqlite3_column_int64(statement, column) }
+    package func text(_ column: Int32) -> String? {
         guard !isNull(column), let bytes = pl_sqlite3_column_text(statement, column) else { return nil }
         let count = Int(pl_sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
     /// The column's value as SQLite stores it, whatever the column's declared type.
-    func value(_ column: Int32) -> SQLiteValue {
+    package func value(_ column: Int32) -> SQLiteValue {
         switch pl_sqlite3_column_type(statement, column) {
         case kPLSQLiteInteger: return .integer(pl_sqlite3_column_int64(statement, column))
         case kPLSQLiteFloat: return .real(pl_sqlite3_column_double(statement, column))
@@ -163,7 +163,7 @@ struct SQLiteRow {
         default: return .null
         }
     }
-    func blob(_ column: Int32) -> [UInt8]? {
+    package func blob(_ column: Int32) -> [UInt8]? {
         guard !isNull(column) else { return nil }
         let count = Int(pl_sqlite3_column_bytes(statement, column))
         guard count > 0, let bytes = pl_sqlite3_column_blob(statement, column) else { return [] }

@@ -56,8 +56,9 @@ public struct MQTTReading: Sendable, Equatable {
     /// The state sensor's attributes: the state in `catalogue`'s language ("display"), the
     /// record's members with a place in the MQTT attributes (`ReadingRecord.fields`: the verdict,
     /// why it is not a diagnosis and what to do, the generalist check's leaf-likeness, null when
-    /// it was skipped, and the time the frame was taken, for the "last seen" sensor), whether the view
-    /// is blocked (with a journal), and the top
+    /// it was skipped, the time the frame was taken, for the "last seen" sensor, and where the
+    /// answer came from, the model or the grower's lessons with the taught class), whether the
+    /// view is blocked (with a journal), and the top
     /// classes by readable name and label, with scores from 0 to 1.
     public func attributes(in catalogue: Catalogue) -> String {
         var object = JSONObject()

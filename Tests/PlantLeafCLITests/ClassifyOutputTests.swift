@@ -41,13 +41,14 @@ import Testing
         #expect(result.status == 0)
         let rows = result.stdoutLines
         #expect(rows.count == 3)
-        #expect(rows[0] == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display")
+        #expect(rows[0] == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display,answer_from,taught")
         // The path holds spaces but no comma, so it stays unquoted.
         #expect(rows[1].hasPrefix(Self.leaf + ",diagnosis,1,29,Tomato___Early_blight,"))
         #expect(rows[2].hasPrefix(Self.leaf + ",diagnosis,2,"))
         // A diagnosis has no reason: that column is empty, the likeness and its time are not.
-        #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false).count == 14)
-        #expect(rows[1].hasSuffix(",Tomato — Early blight"))
+        #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false).count == 16)
+        // Without lessons the model answered, and nothing was taught.
+        #expect(rows[1].hasSuffix(",Tomato — Early blight,model,"))
         #expect(rows[1].split(separator: ",", omittingEmptySubsequences: false)[10] == "")
     }
 

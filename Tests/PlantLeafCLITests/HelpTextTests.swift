@@ -19,6 +19,8 @@ import Testing
         ("serve-help", ["serve", "--help"]),
         ("calibrate-help", ["calibrate", "--help"]),
         ("journal-help", ["journal", "--help"]),
+        ("teach-help", ["teach", "--help"]),
+        ("teach-without-action", ["teach"]),
         ("unknown-command", ["nonsense"]),
         ("unknown-option", ["classify", "--frobnicate", "leaf.jpg"]),
         ("bad-top-k", ["classify", "--top-k", "zero", "leaf.jpg"]),

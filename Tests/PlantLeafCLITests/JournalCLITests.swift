@@ -55,8 +55,8 @@ import Testing
         #expect(reexported.stdout == exported.stdout)
 
         let csv = try runPlantLeaf(["journal", "export", "--journal", journal, "--format", "csv", "--since", "2026-12-02T11:10:00+01:00"])
-        #expect(csv.stdout.split(separator: "\n").first == "id,time,source,verdict,reason,label,score,leaf_likeness,prepare_ms,invoke_ms")
-        #expect(csv.stdout.split(separator: "\n").dropFirst().first == "56,2026-12-02T11:10:30.000+01:00,greenhouse,diagnosis,,Tomato___Early_blight,0.875,,0.75,4.5")
+        #expect(csv.stdout.split(separator: "\n").first == "id,time,source,verdict,reason,label,score,leaf_likeness,prepare_ms,invoke_ms,answer_from,taught")
+        #expect(csv.stdout.split(separator: "\n").dropFirst().first == "56,2026-12-02T11:10:30.000+01:00,greenhouse,diagnosis,,Tomato___Early_blight,0.875,,0.75,4.5,model,")
         #expect(csv.stdout.split(separator: "\n").count == 1 + 5)
     }
 

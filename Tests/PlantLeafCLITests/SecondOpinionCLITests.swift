@@ -133,8 +133,8 @@ import Testing
             #expect((record["leaf_likeness_skipped"] as? String)?.contains(missing) == true)
         }
         let csv = try runPlantLeaf(["classify", "--format", "csv", "--top-k", "1", "--reference", missing, TestPaths.appleScabLeaf])
-        // Reason, likeness and the generalist's time empty; the class's name last.
-        #expect(csv.stdout.split(separator: "\n").last?.hasSuffix(",,,,Apple — Apple scab") == true, "\(csv.stdout)")
+        // Reason, likeness and the generalist's time empty; the class's name, then the model answered.
+        #expect(csv.stdout.split(separator: "\n").last?.hasSuffix(",,,,Apple — Apple scab,model,") == true, "\(csv.stdout)")
         let text = try runPlantLeaf(["classify", "--reference", missing, TestPaths.appleScabLeaf])
         #expect(text.stderrLines.count == 1 && text.stderr.contains("generalist check skipped in every result"))
         // Without the check nothing is said and nothing is written about it.

@@ -27,23 +27,33 @@ import Testing
 
     @Test func jsonCarriesTheVerdictBeforeTheTopAndTheStagesByTheirOneName() {
         #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json, catalogue: .english)
-            == #"{"schema": 2, "path": "leaf.jpg", "verdict": "diagnosis", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961, "display": "Apple — Black rot"}, "#
+            == #"{"schema": 2, "path": "leaf.jpg", "verdict": "diagnosis", "answer_from": "model", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961, "display": "Apple — Black rot"}, "#
             + #"{"index": 3, "label": "Apple___healthy", "score": 0.0039, "display": "Apple — healthy"}], "#
             + #""timing_ms": {"read": 0.041, "prepare": 0.812, "invoke": 4.2, "postprocess": 0.004}}"#)
     }
 
-    @Test func csvRowsMatchTheHeaderAndQuoteWhatNeedsIt() {
+    @Test func csvRowsMatchTheHeaderAndQuoteWhatNeedsIt() throws {
         let rows = ClassificationOutput.record(Self.result, path: PathName("a,\"b\".jpg"), format: .csv, catalogue: .english).split(separator: "\n")
         #expect(ClassificationOutput.csvHeader
-            == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display")
-        #expect(rows == [#""a,""b"".jpg",diagnosis,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,,,,Apple — Black rot"#,
-                         #""a,""b"".jpg",diagnosis,2,3,Apple___healthy,0.0039,0.041,0.812,4.2,0.004,,,,Apple — healthy"#])
+            == "path,verdict,rank,index,label,score,read_ms,prepare_ms,invoke_ms,postprocess_ms,reason,leaf_likeness,generalist_ms,display,answer_from,taught")
+        #expect(rows == [#""a,""b"".jpg",diagnosis,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,,,,Apple — Black rot,model,"#,
+                         #""a,""b"".jpg",diagnosis,2,3,Apple___healthy,0.0039,0.041,0.812,4.2,0.004,,,,Apple — healthy,model,"#])
         // A result the generalist checked and refused: its reason, likeness and time fill the last columns.
         var refused = Self.result
         (refused.verdict, refused.reason, refused.secondOpinion) = (.noLeaf, .unlikeLeaves, .leafLikeness(0.01234))
         refused.timings.generalist = 6.8
         #expect(ClassificationOutput.record(refused, path: PathName("dog.jpg"), format: .csv, catalogue: .english).split(separator: "\n").first
-            == "dog.jpg,no-leaf,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,unlike-leaves,0.0123,6.8,Apple — Black rot")
+            == "dog.jpg,no-leaf,1,1,Apple___Black_rot,0.9961,0.041,0.812,4.2,0.004,unlike-leaves,0.0123,6.8,Apple — Black rot,model,")
+        // A photo the grower's lessons named: the source and the taught name, in JSON and CSV alike.
+        var taught = Self.result
+        taught.source = .lessons
+        taught.taught = TaughtClasses.Match(className: "خيار — البياض الزغبي", similarity: 0.61234, threshold: 0.4, runnerUp: nil,
+                                            runnerUpSimilarity: nil, nearestModelSimilarity: 0.2, wins: true, closeToAnother: false)
+        #expect(ClassificationOutput.record(taught, path: PathName("c.jpg"), format: .csv, catalogue: .english).split(separator: "\n").first?
+            .hasSuffix(",Apple — Black rot,lessons,خيار — البياض الزغبي") == true)
+        let json = ClassificationOutput.record(taught, path: PathName("c.jpg"), format: .json, catalogue: .english)
+        #expect(json.contains(#""verdict": "diagnosis", "answer_from": "lessons", "taught": "خيار — البياض الزغبي", "taught_similarity": 0.6123, "top""#))
+        #expect(try ReadingRecord(decoding: Array(json.utf8)).taught == "خيار — البياض الزغبي")
     }
 
     @Test func failuresHaveARecordOnlyInJSON() {

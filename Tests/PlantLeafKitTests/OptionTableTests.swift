@@ -14,6 +14,7 @@ import Testing
         ("bench", BenchOptions.optionTable),
         ("bench compare", BenchOptions.compareOptionTable),
         ("calibrate", CalibrateOptions.optionTable),
+        ("teach", TeachOptions.optionTable),
     ]
 
     @Test func everyNameIsDeclaredOnce() {
@@ -76,7 +77,7 @@ import Testing
             "--request-timeout": ("2", "3"), "--image": ("a.jpg", "b.jpg"), "--runs": ("2", "3"), "--warmup": ("2", "3"),
             "--cpus": ("0", "0-1"), "--min-seconds": ("1", "2"), "--format": ("yuyv", "mjpeg"),
             "--reference": ("a.txt", "b.txt"), "--output": ("a.txt", "b.txt"), "--host": ("a.example", "b.example"), "--lang": ("en", "ar"),
-            "--journal": ("a.sqlite", "b.sqlite"), "--event-readings": ("2", "5"), "--keep-days": ("7", "30"), "--max-journal-size": ("64", "128"),
+            "--journal": ("a.sqlite", "b.sqlite"), "--lessons": ("a.sqlite", "b.sqlite"), "--class": ("Bean — rust", "خيار"), "--shots": ("5", "10"), "--splits": ("3", "30"), "--event-readings": ("2", "5"), "--keep-days": ("7", "30"), "--max-journal-size": ("64", "128"),
         ]
         return values[name]
     }
@@ -87,6 +88,7 @@ import Testing
         if command == "classify" { arguments.append("leaf.jpg") }
         if command == "bench compare" { arguments += ["a.json", "b.json"] }
         if command == "calibrate" { arguments.append("leaves") }
+        if command == "teach" { arguments.append("check") }
         // Serve's camera options (listed under --device) need a camera.
         if command == "serve", case .mentionedIn? = ServeOptions.optionTable.first(where: { $0.name == name })?.help {
             arguments += ["--device", "/dev/video7"]
@@ -106,6 +108,7 @@ import Testing
         case "serve": return String(describing: try ServeOptions.parse(arguments))
         case "bench": return String(describing: try BenchOptions.parse(arguments))
         case "calibrate": return String(describing: try CalibrateOptions.parse(arguments))
+        case "teach": return String(describing: try TeachOptions.parse(arguments))
         default: return String(describing: try BenchOptions.parse(["compare"] + arguments))
         }
     }

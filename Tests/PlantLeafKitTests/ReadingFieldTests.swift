@@ -12,10 +12,16 @@ import Testing
 @Suite struct ReadingFieldTests {
     static let top = [ScoredClass(index: 29, label: "Tomato___Early_blight", score: 0.875), ScoredClass(index: 3, label: "Apple___healthy", score: 0.125)]
     /// A record with every member set (numbers a Float keeps exactly, so the journal reads them back equal).
-    static let full = ReadingRecord(path: "leaf.jpg", pathHex: "6c6561662e6a7067", frame: 7, time: "2026-12-02T10:15:30.125+01:00", verdict: .uncertain,
-                                    reason: .lowScore, top: top, secondOpinion: .leafLikeness(0.5), ageMilliseconds: 41.25,
-                                    timings: .init(read: 0.5, prepare: 0.75, invoke: 4.5, postprocess: 0.25, generalist: 2.25),
-                                    captureFramesPerSecond: 29.5, inferenceFramesPerSecond: 14.75, dropped: 2, saved: "frames/7.jpg")
+    static let full: ReadingRecord = {
+        var record = ReadingRecord(path: "leaf.jpg", pathHex: "6c6561662e6a7067", frame: 7, time: "2026-12-02T10:15:30.125+01:00", verdict: .uncertain,
+                                   reason: .lowScore, top: top, secondOpinion: .leafLikeness(0.5), ageMilliseconds: 41.25,
+                                   timings: .init(read: 0.5, prepare: 0.75, invoke: 4.5, postprocess: 0.25, generalist: 2.25),
+                                   captureFramesPerSecond: 29.5, inferenceFramesPerSecond: 14.75, dropped: 2, saved: "frames/7.jpg")
+        record.answerFrom = .lessons
+        record.taught = "Moringa rust"
+        record.taughtSimilarity = 0.625
+        return record
+    }()
     /// The same, its generalist check skipped: leaf_likeness is null and leaf_likeness_skipped says why.
     static let skipped: ReadingRecord = {
         var record = full
@@ -144,7 +150,7 @@ import Testing
         let placed = ReadingRecord.fields.compactMap(\.places.journalCSV).count + ReadingRecord.classFields.compactMap(\.places.journalCSV).count
         #expect(header.count == placed + 2 && header.first == "id" && header[2] == "source")
         for field in ReadingRecord.fields where field.places.journalCSV != nil { #expect(header[field.places.journalCSV!] == field.csvColumn) }
-        #expect(JournalJSON.csvRow(readings[0]) == "\(readings[0].id),2026-12-02T10:15:30.125+01:00,greenhouse,uncertain,low-score,Tomato___Early_blight,0.875,0.5,0.75,4.5")
+        #expect(JournalJSON.csvRow(readings[0]) == "\(readings[0].id),2026-12-02T10:15:30.125+01:00,greenhouse,uncertain,low-score,Tomato___Early_blight,0.875,0.5,0.75,4.5,lessons,Moringa rust")
     }
 
     @Test func mqttAttributesCarryTheMembersPlacedThere() throws {

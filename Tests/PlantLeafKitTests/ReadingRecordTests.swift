@@ -86,7 +86,7 @@ import Testing
                                               ScoredClass(index: 0, label: "Apple___Apple_scab", score: 0)],
                                         ageMilliseconds: 1102.42, timings: ReadingRecord.Timings(prepare: 30.649, invoke: 1071.021),
                                         captureFramesPerSecond: 55.88, inferenceFramesPerSecond: 0.9, dropped: 7))
-        #expect(record.json == #"{"schema": 2, "frame": 72, "time": "2026-12-02T00:58:41.310+00:00", "verdict": "diagnosis", "top": [{"index": 37, "label": "Tomato___healthy", "score": 0.996094, "display": "Tomato — healthy"}, {"index": 0, "label": "Apple___Apple_scab", "score": 0, "display": "Apple — Apple scab"}], "age_ms": 1102.42, "timing_ms": {"prepare": 30.649, "invoke": 1071.021}, "capture_fps": 55.88, "inference_fps": 0.9, "dropped": 7}"#)
+        #expect(record.json == #"{"schema": 2, "frame": 72, "time": "2026-12-02T00:58:41.310+00:00", "verdict": "diagnosis", "answer_from": "model", "top": [{"index": 37, "label": "Tomato___healthy", "score": 0.996094, "display": "Tomato — healthy"}, {"index": 0, "label": "Apple___Apple_scab", "score": 0, "display": "Apple — Apple scab"}], "age_ms": 1102.42, "timing_ms": {"prepare": 30.649, "invoke": 1071.021}, "capture_fps": 55.88, "inference_fps": 0.9, "dropped": 7}"#)
         // classify's lines of schema 1 already had "timing_ms".
         let classify = try Self.decode(#"{"path": "leaf.jpg", "verdict": "uncertain", "top": [], "timing_ms": {"read": 1, "prepare": 2, "invoke": 3, "postprocess": 4}}"#)
         #expect(classify.timings == ReadingRecord.Timings(read: 1, prepare: 2, invoke: 3, postprocess: 4))

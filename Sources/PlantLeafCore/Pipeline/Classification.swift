@@ -13,6 +13,14 @@ public struct Classification: Sendable {
     /// frame's readings are compared with these).
     public var picture: PictureStatistics
     public var timings: StageTimings
+    /// The model's pooled feature vector from the same invoke as `top`, when the classifier reads
+    /// it (`Classifier.Options.readsFeatures`).
+    public var features: [Float]?
+    /// Where the answer came from: the model, or the grower's lessons (`taught`).
+    public var source: AnswerSource = .model
+    /// What the grower's lessons make of the picture, when some are loaded; the answer when
+    /// `source` is `.lessons`.
+    public var taught: TaughtClasses.Match?
 
     /// A result as `run(topK:timings:previousPicture:)` makes it (also for tests and other front
     /// ends' renderers).

@@ -38,6 +38,10 @@ public enum ClassificationOutput {
         case .text:
             var lines = [path.escaped, "  " + verdictLine(result.verdict, in: catalogue)]
             if let reason = result.reason { lines.append("  " + catalogue.advice(reason)) }
+            if result.source == .lessons, let taught = result.taught {
+                lines.append("  " + catalogue.text("teach.answer-line", ["class": TerminalText.neutralised(taught.className),
+                                                                         "similarity": DecimalText.fixed(taught.similarity, decimals: 2)]))
+            }
             for entry in result.top {
                 let percent = DecimalText.fixed(entry.score * 100, decimals: 1)
                 lines.append("  " + String(repeating: " ", count: max(0, 5 - percent.count)) + percent + "%  " + catalogue.className(entry.label))

@@ -43,6 +43,12 @@ public final class Classifier {
         /// The generalist check's model and leaf reference; nil leaves the check skipped when
         /// the policy runs it.
         public var secondOpinion: SecondOpinion.Options?
+        /// Read the model's pooled feature vector with every result (`Classification.features`),
+        /// what a grower's lessons are compared by.
+        public var readsFeatures = false
+        /// A grower's lessons (their features need `readsFeatures`): a photo close to them is
+        /// named by them (`Classification.source`).
+        public var lessons: TaughtClasses?
 
         /// Options for the model at `modelPath` with the labels at `labelsPath`. The crop is the
         /// camera's, so a picture gets the same answer from a file as from a camera.
@@ -68,7 +74,7 @@ public final class Classifier {
     public init(options: Options) throws(ClassifierSetupError) {
         self.options = options
         do {
-            interpreter = try Interpreter(modelPath: options.modelPath, options: options.runtime)
+            interpreter = try Interpreter(modelPath: options.modelPath, options: options.runtime, pooledFeature: options.readsFeatures)
         } catch {
             throw .runtime(error)
         }
@@ -84,6 +90,13 @@ public final class Classifier {
         resizer = RowResizer(width: size.width, height: size.height, crop: options.crop)
         resizer.keepsTensorRows = true
         (secondOpinion, secondOpinionProblem) = Self.loadSecondOpinion(options)
+        if let lessons = options.lessons {
+            if featureSignature == nil {
+                lessonsProblem = "\(options.modelPath) has no pooled feature vector to compare with the lessons: they are not used"
+            } else if let taughtWith = lessons.model, taughtWith != featureSignature {
+                lessonsProblem = "the lessons were taught with another model (\(taughtWith)): they are not used with \(options.modelPath)"
+            }
+        }
     }
 
     /// The generalist check's model and reference when the policy runs the check: either, or why not.
@@ -100,6 +113,20 @@ public final class Classifier {
     /// The picture the model read last, cropped and resized to its input: what serve keeps of
     /// an upload with --keep-upload-photos, never the file itself. Nil before the first input.
     public var modelInput: RGBImage? { inputImage }
+
+    /// What tells one model's features from another's: the pooled tensor's name and length and the
+    /// model's class count. Lessons taught with another model are not compared with these.
+    public var featureSignature: String? {
+        interpreter.feature.map { "\($0.name) \($0.elementCount) \(interpreter.output.elementCount)" }
+    }
+
+    /// Why the lessons in the options are not used (taught with another model, or this one has no
+    /// features); nil when they are used or there are none.
+    public private(set) var lessonsProblem: String?
+
+    /// How many values the model's pooled feature vector has; nil when features were not asked
+    /// for or the model has no pooled vector PlantLeaf can read.
+    public var featureCount: Int? { interpreter.feature?.elementCount }
 
     /// The model's input image size.
     public var inputSize: (width: Int, height: Int) { interpreter.inputSize }
@@ -279,6 +306,8 @@ public final class Classifier {
         var invoke = MonotonicClock.milliseconds(since: invokeStart)
         let postStart = MonotonicClock.nanoseconds()
         let top = try readTop(topK)
+        // Before the mirror check's invoke overwrites it.
+        let features = try interpreter.readFeature()
         var postprocess = MonotonicClock.milliseconds(since: postStart)
         let policy = verdictPolicy ?? options.verdictPolicy
         var mirrored: ScoredClass?
@@ -311,8 +340,30 @@ public final class Classifier {
         timings.invoke = invoke
         timings.postprocess = postprocess
         timings.generalist = generalist
-        return Classification(top: top, verdict: judgement.verdict, reason: judgement.reason, secondOpinion: opinion,
-                              picture: inputPicture, timings: timings)
+        var result = Classification(top: top, verdict: judgement.verdict, reason: judgement.reason, secondOpinion: opinion,
+                                    picture: inputPicture, timings: timings)
+        result.features = features
+        if lessonsProblem == nil, let lessons = options.lessons, let features { Self.consult(lessons, features: features, policy: policy, result: &result) }
+        return result
+    }
+
+    /// The lessons' say on a result: a photo close to a taught class is a leaf of that crop,
+    /// whatever the colour or generalist checks doubted (a brown diseased leaf, a leaf on paper),
+    /// when it is close enough to overrule them (`TaughtClasses.doubtedLeafSimilarity`), but a
+    /// picture with no content stays `no-picture`; between two close taught classes it is
+    /// `uncertain`. Far from every lesson, the model's answer and verdict stand.
+    static func consult(_ lessons: TaughtClasses, features: [Float], policy: VerdictPolicy, result: inout Classification) {
+        guard let match = lessons.match(features) else { return }
+        result.taught = match
+        guard match.wins, result.verdict != .noPicture else { return }
+        let doubted = result.verdict != .diagnosis
+        guard !doubted || match.similarity >= TaughtClasses.doubtedLeafSimilarity else { return }
+        result.source = .lessons
+        if match.closeToAnother {
+            (result.verdict, result.reason) = (.uncertain, .closeTaughtClasses)
+        } else {
+            (result.verdict, result.reason) = (.diagnosis, nil)
+        }
     }
 
     /// The generalist's view of the last input, when the policy runs its check.

@@ -128,6 +128,14 @@ extension ReadingRecord {
         .init("reason", .text, sql: "reason", csv: "reason", .init(classifyCSV: 10, journalCSV: 4, mqtt: 2),
               value: { r, _ in .text(r.reason?.rawValue) }, set: { r, v in r.reason = v.text.flatMap(VerdictReason.init(rawValue:)); return r.reason != nil }),
         .init("advice", .words, .init(mqtt: 3), value: { r, catalogue in .text(r.reason.map(catalogue.advice)) }),
+        // Where the answer came from: every record says it ("model" for lines written before lessons).
+        .init("answer_from", .text, sql: "answer_from", csv: "answer_from", .init(classifyCSV: 14, journalCSV: 10, mqtt: 7),
+              value: { r, _ in .text(r.answerFrom.rawValue) }, set: { r, v in v.text.flatMap(AnswerSource.init(rawValue:)).map { r.answerFrom = $0 } != nil }),
+        .init("taught", .text, sql: "taught", csv: "taught", .init(classifyCSV: 15, journalCSV: 11, mqtt: 8),
+              value: { r, _ in .text(r.taught) }, set: { r, v in r.taught = v.text; return true }),
+        // Only beside "taught": how close the picture is to the taught class.
+        .init("taught_similarity", .real(decimals: 4), sql: "taught_similarity",
+              value: { r, _ in r.taught == nil ? nil : .real(r.taughtSimilarity ?? .nan) }, set: { r, v in r.taughtSimilarity = v.real; return true }),
         .init("top", .classes, required: true, sql: "top", value: { r, _ in .classes(r.top) },
               set: { r, v in guard case .classes(let top) = v else { return false }; r.top = top; return true }),
         // Null, with leaf_likeness_skipped saying why, when the check could not run.

@@ -14,9 +14,11 @@
 ///   time with its offset);
 /// - "verdict" (`Verdict`'s names); "reason" when it is not a diagnosis (`VerdictReason`'s
 ///   names: the reading that decided) and "advice", what to do, in words (read back from
-///   "reason", not from the line); "top" (best first: "index", "label", "score", and "display",
-///   the class's name for people); "advice" and "display" are in the catalogue's language, the
-///   rest the same in every language;
+///   "reason", not from the line);
+/// - "answer_from": "model", or "lessons" when the grower's taught class is the answer, then
+///   "taught" (that class's name as the grower wrote it) and "taught_similarity" (0...1);
+/// - "top" (best first: "index", "label", "score", and "display", the class's name for people);
+///   "advice" and "display" are in the catalogue's language, the rest the same in every language;
 /// - "leaf_likeness" when the generalist check runs: how like leaf photos the generalist model
 ///   finds the picture, 0...1; null, with "leaf_likeness_skipped" saying why, when its model or
 ///   leaf reference could not be used;
@@ -74,6 +76,11 @@ public struct ReadingRecord: Sendable, Equatable {
     public var inferenceFramesPerSecond: Double?
     public var dropped: Int?
     public var saved: String?
+    // The lessons' members (docs/teach.md), declared in `fields` like the others.
+    /// Where the answer came from; with `.lessons`, `taught` names it.
+    public var answerFrom: AnswerSource = .model
+    public var taught: String?
+    public var taughtSimilarity: Double?
 
     public init(path: String? = nil, pathHex: String? = nil, frame: Int? = nil, time: String? = nil, verdict: Verdict,
                 reason: VerdictReason? = nil, top: [ScoredClass], secondOpinion: SecondOpinionReading = .notRun, ageMilliseconds: Double? = nil, timings: Timings, captureFramesPerSecond: Double? = nil, inferenceFramesPerSecond: Double? = nil,
@@ -99,6 +106,24 @@ public struct ReadingRecord: Sendable, Equatable {
         let name = ReadingRecord.pathMembers(path)
         self.init(path: name.path, pathHex: name.hex, verdict: result.verdict, reason: result.reason, top: result.top,
                   secondOpinion: result.secondOpinion, timings: Timings(result.timings, generalistRan: result.secondOpinion.leafLikeness != nil))
+        setAnswerSource(of: result)
+    }
+
+    /// The record with the lessons' fields of `result`, when there is one.
+    public func withAnswerSource(of result: Classification?) -> ReadingRecord {
+        guard let result else { return self }
+        var record = self
+        record.setAnswerSource(of: result)
+        return record
+    }
+
+    /// The lessons' fields from a classification.
+    public mutating func setAnswerSource(of result: Classification) {
+        answerFrom = result.source
+        if result.source == .lessons, let taught = result.taught {
+            self.taught = taught.className
+            taughtSimilarity = taught.similarity
+        }
     }
 
     /// "path" and "path_hex" for a file's name: the name itself when it is UTF-8 (JSON escapes

@@ -49,6 +49,9 @@ public final class Interpreter {
     public let modelPath: String
     public let input: TensorInfo
     public let output: TensorInfo
+    /// The model's pooled feature vector, read from the same invoke as `output` when the
+    /// interpreter was made with `pooledFeature` and the model has one (`PooledFeatureOutput`).
+    public let feature: TensorInfo?
     public let options: Options
     public var threads: Int { options.threads }
     /// The model file's size in bytes.
@@ -63,14 +66,16 @@ public final class Interpreter {
     ///
     /// - Throws: `RuntimeError`: an invalid thread count or input side, a runtime library missing
     ///   or unusable, a model missing, unreadable, damaged or unsupported, or a LiteRT call that fails.
-    public convenience init(modelPath: String, options: Options, inputSide: Int? = nil) throws(RuntimeError) {
+    /// With `pooledFeature`, the model's last global pool becomes a second output (`feature`).
+    public convenience init(modelPath: String, options: Options, inputSide: Int? = nil, pooledFeature: Bool = false) throws(RuntimeError) {
         // The thread count and the library before the model: with several things wrong, the
         // first reported is the one to fix first.
         try Interpreter.checkPrerequisites(options)
         if let inputSide, !Interpreter.resizableSides.contains(inputSide) {
             throw .invalidInputSide(inputSide, allowed: Interpreter.resizableSides)
         }
-        try self.init(compiling: ModelFile(path: modelPath, inputSide: inputSide), options: options, inputSide: inputSide)
+        try self.init(compiling: ModelFile(path: modelPath, inputSide: inputSide, pooledFeature: pooledFeature), options: options,
+                      inputSide: inputSide)
     }
 
     /// Compiles a model already mapped and checked; several interpreters may share one.
@@ -117,12 +122,27 @@ public final class Interpreter {
         guard inputCount == 1, outputCount >= 1 else {
             throw .unsupportedModel(path: modelPath, reason: "expected 1 input and 1 output, found \(inputCount) and \(outputCount)")
         }
-        var inputTensor: LiteRtTensor?, outputTensor: LiteRtTensor?
+        var inputTensor: LiteRtTensor?, outputTensor: LiteRtTensor?, featureTensor: LiteRtTensor?
         try check(pl_LiteRtGetSignatureInputTensorByIndex(signature, 0, &inputTensor), "LiteRtGetSignatureInputTensorByIndex", modelPath)
-        try check(pl_LiteRtGetSignatureOutputTensorByIndex(signature, 0, &outputTensor), "LiteRtGetSignatureOutputTensorByIndex", modelPath)
-        // Only one output buffer is bound when the model runs, so a model with more would load
-        // and then fail on every image: refused here instead.
-        guard outputCount == 1 else {
+        // The scores are the model's own output; the pooled tensor, when added, is told by its name.
+        var scoreIndex = 0, featureIndex: Int?
+        if outputCount == 2, let featureName = modelFile.pooledFeatureName {
+            for index in 0..<2 {
+                var tensor: LiteRtTensor?
+                try check(pl_LiteRtGetSignatureOutputTensorByIndex(signature, index, &tensor), "LiteRtGetSignatureOutputTensorByIndex", modelPath)
+                if try Interpreter.describe(tensor, modelPath: modelPath).name == featureName {
+                    featureIndex = index
+                    featureTensor = tensor
+                } else {
+                    scoreIndex = index
+                }
+            }
+        }
+        try check(pl_LiteRtGetSignatureOutputTensorByIndex(signature, scoreIndex, &outputTensor),
+                  "LiteRtGetSignatureOutputTensorByIndex", modelPath)
+        // Only one output buffer (and the added feature's) is bound when the model runs, so a
+        // model with more would load and then fail on every image: refused here instead.
+        guard outputCount == (featureIndex == nil ? 1 : 2) else {
             var names: [String] = []
             for index in 0..<outputCount {
                 var tensor: LiteRtTensor?
@@ -199,14 +219,30 @@ public final class Interpreter {
                   "LiteRtGetCompiledModelOutputTensorLayouts", modelPath)
 
         let input = try Interpreter.describe(inputTensor, resolvedLayout: inputLayout, modelPath: modelPath)
-        let output = try Interpreter.describe(outputTensor, resolvedLayout: outputLayouts[0], modelPath: modelPath)
+        let output = try Interpreter.describe(outputTensor, resolvedLayout: outputLayouts[scoreIndex], modelPath: modelPath)
         try Interpreter.checkSupported(input: input, output: output, modelPath: modelPath)
 
         handles.inputBuffer = try Interpreter.makeBuffer(for: input, layout: inputLayout, environment: handles.environment, modelPath: modelPath)
-        handles.outputBuffer = try Interpreter.makeBuffer(for: output, layout: outputLayouts[0], environment: handles.environment, modelPath: modelPath)
+        handles.outputBuffer = try Interpreter.makeBuffer(for: output, layout: outputLayouts[scoreIndex], environment: handles.environment,
+                                                          modelPath: modelPath)
+        var feature: TensorInfo?
+        if let featureIndex {
+            let described = try Interpreter.describe(featureTensor, resolvedLayout: outputLayouts[featureIndex], modelPath: modelPath)
+            // Read as the scores are: a feature PlantLeaf could not dequantise is no feature.
+            if described.elementType == .float32 || ([.int8, .uint8].contains(described.elementType) && described.quantization != nil),
+               Interpreter.sizeProblem(described) == nil {
+                feature = described
+            }
+            handles.featureBuffer = try Interpreter.makeBuffer(for: described, layout: outputLayouts[featureIndex],
+                                                               environment: handles.environment, modelPath: modelPath)
+            handles.outputOrder = featureIndex == 1 ? [handles.outputBuffer, handles.featureBuffer] : [handles.featureBuffer, handles.outputBuffer]
+        } else {
+            handles.outputOrder = [handles.outputBuffer]
+        }
 
         self.input = input
         self.output = output
+        self.feature = feature
         self.handles = handles
     }
 
@@ -228,8 +264,19 @@ public final class Interpreter {
     /// - Throws: `RuntimeError.callFailed` with LiteRT's status.
     public func invoke() throws(RuntimeError) {
         var inputs: [LiteRtTensorBuffer?] = [handles.inputBuffer]
-        var outputs: [LiteRtTensorBuffer?] = [handles.outputBuffer]
-        try check(pl_LiteRtRunCompiledModel(handles.compiledModel, 0, 1, &inputs, 1, &outputs), "LiteRtRunCompiledModel", modelPath)
+        var outputs = handles.outputOrder
+        try check(pl_LiteRtRunCompiledModel(handles.compiledModel, 0, 1, &inputs, outputs.count, &outputs), "LiteRtRunCompiledModel", modelPath)
+    }
+
+    /// The pooled feature vector of the last invoke, dequantised; nil without `feature`.
+    ///
+    /// - Throws: `RuntimeError.callFailed` when the feature buffer cannot be locked.
+    public func readFeature() throws(RuntimeError) -> [Float]? {
+        guard let feature else { return nil }
+        var memory: UnsafeMutableRawPointer?
+        try check(pl_LiteRtLockTensorBuffer(handles.featureBuffer, &memory, Int32(kPLLockModeRead)), "LiteRtLockTensorBuffer", modelPath)
+        defer { _ = pl_LiteRtUnlockTensorBuffer(handles.featureBuffer) }
+        return Scores.dequantize(UnsafeRawBufferPointer(start: memory, count: feature.byteCount), tensor: feature).map { Float($0) }
     }
 
     /// Gives `body` the output tensor's memory (output.byteCount bytes) to read.
@@ -288,12 +335,16 @@ public final class Interpreter {
         var profiler: LiteRtProfiler?
         var inputBuffer: LiteRtTensorBuffer?
         var outputBuffer: LiteRtTensorBuffer?
+        var featureBuffer: LiteRtTensorBuffer?
+        /// The output buffers in the signature's order, as each invoke binds them.
+        var outputOrder: [LiteRtTensorBuffer?] = []
 
         init(modelFile: ModelFile) { self.modelFile = modelFile }
 
         deinit {
             if let inputBuffer { pl_LiteRtDestroyTensorBuffer(inputBuffer) }
             if let outputBuffer { pl_LiteRtDestroyTensorBuffer(outputBuffer) }
+            if let featureBuffer { pl_LiteRtDestroyTensorBuffer(featureBuffer) }
             if let compiledModel { pl_LiteRtDestroyCompiledModel(compiledModel) }
             if let options { pl_LiteRtDestroyOptions(options) }
             if let model { pl_LiteRtDestroyModel(model) }

@@ -20,13 +20,23 @@ public final class ModelFile {
     let bytes: UnsafeRawBufferPointer
     /// The mapped file's identity, which keys its stored digest (`WeightCache`).
     let identity: FileIdentity
+    /// The mapping's own size: the file's, plus a page for the outputs vector written after it
+    /// when the pooled features were asked for.
+    private let mappedSize: Int
+    /// The pooled feature tensor's name when it was added as the model's last output; nil when it
+    /// was not asked for or the model has none (`featureProblem` says which).
+    public let pooledFeatureName: String?
 
     /// Maps and checks the file at `path`. With `inputSide`, the windows of its global average
     /// pools are set for a square input of that side (`GlobalPoolWindow`), in this process's copy
     /// of their page only: the file and other processes' mappings of it keep theirs.
     ///
+    /// With `pooledFeature`, the model's last global pool (`PooledFeatureOutput`) is added to its
+    /// outputs, in this process's copy likewise: the new outputs vector goes in a page mapped
+    /// just after the file, and the subgraph's offset to it is the one byte range changed.
+    ///
     /// - Throws: `RuntimeError.modelNotFound`, `.modelUnreadable`, `.notAModel` or `.damagedModel`.
-    public init(path: String, inputSide: Int? = nil) throws(RuntimeError) {
+    public init(path: String, inputSide: Int? = nil, pooledFeature: Bool = false) throws(RuntimeError) {
         // O_NONBLOCK: a FIFO given as the model must not hang the open; it is refused below.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -46,28 +56,75 @@ public final class ModelFile {
         guard size >= ModelFile.minimumSize else { throw .notAModel(path: path, reason: "only \(size) bytes") }
         // Mapped rather than read: the pages stay the page cache's, one copy for every
         // interpreter and process running this model.
-        let protection = inputSide == nil ? PROT_READ : PROT_READ | PROT_WRITE
-        guard let mapping = mmap(nil, size, protection, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
-            throw .modelUnreadable(path: path, reason: .system(SystemError(errno)))
+        let writable = inputSide != nil || pooledFeature
+        let protection = writable ? PROT_READ | PROT_WRITE : PROT_READ
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // Room after the file: the file's last page up to its end, then one anonymous page.
+        let mappedSize = pooledFeature ? (size + page - 1) / page * page + page : size
+        var mapping: UnsafeMutableRawPointer?
+        if pooledFeature {
+            guard let reserved = mmap(nil, mappedSize, protection, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), reserved != MAP_FAILED else {
+                throw .modelUnreadable(path: path, reason: .system(SystemError(errno)))
+            }
+            guard let fileMapping = mmap(reserved, size, protection, MAP_PRIVATE | MAP_FIXED, descriptor, 0), fileMapping != MAP_FAILED else {
+                let error = errno
+                munmap(reserved, mappedSize)
+                throw .modelUnreadable(path: path, reason: .system(SystemError(error)))
+            }
+            mapping = fileMapping
+        } else {
+            guard let fileMapping = mmap(nil, size, protection, MAP_PRIVATE, descriptor, 0), fileMapping != MAP_FAILED else {
+                throw .modelUnreadable(path: path, reason: .system(SystemError(errno)))
+            }
+            mapping = fileMapping
         }
-        let bytes = UnsafeRawBufferPointer(start: mapping, count: size)
+        var bytes = UnsafeRawBufferPointer(start: mapping, count: size)
+        var featureName: String?
         do {
             try ModelFile.check(contents: bytes, path: path)
             if let inputSide {
                 try ModelFile.setGlobalPoolWindows(UnsafeMutableRawBufferPointer(mutating: bytes), inputSide: inputSide, path: path)
-                mprotect(mapping, size, PROT_READ)
             }
+            if pooledFeature, let added = try ModelFile.addPooledFeatureOutput(mapping!, size: size, room: mappedSize - size, path: path) {
+                bytes = UnsafeRawBufferPointer(start: mapping, count: added.size)
+                featureName = added.name
+                try ModelFile.check(contents: bytes, path: path)
+            }
+            if writable { mprotect(mapping, mappedSize, PROT_READ) }
         } catch {
-            munmap(mapping, size)
+            munmap(mapping, mappedSize)
             throw error
         }
         self.path = path
         self.bytes = bytes
+        self.mappedSize = mappedSize
+        pooledFeatureName = featureName
         identity = FileIdentity(status)
     }
 
     deinit {
-        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), mappedSize)
+    }
+
+    /// Writes the subgraph's outputs plus its pooled tensor as a new vector after the file's end
+    /// (4-byte aligned, as flatbuffers' vectors are) and points the subgraph at it; returns the
+    /// buffer's new size and the tensor's name, or nil when the model has no pooled vector.
+    private static func addPooledFeatureOutput(_ mapping: UnsafeMutableRawPointer, size: Int, room: Int,
+                                               path: String) throws(RuntimeError) -> (size: Int, name: String)? {
+        let found: PooledFeatureOutput?
+        do {
+            found = try PooledFeatureOutput.find(in: UnsafeRawBufferPointer(start: mapping, count: size))
+        } catch {
+            throw .damagedModel(path: path, reason: error.reason)
+        }
+        guard let found else { return nil }
+        let vector = found.newOutputsVector
+        let start = (size + 15) / 16 * 16
+        guard start + vector.count <= size + room else { return nil }
+        for (offset, byte) in vector.enumerated() { mapping.storeBytes(of: byte, toByteOffset: start + offset, as: UInt8.self) }
+        let offset = UInt32(start - found.outputsFieldPosition).littleEndian
+        mapping.storeBytes(of: offset, toByteOffset: found.outputsFieldPosition, as: UInt32.self)
+        return (start + vector.count, found.tensorName)
     }
 
     private static func setGlobalPoolWindows(_ bytes: UnsafeMutableRawBufferPointer, inputSide: Int, path: String) throws(RuntimeError) {

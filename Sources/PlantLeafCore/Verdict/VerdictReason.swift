@@ -27,5 +27,7 @@ public enum VerdictReason: String, Sendable, CaseIterable {
     case lowScore = "low-score"
     /// The picture mirrored gets another class or a low score.
     case unstable
+    /// The grower's lessons find the picture as close to two of their taught classes.
+    case closeTaughtClasses = "close-taught-classes"
 
 }

@@ -51,9 +51,12 @@ function readableTime(text) {
 function show(answer, timing) {
   const verdict = answer.verdict;
   const heading = document.getElementById("verdict");
-  heading.textContent = verdict === "diagnosis" ? answer.top[0].display : say("verdict." + verdict + ".heading");
+  // A class the grower taught is the answer as they wrote it, and the page says so.
+  const taught = answer.answer_from === "lessons" && verdict === "diagnosis";
+  heading.textContent = taught ? answer.taught : verdict === "diagnosis" ? answer.top[0].display : say("verdict." + verdict + ".heading");
   heading.className = verdict;
-  document.getElementById("meaning").textContent = verdict === "diagnosis" ? say("verdict.diagnosis.advice") : (answer.advice || "");
+  document.getElementById("meaning").textContent = taught ? say("page.taught-answer")
+    : verdict === "diagnosis" ? say("verdict.diagnosis.advice") : (answer.advice || "");
   topList.replaceChildren(...answer.top.slice(0, 3).map(entry => {
     const item = document.createElement("li");
     const bar = document.createElement("meter");
@@ -67,7 +70,7 @@ function show(answer, timing) {
     return item;
   }));
   // The model names a class for any picture: only a diagnosis shows it as the answer.
-  if (verdict === "diagnosis") result.insertBefore(topList, details);
+  if (verdict === "diagnosis" && !taught) result.insertBefore(topList, details);
   else details.insertBefore(topList, document.getElementById("codes"));
   document.getElementById("codes").textContent = say("page.result-code", { verdict: verdict })
     + (answer.reason ? " " + say("page.reason-code", { reason: answer.reason }) : "");
