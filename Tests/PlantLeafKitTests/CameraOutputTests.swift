@@ -27,7 +27,7 @@ import Testing
     /// The frame's line is its reading record, with the stages in "timing_ms" as every output has them.
     @Test func frameRecordNamesTheStagesAsEveryOutputDoes() {
         #expect(Self.result(savedPath: "frames/000017-Apple_Cedar_apple_rust.jpg").record.json
-            == #"{"schema": 2, "frame": 17, "time": "2026-12-02T05:01:02.345+01:00", "verdict": "uncertain", "top": [{"index": 2, "label": "Apple___Cedar_apple_rust", "#
+            == #"{"schema": 2, "frame": 17, "time": "2026-12-02T05:01:02.345+01:00", "verdict": "uncertain", "answer_from": "model", "top": [{"index": 2, "label": "Apple___Cedar_apple_rust", "#
             + #""score": 0.875, "display": "Apple — Cedar apple rust"}], "age_ms": 41.23, "timing_ms": {"prepare": 0.735, "invoke": 4.4}, "capture_fps": 29.97, "#
             + #""inference_fps": 14.95, "dropped": 2, "saved": "frames/000017-Apple_Cedar_apple_rust.jpg"}"#)
     }

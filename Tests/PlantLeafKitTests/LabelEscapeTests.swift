@@ -12,7 +12,7 @@ import Testing
     @Test func textAndCSVNeutraliseJSONStaysExact() {
         #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .text, catalogue: .english) == "leaf.jpg\n  Diagnosis: the top class is the answer\n   50.0%  " + Self.shown)
         let csv = ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .csv, catalogue: .english)
-        #expect(csv == #"leaf.jpg,diagnosis,1,0,Apple___\x1b]0;pwned\x07scab\xe2\x80\xaegpj.exe\xc2\x9b2J,0.5,0,0,0,0,,,,"# + Self.shown)
+        #expect(csv == #"leaf.jpg,diagnosis,1,0,Apple___\x1b]0;pwned\x07scab\xe2\x80\xaegpj.exe\xc2\x9b2J,0.5,0,0,0,0,,,,"# + Self.shown + ",model,")
         let json = ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json, catalogue: .english)
         #expect(json.contains(#""label": "Apple___\u001b]0;pwned\u0007scab"# + "\u{202E}" + #"gpj.exe\u009b2J""#))
         #expect(Labels.displayName("Tomato___Early_blight") == "Tomato — Early blight")
