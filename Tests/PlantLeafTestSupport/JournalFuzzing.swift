@@ -137,7 +137,7 @@ public enum JournalFuzzing {
         let run = runs.add(1, ordering: .relaxed).newValue
         let path = NSTemporaryDirectory() + "plantleaf-fuzz-journal-\(getpid())-\(run).sqlite"
         for side in ["-wal", "-shm"] { unlink(path + side) }
-        FileManager.default.createFile(atPath: path, contents: Data(template))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(template))
         return path
     }
 
