@@ -69,7 +69,7 @@ import Testing
             }
             // Discovery configs carry no has_entity_name: MQTT discovery does not know it and drops it.
             #expect(configs.allSatisfy { $0["has_entity_name"] == nil })
-            let ids = zip(configs, expected).map { config, id in id.prefix { $0 != "." } + "." + (config["object_id"] as? String ?? "none") }
+            let ids = zip(configs, expected).map { config, id in String(id.prefix { $0 != "." }) + "." + (config["object_id"] as? String ?? "none") }
             #expect(ids == expected)
             names.append(configs.map { $0["name"] as? String ?? "" })
         }

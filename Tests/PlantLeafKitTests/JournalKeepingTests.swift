@@ -222,7 +222,7 @@ import Testing
             let until = Bool.random(using: &generator) ? nil : JournalTime(milliseconds: start + Int64.random(in: 0..<(21 * 86_400_000), using: &generator), offsetMinutes: 0)
             let source = [nil, "cam", "upload", "old"].randomElement(using: &generator)!
             let offset = [0, 60, -300, 330, 345, 7].randomElement(using: &generator)!
-            let period: Int64 = [86_400_000, 7 * 86_400_000, 3_600_000].randomElement(using: &generator)!
+            let period = ([86_400_000, 7 * 86_400_000, 3_600_000] as [Int64]).randomElement(using: &generator)!
             let selection = Journal.Selection(since: since, until: until, source: source)
             let counted = try journal.verdictCounts(selection, periodMilliseconds: period, offsetMinutes: offset)
             var expected: [Int64: [Verdict: Int]] = [:]
