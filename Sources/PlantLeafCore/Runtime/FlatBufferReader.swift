@@ -113,6 +113,18 @@ struct FlatBufferReader {
         return result
     }
 
+    /// A TFLite model's operator codes, each its builtin operator: the newer 32-bit field, or the
+    /// deprecated 8-bit one that older converters wrote (the larger of the two is the one set).
+    mutating func builtinOperatorCodes(of model: Table) throws(Damage) -> [Int] {
+        var codes: [Int] = []
+        for code in try tables(1, of: model, "operator_codes") {
+            let deprecated = Int(Int8(truncatingIfNeeded: try scalar(0, of: code, width: 1, "deprecated_builtin_code") ?? 0))
+            let builtin = Int(Int32(truncatingIfNeeded: try scalar(3, of: code, width: 4, "builtin_code") ?? 0))
+            codes.append(max(deprecated, builtin))
+        }
+        return codes
+    }
+
     /// Checks that every 32-bit integer in the vector field lies in `allowed`.
     mutating func indices(_ id: Int, of table: Table, allowed: Range<Int>, _ what: String) throws(Damage) {
         guard let list = try vector(id, of: table, elementWidth: 4, what) else { return }

@@ -23,12 +23,7 @@ struct PooledFeatureOutput {
     static func find(in bytes: UnsafeRawBufferPointer) throws(FlatBufferReader.Damage) -> PooledFeatureOutput? {
         var reader = FlatBufferReader(bytes: bytes)
         let model = try reader.table(at: try reader.follow(at: 0, "root table offset"), "model")
-        var codes: [Int] = []
-        for code in try reader.tables(1, of: model, "operator_codes") {
-            let deprecated = Int(Int8(truncatingIfNeeded: try reader.scalar(0, of: code, width: 1, "deprecated_builtin_code") ?? 0))
-            let builtin = Int(Int32(truncatingIfNeeded: try reader.scalar(3, of: code, width: 4, "builtin_code") ?? 0))
-            codes.append(max(deprecated, builtin))
-        }
+        let codes = try reader.builtinOperatorCodes(of: model)
         guard let subgraph = try reader.tables(2, of: model, "subgraphs").first,
               let outputsField = try reader.field(2, of: subgraph, width: 4, "outputs"),
               let outputList = try reader.vector(2, of: subgraph, elementWidth: 4, "outputs") else { return nil }
