@@ -6,10 +6,12 @@ import PlantLeafCore
 /// type and strong contrast for a phone in a bright greenhouse; every control is a native one, so
 /// it works from a keyboard too.
 enum WebAssets {
-    /// The photo page.
-    static func page(_ catalogue: Catalogue) -> HTTPResponse {
+    /// The photo page; with a link to the history when the server keeps a journal (its uploads'
+    /// results are there, and the camera's readings when it has one).
+    static func page(_ catalogue: Catalogue, linksHistory: Bool = false) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title"], head: linkedAssets + scriptTag,
-                      main: PageTemplate.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""), "result": result(catalogue)])))
+                      main: PageTemplate.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""), "result": result(catalogue),
+                                                                           "history": linksHistory ? PageTemplate.render("history-link.html", catalogue) : ""])))
     }
 
     /// The camera's page: its frames as they are read, and the newest reading beside them.

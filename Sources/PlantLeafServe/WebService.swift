@@ -87,7 +87,7 @@ public final class WebService: HTTPService {
             return refusal(request, 401, "this server needs its token: send Authorization: Bearer TOKEN")
         }
         switch route {
-        case .page: return secured(WebAssets.page(WebLanguage.catalogue(for: request)))
+        case .page: return secured(WebAssets.page(WebLanguage.catalogue(for: request), linksHistory: journal != nil))
         case .script: return secured(WebAssets.script)
         case .style: return secured(WebAssets.style)
         case .icon: return secured(WebAssets.icon)
