@@ -172,7 +172,9 @@ import Testing
             # Unloading waits for plantleaf to close the node (it does between intervals; a
             # capture under a sanitizer on a loaded machine can take seconds).
             i=0; until rmmod vivid 2>/dev/null || [ $i -ge 600 ]; do sleep 0.1; i=$((i+1)); done
-            sleep 4
+            # Plugged back in only once the run has failed twice (its retries back off, 1 s then
+            # 2 s): on a loaded machine a reading can take seconds, so no fixed wait would do.
+            i=0; until grep -q "trying again in 2 s" every.err || [ $i -ge 1500 ]; do sleep 0.2; i=$((i+1)); done
             # Counted once the module is gone: on a loaded machine readings can still come in
             # between the count above and the unplug taking effect.
             unplugged=$(results)
