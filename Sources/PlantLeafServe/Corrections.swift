@@ -1,3 +1,4 @@
+import Glibc
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafLessons
@@ -76,7 +77,8 @@ package final class Corrections: Sendable {
         let sampleFolder = sampleFolder
         let existing: LessonsFile.Reference?
         do {
-            existing = try LessonsFile(path: lessonsPath).reference()
+            // Read only: a correction refused leaves no file behind where there was none.
+            existing = access(lessonsPath, F_OK) == 0 ? try LessonsFile(path: lessonsPath, readOnly: true).reference() : nil
         } catch {
             return .failure(.lessons(error))
         }
