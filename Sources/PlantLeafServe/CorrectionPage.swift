@@ -18,7 +18,7 @@ extension Corrections {
         }
         let taught = taughtNames
         if !taught.isEmpty {
-            groups.append((catalogue["page.correct.taught-group"], taught.map { Corrections.option(value: $0, name: $0, catalogue: catalogue) }))
+            groups.append((catalogue["page.correct.taught-group"], taught.map { Corrections.option(value: $0, name: displayName($0, catalogue), catalogue: catalogue) }))
         }
         let choices = groups.map { group in
             PageTemplate.render("correct-group.html", catalogue, ["label": HTMLText.escaped(group.crop), "options": group.options.joined()])
@@ -36,8 +36,14 @@ extension Corrections {
         let separator = catalogue["page.known.separator"]
         let cropsText = catalogue.text("page.known.crops", ["count": catalogue.count("crop", crops.count), "crops": crops.joined(separator: separator)])
         let taught = taughtNames
-        let taughtText = taught.isEmpty ? catalogue["page.known.none-taught"] : catalogue.text("page.known.taught", ["names": taught.joined(separator: separator)])
+        let taughtText = taught.isEmpty ? catalogue["page.known.none-taught"] : catalogue.text("page.known.taught", ["names": taught.map { displayName($0, catalogue) }.joined(separator: separator)])
         return PageTemplate.render("known.html", catalogue, ["crops": HTMLText.escaped(cropsText), "taught": HTMLText.escaped(taughtText)])
+    }
+
+    /// A taught class's name as the page shows it: one of the model's labels (taught to fit it to
+    /// the grower's field) by the catalogue's name, any other as the grower wrote it.
+    func displayName(_ className: String, _ catalogue: Catalogue) -> String {
+        labels.contains(className) ? catalogue.className(className) : className
     }
 
     /// The crop of a class's name for people: the part before " — " ("Tomato — Late blight").

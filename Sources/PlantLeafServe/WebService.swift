@@ -328,9 +328,7 @@ public final class WebService: HTTPService {
             var answer = JSONObject()
             answer.add("taught", className)
             answer.add("class_lessons", lessons)
-            // One of the model's labels is named as the page names it.
-            let name = corrections.labels.contains(className) ? catalogue.className(className) : className
-            answer.add("message", catalogue.text("page.correct.done", ["class": name, "photos": catalogue.count("photo", lessons)]))
+            answer.add("message", catalogue.text("page.correct.done", ["class": corrections.displayName(className, catalogue), "photos": catalogue.count("photo", lessons)]))
             return secured(.json(200, answer.text))
         case .failure(let problem):
             var response = correctionRefusal(request, problem.status, problem.description, key: problem.key)

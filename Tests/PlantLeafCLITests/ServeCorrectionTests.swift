@@ -69,7 +69,7 @@ import Testing
         #expect(page.contains("<h2>Which plants?</h2>"))
         #expect(page.contains("The model knows 14 crops: Apple, Blueberry, Cherry (including sour), Corn (maize), Grape, Orange, Peach, Pepper, bell, "
                               + "Potato, Raspberry, Soybean, Squash, Strawberry, Tomato."), "\(page)")
-        #expect(page.contains("You taught it: Cucumber — downy mildew, Apple___Apple_scab."))
+        #expect(page.contains("You taught it: Cucumber — downy mildew, Apple — Apple scab."))
         #expect(page.contains("<optgroup label=\"Tomato\"><option value=\"Tomato___Bacterial_spot\">Tomato — Bacterial spot</option>"))
         #expect(page.contains("<optgroup label=\"Taught by you\"><option value=\"Cucumber — downy mildew\">"))
         #expect(server.stderr.split(separator: "\n").count == 1, "serve logged: \(server.stderr)")
