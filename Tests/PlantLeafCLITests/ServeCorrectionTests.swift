@@ -66,7 +66,7 @@ import Testing
         #expect(list.status == 0 && list.stdout.contains("2 lessons of 2 classes") && list.stdout.contains("Cucumber — downy mildew"), "\(list.stdout)")
         // The page names the crops the model knows, and what was taught.
         let page = try ServeHTTPTests.get(server, "/").text
-        #expect(page.contains("<h2>Which plants?</h2>"))
+        #expect(page.contains("<h2>Which plants?</h2>") && !page.contains("{{"))
         #expect(page.contains("The model knows 14 crops: Apple, Blueberry, Cherry (including sour), Corn (maize), Grape, Orange, Peach, Pepper, bell, "
                               + "Potato, Raspberry, Soybean, Squash, Strawberry, Tomato."), "\(page)")
         #expect(page.contains("You taught it: Cucumber — downy mildew, Apple — Apple scab."))
@@ -94,6 +94,28 @@ import Testing
         #expect(list.stdout.contains("Bean — rust") && list.stdout.contains("serve \(picture)"), "\(list.stdout)")
         let gone = try Self.correct(server, [("picture", "/api/readings/picture?id=999"), ("new", "Bean — rust")])
         #expect(gone.status == 404 && Self.answer(gone)["message"] as? String == "This picture is no longer kept: correct a newer one.", "\(gone.text)")
+    }
+
+    /// The camera's newest reading, as /live shows it, is corrected by `picture=live`.
+    @Test func liveReadingIsCorrected() throws {
+        let folder = TestPaths.temporaryDirectory("correct-live")
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let lessons = folder + "/lessons.sqlite"
+        // One frame, then the stream ends: the server keeps serving that reading.
+        let server = try TestServer(["--jobs", "1", "--lessons", lessons, "--input", "-"], environment: ["XDG_STATE_HOME": folder + "/state"],
+                                    input: "cat '\(Self.leaf)'")
+        var latest = 0
+        for _ in 0..<600 where latest != 200 {
+            latest = try ServeHTTPTests.get(server, "/api/latest").status
+            if latest != 200 { usleep(50_000) }
+        }
+        #expect(latest == 200)
+        let page = try ServeHTTPTests.get(server, "/live").text
+        #expect(page.contains("<input type=\"hidden\" name=\"picture\" value=\"live\">") && !page.contains("{{"), "\(page)")
+        let corrected = try Self.correct(server, [("picture", "live"), ("new", "Bean — healthy")])
+        #expect(corrected.status == 200 && Self.answer(corrected)["taught"] as? String == "Bean — healthy", "\(corrected.text)")
+        let list = try runPlantLeaf(["teach", "list", "--lessons", lessons])
+        #expect(list.stdout.contains("Bean — healthy") && list.stdout.contains("serve live"), "\(list.stdout)")
     }
 
     /// Each refusal says why, in the log and in words for the page, and teaches nothing: the
