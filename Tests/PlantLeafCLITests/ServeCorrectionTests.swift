@@ -88,6 +88,10 @@ import Testing
             if address == nil { usleep(50_000) }
         }
         let picture = try #require(address)
+        // /history shows the picture with its form, which names it by that address.
+        let history = try ServeHTTPTests.get(server, "/history").text
+        #expect(history.contains("<ol id=\"uploads\">\n<li><img src=\"\(picture)\"") && !history.contains("{{"), "\(history)")
+        #expect(history.contains("<input type=\"hidden\" name=\"picture\" value=\"\(picture)\">"))
         let corrected = try Self.correct(server, [("picture", picture), ("new", "Bean — rust")])
         #expect(corrected.status == 200 && Self.answer(corrected)["class_lessons"] as? Int == 1, "\(corrected.text)")
         let list = try runPlantLeaf(["teach", "list", "--lessons", lessons])
