@@ -2,7 +2,6 @@ import Glibc
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafLessons
-import Synchronization
 
 /// "Wrong? Tell PlantLeaf what this is": a grower names a picture on the page (an upload, the
 /// camera's newest reading, a picture the journal keeps) and it becomes a lesson at once, taught
@@ -28,7 +27,7 @@ package final class Corrections: Sendable {
     /// The model's labels, the known classes a correction may pick.
     let labels: [String]
     /// One correction written at a time, so the lessons reloaded after it include it.
-    private let writing = Mutex(())
+    private let writing = Lock(())
 
     package init(lessonsPath: String, live: LiveLessons, sampleFolder: String?, allowed: Bool, labels: [String]) {
         self.lessonsPath = lessonsPath
