@@ -110,6 +110,7 @@ package final class Corrections: Sendable {
     private static func lesson(of picture: [UInt8], className: String, source: String, reference: LessonsFile.Reference?, sampleFolder: String?,
                                classifier: Classifier) -> Result<(LessonsFile.NewLesson, LessonsFile.Reference), CorrectionProblem> {
         guard classifier.featureCount != nil else { return .failure(.noFeatures) }
+        if let taughtWith = reference?.model, taughtWith != classifier.featureSignature { return .failure(.otherModel(taughtWith)) }
         let result: Classification
         do {
             result = try classifier.classify(bytes: picture, topK: 1)
@@ -143,6 +144,8 @@ enum CorrectionProblem: Error, CustomStringConvertible {
     case pictureGone(String)
     case unreadable(String)
     case noFeatures
+    /// The lessons file was taught with another model (its feature signature).
+    case otherModel(String)
     case noSamples
     case lessons(LessonsError)
     case busy(InferenceWorkers.Busy)
@@ -155,6 +158,7 @@ enum CorrectionProblem: Error, CustomStringConvertible {
         case .pictureGone(let what): return what
         case .unreadable(let reason): return "not an image PlantLeaf can read: \(reason)"
         case .noFeatures: return "this model has no pooled feature vector: teaching needs one"
+        case .otherModel(let model): return "the lessons file was taught with another model (\(model)): serve with that model, or give another --lessons FILE"
         case .noSamples: return "teaching needs the sample leaves (samples/plantvillage) to measure the first lesson against: run make setup"
         case .lessons(let error): return "\(error)"
         case .busy(let busy): return "\(busy.inputs) pictures are being classified or waiting: try again in \(busy.retryAfterSeconds) s"
@@ -168,7 +172,7 @@ enum CorrectionProblem: Error, CustomStringConvertible {
         case .unreadable: return 422
         case .lessons(.notALeaf): return 422
         case .busy: return 503
-        case .noFeatures, .noSamples, .lessons: return 500
+        case .noFeatures, .otherModel, .noSamples, .lessons: return 500
         }
     }
 

@@ -161,6 +161,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: lessons))
     }
 
+    /// A lessons file taught with another model takes no correction from this one (the same
+    /// length of features, another meaning), and is left as it was.
+    @Test func lessonsOfAnotherModelTakeNoCorrection() throws {
+        let folder = TestPaths.temporaryDirectory("correct-model")
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let lessons = folder + "/lessons.sqlite"
+        let generalist = ["--model", TestPaths.models + "/mobilenet_v2_1.0_224_quant.tflite", "--labels", TestPaths.samples + "/imagenet/imagenet_labels.txt"]
+        let taught = try runPlantLeaf(["teach", "add", "--lessons", lessons, "--class", "Mine", Self.leaf] + generalist, environment: ["XDG_STATE_HOME": folder + "/state"],
+                                      timeLimit: 300)
+        #expect(taught.status == 0, "stderr: \(taught.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: lessons))
+        let server = try TestServer(["--jobs", "1", "--lessons", lessons], environment: ["XDG_STATE_HOME": folder + "/state"])
+        let refused = try Self.correct(server, [("picture", "photo"), ("new", "Mine")], photo: try ServeHTTPTests.leafBytes())
+        #expect(refused.status == 500 && (Self.answer(refused)["error"] as? String ?? "").hasPrefix("the lessons file was taught with another model ("), "\(refused.text)")
+        server.stop()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: lessons)) == before)
+    }
+
     /// Listening where other machines reach it, without a token, serve takes no corrections: the
     /// page says so in its language instead of the form, and the route refuses.
     @Test func noCorrectionsBeyondLoopbackWithoutAToken() throws {
