@@ -161,6 +161,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: lessons))
     }
 
+    /// With a token, corrections are taken beyond loopback too, from those who have it only.
+    @Test func withATokenCorrectionsNeedIt() throws {
+        let folder = TestPaths.temporaryDirectory("correct-token")
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let token = "greenhouse-7c3e-b9a0-token"
+        try (token + "\n").write(toFile: folder + "/token", atomically: true, encoding: .utf8)
+        let server = try TestServer(["--jobs", "1", "--lessons", folder + "/lessons.sqlite", "--token-file", folder + "/token"],
+                                    environment: ["XDG_STATE_HOME": folder + "/state"], listen: "0.0.0.0:0")
+        let photo = try ServeHTTPTests.leafBytes()
+        let refused = try Self.correct(server, [("picture", "photo"), ("new", "Mine")], photo: photo)
+        #expect(refused.status == 401, "\(refused.text)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/lessons.sqlite"))
+        let taught = try Self.correct(server, [("picture", "photo"), ("new", "Mine")], photo: photo, headers: ["Authorization: Bearer \(token)"])
+        #expect(taught.status == 200 && Self.answer(taught)["taught"] as? String == "Mine", "\(taught.text)")
+    }
+
     /// A lessons file taught with another model takes no correction from this one (the same
     /// length of features, another meaning), and is left as it was.
     @Test func lessonsOfAnotherModelTakeNoCorrection() throws {
