@@ -53,7 +53,7 @@ let package = Package(
         // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the
         // JSON API, the history from the journal. Its Embedded/ folder holds the pages, the script,
         // the style sheet and the icon.
-        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "PlantLeafJournal", "CMicroHTTPD", "CLibraryLoader"],
+        .target(name: "PlantLeafServe", dependencies: ["PlantLeafCore", "PlantLeafJournal", "PlantLeafLessons", "CMicroHTTPD", "CLibraryLoader"],
                 plugins: ["EmbedFiles"]),
         // The greenhouse journal: readings, events and their pictures in SQLite, with retention.
         .target(name: "PlantLeafJournal", dependencies: ["PlantLeafCore", "CSQLite", "CLibraryLoader"]),

@@ -20,10 +20,12 @@ enum LessonsOptions {
 
     /// The classifier options with the lessons at `path` (given or default) folded in: their
     /// features read from every invoke. No file, no lessons: the options as they were.
+    /// `mayBeNew`: the file may not be there yet (serve makes it with the first correction
+    /// taught on its page); otherwise a --lessons FILE that is not there is an error.
     /// - Throws: `LessonsError` for a file that is there but cannot be used.
-    static func applying(_ option: String?, to options: Classifier.Options) throws(LessonsError) -> Classifier.Options {
+    static func applying(_ option: String?, to options: Classifier.Options, mayBeNew: Bool = false) throws(LessonsError) -> Classifier.Options {
         guard let path = path(option) else { return options }
-        if let option, access(option, F_OK) != 0 { throw .notFound(path: option) }
+        if let option, !mayBeNew, access(option, F_OK) != 0 { throw .notFound(path: option) }
         guard let taught = try LessonsFile.loadIfPresent(path: path) else { return options }
         var options = options
         options.readsFeatures = true

@@ -68,9 +68,14 @@ enum ServeCommand {
             let token = try options.tokenFile.map { path throws(ServeError) in try AccessToken(file: path) }
             let tls = try tlsFiles(options)
             jobs = options.jobs ?? BatchClassifier.defaultJobs(inputs: Int.max, threads: options.threads)
-            let classifierOptions = try LessonsOptions.applying(options.lessonsPath, to: ProjectPaths.classifierOptions(
+            var classifierOptions = try LessonsOptions.applying(options.lessonsPath, to: ProjectPaths.classifierOptions(
                 modelPath: options.modelPath, labelsPath: options.labelsPath, threads: options.threads, verdictPolicy: options.verdictPolicy,
-                weightCache: !options.noCache, referencePath: options.referencePath))
+                weightCache: !options.noCache, referencePath: options.referencePath), mayBeNew: true)
+            // Corrections on the page teach while serve runs: every instance reads the features,
+            // and the newest lessons before each photo.
+            let liveLessons = LiveLessons(classifierOptions.lessons)
+            classifierOptions.readsFeatures = true
+            classifierOptions.liveLessons = liveLessons
             var classifiers: [Classifier] = []
             for _ in 0..<jobs { classifiers.append(try Classifier(options: classifierOptions)) }
             if let problem = classifiers.first?.secondOpinionProblem {
@@ -88,13 +93,17 @@ enum ServeCommand {
                 monitor = made
                 feed = LiveFeed()
             }
+            let corrections = LessonsOptions.path(options.lessonsPath).map { path in
+                Corrections(lessonsPath: path, live: liveLessons, sampleFolder: ProjectPaths.defaultSampleFolder(),
+                            allowed: token != nil || options.listen.isLoopback, labels: classifiers.first?.labels.names ?? [])
+            }
             var limits = HTTPServer.Limits()
             limits.bodyBytes = options.maxUploadBytes
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
             let service = WebService(workers: workers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
                                          feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, journal: journal,
-                                         keepsUploadPhotos: options.keepUploadPhotos,
+                                         keepsUploadPhotos: options.keepUploadPhotos, corrections: corrections,
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,
                                      log: { line in Console.error("plantleaf serve: \(line)") })
             server = try HTTPServer(address: options.listen, limits: limits, tls: tls, service: service,

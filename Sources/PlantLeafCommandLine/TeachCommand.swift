@@ -82,9 +82,6 @@ enum TeachCommand {
 
     // MARK: - add
 
-    /// JPEG qualities tried for a lesson's picture, best first, until it fits the file's budget.
-    static let pictureQualities = [85, 75, 60, 45, 30]
-
     private static func add(_ options: TeachOptions, path: String) throws {
         let className = options.className ?? ""
         if let problem = LessonsFile.nameProblem(className) { throw LessonsError.badName(problem) }
@@ -144,59 +141,19 @@ enum TeachCommand {
         } catch {
             throw Refusal(line: "\(photo.escaped): \(error.reason)")
         }
-        // A lesson must show a leaf: pictures with no content, or no green at all, teach noise.
-        if result.verdict == .noPicture || result.reason == .noGreen || result.reason == .unlikeLeaves {
-            throw Refusal(line: "\(photo.escaped): not a leaf photo (\(result.reason?.rawValue ?? result.verdict.rawValue))")
+        do {
+            return try LessonMaking.lesson(className: className, source: photo.escaped, result: result, classifier: classifier)
+        } catch {
+            throw Refusal(line: "\(error)")
         }
-        guard let features = result.features, let picture = classifier.modelInput else {
-            throw Refusal(line: "\(photo.escaped): the model gave no features")
-        }
-        let mirrored = (try? classifier.classify(image: mirror(picture), topK: 1))?.features
-        var jpeg: [UInt8] = []
-        for quality in pictureQualities {
-            jpeg = (try? JPEGEncoder.encode(picture, quality: quality)) ?? []
-            if !jpeg.isEmpty, jpeg.count <= LessonsFile.maximumPictureBytes { break }
-        }
-        guard !jpeg.isEmpty, jpeg.count <= LessonsFile.maximumPictureBytes else { throw Refusal(line: "\(photo.escaped): its picture does not fit in 30 KB") }
-        return LessonsFile.NewLesson(className: className, features: features, mirroredFeatures: mirrored, picture: jpeg, source: name)
     }
 
-    /// The picture mirrored left to right: a second view of the same leaf for its lesson.
-    static func mirror(_ image: RGBImage) -> RGBImage {
-        var pixels = image.pixels
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let from = (y * image.width + image.width - 1 - x) * 3, to = (y * image.width + x) * 3
-                pixels[to] = image.pixels[from]
-                pixels[to + 1] = image.pixels[from + 1]
-                pixels[to + 2] = image.pixels[from + 2]
-            }
-        }
-        return RGBImage(width: image.width, height: image.height, pixels: pixels)
-    }
-
-    /// The centre (the sample leaves' mean feature) and each model class's mean over its sample
-    /// leaves (the folder named as its label), measured once for a new lessons file.
+    /// The sample leaves' reference for a new lessons file.
     private static func sampleReference(_ classifier: Classifier) throws -> LessonsFile.Reference {
         guard let folder = ProjectPaths.defaultSampleFolder() else {
             throw Refusal(line: "teaching needs the sample leaves (\(ProjectPaths.sampleFolder)) to measure the first lesson against: run make setup")
         }
-        var byLabel: [String: [[Float]]] = [:]
-        var all: [[Float]] = []
-        for case .file(let photo) in ImageFiles.expand([PathName(folder)]) {
-            guard let name = photo.string, let features = (try? classifier.classify(path: name, topK: 1))?.features else { continue }
-            all.append(features)
-            let parts = name.split(separator: "/")
-            if parts.count >= 2 { byLabel[String(parts[parts.count - 2]), default: []].append(features) }
-        }
-        guard all.count >= 20 else { throw Refusal(line: "only \(all.count) sample leaves in \(folder) could be read: run make setup") }
-        func mean(_ vectors: [[Float]]) -> [Float] {
-            var sum = [Float](repeating: 0, count: vectors[0].count)
-            for vector in vectors { for index in sum.indices { sum[index] += vector[index] } }
-            return sum.map { $0 / Float(vectors.count) }
-        }
-        let means = classifier.labels.names.compactMap { byLabel[$0].map(mean) }
-        return LessonsFile.Reference(centre: mean(all), modelClassMeans: means, model: classifier.featureSignature)
+        return try LessonMaking.sampleReference(folder: folder, classifier: classifier)
     }
 
     // MARK: - list and check

@@ -13,6 +13,11 @@ public enum LessonsError: Error, CustomStringConvertible {
     case wrongModel(path: String, features: Int, expected: Int)
     case tooManyLessons(limit: Int)
     case exists(path: String)
+    /// A photo that would teach noise: no content, no green, unlike leaves (its verdict or reason code).
+    case notALeaf(source: String, code: String)
+    case noFeatures(source: String)
+    case pictureUnfit(source: String)
+    case tooFewSamples(count: Int, folder: String)
 
     public var description: String {
         switch self {
@@ -27,6 +32,10 @@ public enum LessonsError: Error, CustomStringConvertible {
             return "\(path) holds lessons of a model with \(features) features, these have \(expected): teach with the model they were taught with"
         case .tooManyLessons(let limit): return "a lessons file holds at most \(limit) lessons: remove some first (plantleaf teach remove)"
         case .exists(let path): return "\(path) exists already: give a new file name to export to"
+        case .notALeaf(let source, let code): return "\(source): not a leaf photo (\(code))"
+        case .noFeatures(let source): return "\(source): the model gave no features"
+        case .pictureUnfit(let source): return "\(source): its picture does not fit in 30 KB"
+        case .tooFewSamples(let count, let folder): return "only \(count) sample leaves in \(folder) could be read: run make setup"
         }
     }
 }

@@ -26,9 +26,11 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
     }
 
-    /// The header names `headers` keeps: what routing, the size limit, the host check, the token
-    /// and the language need.
-    public static let keptHeaders = ["content-type", "content-length", "authorization", "cookie", "transfer-encoding", "host", "accept-language"]
+    /// The header names `headers` keeps: what routing, the size limit, the host check, the token,
+    /// the language and corrections need.
+    public static let keptHeaders = ["content-type", "content-length", "authorization", "cookie", "transfer-encoding", "host", "accept-language",
+                                      // Where a browser's request comes from: corrections refuse another site's.
+                                      "sec-fetch-site", "origin"]
 
     /// The query parameters `query` keeps: the journal's selection and paging.
     public static let keptQueryNames = ["since", "until", "source", "after", "limit", "id"]

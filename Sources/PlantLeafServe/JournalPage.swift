@@ -16,7 +16,10 @@ enum JournalPage {
     static let uploadPictureCount = 24
 
     /// The page in `catalogue`'s language: its words, class and verdict names, dates and durations.
-    static func page(_ journal: Journal, source: String?, now: JournalTime, keepsUploadPhotos: Bool, catalogue: Catalogue) throws(JournalError) -> HTTPResponse {
+    static func page(_ journal: Journal, source: String?, now: JournalTime, keepsUploadPhotos: Bool, catalogue: Catalogue,
+                     corrections: Corrections? = nil) throws(JournalError) -> HTTPResponse {
+        // Where corrections are off the photo page says why; here the pictures stay as they are.
+        let corrections = corrections.flatMap { $0.allowed ? $0 : nil }
         var body = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
         body += "<p>\(escaped(catalogue["journal.show"])) " + sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue) + "</p>\n"
         body += "<p class=\"hint\">\(escaped(catalogue[keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept"]))</p>\n"
@@ -25,12 +28,12 @@ enum JournalPage {
         if events.isEmpty {
             body += "<p class=\"hint\">\(escaped(catalogue["journal.no-events"]))</p>\n"
         } else {
-            body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue) }.joined() + "</ol>\n"
+            body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue, corrections: corrections) }.joined() + "</ol>\n"
         }
         body += "</section>\n" + (try strips(journal, source: source, now: now, catalogue: catalogue))
-        if source == nil || source == "upload" { body += try uploadPictures(journal, catalogue: catalogue) }
+        if source == nil || source == "upload" { body += try uploadPictures(journal, catalogue: catalogue, corrections: corrections) }
         body += "<section>\n<h2>\(escaped(catalogue["history.readings"]))</h2>\n" + (try table(journal, source: source, now: now, catalogue: catalogue)) + "</section>\n"
-        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets, main: body)
+        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + WebAssets.correctionScriptTag, main: body)
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 
@@ -42,7 +45,7 @@ enum JournalPage {
         }.joined(separator: " · ")
     }
 
-    private static func event(_ event: JournalEvent, now: JournalTime, catalogue: Catalogue) -> String {
+    private static func event(_ event: JournalEvent, now: JournalTime, catalogue: Catalogue, corrections: Corrections?) -> String {
         let name = event.state.label.map { catalogue.className($0) } ?? catalogue.heading(event.state.verdict)
         var text = "<li class=\"event\">"
         if event.hasPicture {
@@ -56,7 +59,9 @@ enum JournalPage {
         let blocked = event.blockedMilliseconds(now: now)
         let gap = blocked > 0 || event.viewBlockedNow
             ? " · " + escaped(catalogue.text(event.viewBlockedNow ? "journal.blocked-now" : "journal.blocked", ["duration": TimeText.duration(blocked, in: catalogue)])) : ""
-        return text + "<br>\(escaped(span))\(gap) · \(escaped(event.source))</li>\n"
+        // The event's picture, named right by the grower, becomes a lesson.
+        let correction = event.hasPicture ? corrections?.form(picture: JournalPicture.event.address(id: event.id), catalogue: catalogue) ?? "" : ""
+        return text + "<br>\(escaped(span))\(gap) · \(escaped(event.source))\(correction)</li>\n"
     }
 
     /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.
@@ -78,9 +83,18 @@ enum JournalPage {
 
     /// The newest uploads' pictures, kept with --keep-upload-photos (or before it was left off),
     /// oldest first as the strip is; nothing when there are none.
-    private static func uploadPictures(_ journal: Journal, catalogue: Catalogue) throws(JournalError) -> String {
+    /// With corrections, each picture is a line of a list with its time and its correction form.
+    private static func uploadPictures(_ journal: Journal, catalogue: Catalogue, corrections: Corrections?) throws(JournalError) -> String {
         let uploads = try journal.readingsWithPictures(source: "upload", limit: uploadPictureCount)
         guard !uploads.isEmpty else { return "" }
+        if let corrections {
+            let items = uploads.map { upload in
+                let address = JournalPicture.reading.address(id: upload.id)
+                return PageTemplate.render("kept-upload.html", catalogue, ["address": address, "time": escaped(TimeText.readable(upload.time, in: catalogue)),
+                                                                           "correct": corrections.form(picture: address, catalogue: catalogue)])
+            }
+            return PageTemplate.render("kept-uploads.html", catalogue, ["items": items.joined()])
+        }
         return "<section>\n<h2>\(escaped(catalogue["journal.upload-pictures"]))</h2>\n<p class=\"strip\">" + uploads.map { upload in
             let label = escaped(TimeText.readable(upload.time, in: catalogue))
             return "<img src=\"\(JournalPicture.reading.address(id: upload.id))\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"

@@ -8,17 +8,20 @@ import PlantLeafCore
 enum WebAssets {
     /// The photo page; with a link to the history when the server keeps a journal (its uploads'
     /// results are there, and the camera's readings when it has one).
-    static func page(_ catalogue: Catalogue, linksHistory: Bool = false) -> HTTPResponse {
-        html(document(catalogue, title: catalogue["page.title"], head: linkedAssets + scriptTag,
-                      main: PageTemplate.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""), "result": result(catalogue),
-                                                                           "history": linksHistory ? PageTemplate.render("history-link.html", catalogue) : ""])))
+    /// With `corrections`, the form to correct each result and the "Which plants?" section.
+    static func page(_ catalogue: Catalogue, linksHistory: Bool = false, corrections: Corrections? = nil) -> HTTPResponse {
+        html(document(catalogue, title: catalogue["page.title"], head: linkedAssets + scriptTag + correctionScriptTag,
+                      main: PageTemplate.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""),
+                                                                           "result": result(catalogue, correction: corrections?.form(picture: "photo", catalogue: catalogue)),
+                                                                           "history": linksHistory ? PageTemplate.render("history-link.html", catalogue) : "",
+                                                                           "known": corrections?.knownPlants(catalogue: catalogue) ?? ""])))
     }
 
     /// The camera's page: its frames as they are read, and the newest reading beside them.
-    static func livePage(_ catalogue: Catalogue) -> HTTPResponse {
-        html(document(catalogue, title: catalogue["page.title.live"], head: linkedAssets + scriptTag,
+    static func livePage(_ catalogue: Catalogue, corrections: Corrections? = nil) -> HTTPResponse {
+        html(document(catalogue, title: catalogue["page.title.live"], head: linkedAssets + scriptTag + correctionScriptTag,
                       main: PageTemplate.render("live.html", catalogue, ["status": status(catalogue, waiting: HTMLText.escaped(catalogue["page.waiting"])),
-                                                                          "result": result(catalogue)])))
+                                                                          "result": result(catalogue, correction: corrections?.form(picture: "live", catalogue: catalogue))])))
     }
 
     /// The status line (and the details of a problem) of the photo page and the camera's.
@@ -27,8 +30,8 @@ enum WebAssets {
     }
 
     /// Where the script draws a reading, and the words it says, in the page's language.
-    private static func result(_ catalogue: Catalogue) -> String {
-        PageTemplate.render("result.html", catalogue, ["texts": scriptTexts(catalogue)])
+    private static func result(_ catalogue: Catalogue, correction: String?) -> String {
+        PageTemplate.render("result.html", catalogue, ["texts": scriptTexts(catalogue), "correct": correction ?? ""])
     }
 
     /// The catalogue's texts the script uses (the page's words and the verdicts'), as a JSON
@@ -44,6 +47,8 @@ enum WebAssets {
     /// The icon and the style sheet, as the pages link them once signed in (or without a token).
     static let linkedAssets = EmbeddedFiles.text["assets.html"] ?? ""
     private static let scriptTag = "<script src=\"/app.js\" defer></script>"
+    /// The script that sends the correction forms (Corrections), apart from app.js: the history page has it alone.
+    static let correctionScriptTag = "<script src=\"/correct.js\" defer></script>"
 
     /// A whole page in `catalogue`'s language and direction: the head every page has (its
     /// `title`, then `head`), the PlantLeaf heading with the switch to the other languages, and
@@ -84,6 +89,8 @@ enum WebAssets {
         + "img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     static let script = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array((EmbeddedFiles.text["app.js"] ?? "").utf8))
+
+    static let correctionScript = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array((EmbeddedFiles.text["correct.js"] ?? "").utf8))
 
     static let style = HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", body: Array(styleText.utf8))
 

@@ -20,6 +20,8 @@ public final class WebService: HTTPService {
     private let journal: JournalRecorder?
     /// --keep-upload-photos: each upload's journal row gets the model's input picture.
     private let keepsUploadPhotos: Bool
+    /// The lessons that page corrections teach (`Corrections`); nil without a lessons file.
+    private let corrections: Corrections?
     private let log: @Sendable (String) -> Void
     private let logThrottle = LogThrottle()
 
@@ -36,7 +38,7 @@ public final class WebService: HTTPService {
     /// values it answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS). The
     /// connections' threads hand uploads to the workers' queue, and are refused with 503 when it is full.
     package init(workers: InferenceWorkers, topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
-                journal: JournalRecorder? = nil, keepsUploadPhotos: Bool = false, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
+                journal: JournalRecorder? = nil, keepsUploadPhotos: Bool = false, corrections: Corrections? = nil, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
                 log: @escaping @Sendable (String) -> Void) {
         self.workers = workers
         self.topK = topK
@@ -48,6 +50,7 @@ public final class WebService: HTTPService {
         self.history = history
         self.journal = journal
         self.keepsUploadPhotos = keepsUploadPhotos && journal != nil
+        self.corrections = corrections
         self.log = log
     }
 
@@ -57,12 +60,13 @@ public final class WebService: HTTPService {
              classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in",
              live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg",
              historyPage = "/history", historyData = "/api/history", events = "/api/events",
+             correct = "/correct", correctionScript = "/correct.js",
              // Each of `JournalPicture`'s addresses (no request's path is this word).
              journalPicture = "journal picture"
 
         var methods: [String] {
             switch self {
-            case .classify, .signIn: return ["POST"]
+            case .classify, .signIn, .correct: return ["POST"]
             default: return ["GET", "HEAD"]
             }
         }
@@ -87,8 +91,10 @@ public final class WebService: HTTPService {
             return refusal(request, 401, "this server needs its token: send Authorization: Bearer TOKEN")
         }
         switch route {
-        case .page: return secured(WebAssets.page(WebLanguage.catalogue(for: request), linksHistory: journal != nil))
+        case .page: return secured(WebAssets.page(WebLanguage.catalogue(for: request), linksHistory: journal != nil, corrections: corrections))
         case .script: return secured(WebAssets.script)
+        case .correctionScript: return secured(WebAssets.correctionScript)
+        case .correct: return admitCorrection(request)
         case .style: return secured(WebAssets.style)
         case .icon: return secured(WebAssets.icon)
         case .health:
@@ -166,7 +172,7 @@ public final class WebService: HTTPService {
     /// The camera's routes: its page, its newest reading, that reading's frame, and the stream of frames.
     private func live(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
         guard let feed else { return refusal(request, 404, "no camera: this server was started without --device or --input") }
-        if route == .live { return secured(WebAssets.livePage(WebLanguage.catalogue(for: request))) }
+        if route == .live { return secured(WebAssets.livePage(WebLanguage.catalogue(for: request), corrections: corrections)) }
         if route == .stream {
             var response = HTTPResponse(status: 200, contentType: MJPEGViewer.contentType, body: [])
             response.stream = MJPEGViewer(feed: feed)
@@ -195,7 +201,8 @@ public final class WebService: HTTPService {
         if route == .historyPage {
             do {
                 let source = request.query["source"], catalogue = WebLanguage.catalogue(for: request)
-                return secured(try journal.read { (journal: Journal) throws(JournalError) in try JournalPage.page(journal, source: source, now: now, keepsUploadPhotos: keepsUploadPhotos, catalogue: catalogue) })
+                return secured(try journal.read { (journal: Journal) throws(JournalError) in try JournalPage.page(journal, source: source, now: now, keepsUploadPhotos: keepsUploadPhotos, catalogue: catalogue,
+                                                                                                      corrections: corrections) })
             } catch {
                 return refusal(request, 503, "\(error)")
             }
@@ -237,6 +244,7 @@ public final class WebService: HTTPService {
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         if request.path == Route.signIn.rawValue { return signIn(request) }
+        if request.path == Route.correct.rawValue { return correct(request) }
         let upload: [UInt8], name: String
         if request.mediaType == "multipart/form-data" {
             guard let field = request.fields["image"] else {
@@ -279,6 +287,87 @@ public final class WebService: HTTPService {
             metrics.unclassifiable()
             return refusal(request, 500, "inference failed: \(error)")
         }
+    }
+
+    // MARK: corrections
+
+    /// POST /correct from its head: refused where corrections are not taken (no lessons file; no
+    /// token beyond loopback; another site's page), for a body that is no form or is too large,
+    /// and when the queue is full.
+    private func admitCorrection(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let corrections else { return refusal(request, 404, "no lessons file to teach: give --lessons FILE") }
+        if let refused = corrections.refusal(request) { return correctionRefusal(request, 403, refused.reason, key: refused.key) }
+        if let length = request.declaredLength, length > UInt64(bodyLimit) {
+            return refusal(request, 413, "the upload is \(length) bytes, over the \(FileReader.sizeText(bodyLimit)) limit")
+        }
+        guard request.mediaType == "multipart/form-data" else {
+            return refusal(request, 415, "send the correction as a multipart/form-data form: 'class' or 'new', and 'image' or 'picture'")
+        }
+        return queueFull(request)
+    }
+
+    /// POST /correct with its form: the picture it names taught as the class it names.
+    private func correct(_ request: HTTPRequest) -> HTTPResponse {
+        guard let corrections else { return refusal(request, 404, "no lessons file to teach: give --lessons FILE") }
+        let catalogue = WebLanguage.catalogue(for: request)
+        let className: String
+        switch Corrections.className(in: request.fields) {
+        case .success(let name): className = name
+        case .failure(let problem): return correctionRefusal(request, problem.status, problem.description, key: problem.key)
+        }
+        let picture: [UInt8]
+        switch correctionPicture(request) {
+        case .success(let bytes): picture = bytes
+        case .failure(let problem): return correctionRefusal(request, problem.status, problem.description, key: problem.key)
+        }
+        // The lesson's source, as `teach list` shows it: the photo's name, or where serve had the picture.
+        let source = request.fields["image"].map { "serve upload " + ($0.fileName ?? "") }
+            ?? "serve " + String(decoding: request.fields["picture"]?.bytes.prefix(64) ?? [], as: UTF8.self)
+        switch corrections.teach(picture, className: className, source: source, workers: workers) {
+        case .success(let lessons):
+            var answer = JSONObject()
+            answer.add("taught", className)
+            answer.add("class_lessons", lessons)
+            answer.add("message", catalogue.text("page.correct.done", ["class": corrections.displayName(className, catalogue), "photos": catalogue.count("photo", lessons)]))
+            return secured(.json(200, answer.text))
+        case .failure(let problem):
+            var response = correctionRefusal(request, problem.status, problem.description, key: problem.key)
+            if case .busy(let busy) = problem { response.headers.append(("Retry-After", String(busy.retryAfterSeconds))) }
+            return response
+        }
+    }
+
+    /// The picture a correction names: the photo sent with it (field `image`), the camera's
+    /// newest reading (`picture=live`), or a picture the journal keeps (`picture=` its address).
+    private func correctionPicture(_ request: HTTPRequest) -> Result<[UInt8], CorrectionProblem> {
+        if let image = request.fields["image"], !image.bytes.isEmpty { return .success(image.bytes) }
+        guard let reference = request.fields["picture"].flatMap({ String(validating: $0.bytes.prefix(256), as: UTF8.self) }) else { return .failure(.noPicture) }
+        if reference == "live" {
+            guard let feed else { return .failure(.pictureGone("no camera: this server was started without --device or --input")) }
+            guard let jpeg = feed.current.reading?.frameJPEG else { return .failure(.pictureGone("no reading yet: the camera is starting")) }
+            return .success(jpeg)
+        }
+        let parts = reference.split(separator: "?", maxSplits: 1)
+        guard parts.count == 2, let kind = JournalPicture(rawValue: String(parts[0])), parts[1].hasPrefix("id="), let id = Int64(parts[1].dropFirst(3)) else {
+            return .failure(.noPicture)
+        }
+        guard let journal else { return .failure(.pictureGone("no journal: this server was started with --no-journal")) }
+        do {
+            let jpeg = try journal.read { (journal: Journal) throws(JournalError) in try kind.jpeg(id: id, in: journal) }
+            guard let jpeg else { return .failure(.pictureGone("no picture \(id) (or retention removed it)")) }
+            return .success(jpeg)
+        } catch {
+            return .failure(.pictureGone("\(error)"))
+        }
+    }
+
+    /// A correction refused: the log's line, and JSON with the reason (`error`) and the page's words (`message`).
+    private func correctionRefusal(_ request: HTTPRequest, _ status: Int, _ reason: String, key: String) -> HTTPResponse {
+        refused(request.line, status: status, reason: reason)
+        var answer = JSONObject()
+        answer.add("error", reason)
+        answer.add("message", WebLanguage.catalogue(for: request)[key])
+        return secured(.json(status, answer.text))
     }
 
     public func refused(_ requestLine: String?, status: Int, reason: String) {

@@ -126,7 +126,8 @@ import Testing
         let events = page.fields["events"] as? [String] ?? []
         #expect(events.count == 2, "\(page.fields)")
         #expect(events.first?.hasPrefix("Tomato — Early blight (problem)\nsince ") == true, "\(events)")
-        #expect(events.first?.hasSuffix(", 40 min so far · /dev/video0") == true, "\(events)")
+        // Under each event's picture, the way to correct it (closed).
+        #expect(events.first?.hasSuffix(", 40 min so far · /dev/video0\nWrong? Tell PlantLeaf what this is") == true, "\(events)")
         #expect(events.last?.hasPrefix("Tomato — healthy\nfrom ") == true && events.last?.contains(", 50 min · ") == true, "\(events)")
         #expect(page.fields["pictures_loaded"] as? [Bool] == [true, true])
         // The day's strip: the first frame of each hour the readings fell in (an hour and a half: two or three).

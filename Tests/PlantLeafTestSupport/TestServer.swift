@@ -8,14 +8,16 @@ public final class TestServer {
     public let folder: String
     private let process: BackgroundProcess
 
-    /// Starts `plantleaf serve --listen 127.0.0.1:0` with `arguments`, and waits for its
+    /// Starts `plantleaf serve --listen 127.0.0.1:0` (or `listen`) with `arguments`, and waits for its
     /// "listening on" line (120 s at most: an emulated aarch64 run loads models slowly).
     /// `input`, a shell command, is piped into the server's standard input (for `--input -`);
     /// without one that is /dev/null. Its stderr goes to the server's log.
-    public init(_ arguments: [String] = [], environment: [String: String] = [:], input: String? = nil) throws {
+    /// `listen` is the address it listens on (port 0: the system's choice): another than loopback
+    /// to see what serve refuses there.
+    public init(_ arguments: [String] = [], environment: [String: String] = [:], input: String? = nil, listen: String = "127.0.0.1:0") throws {
         folder = TestPaths.temporaryDirectory("serve")
         let log = folder + "/stderr"
-        let command = ["env"] + environment.map { "\($0.key)=\($0.value)" } + [TestPaths.binary, "serve", "--listen", "127.0.0.1:0"] + arguments
+        let command = ["env"] + environment.map { "\($0.key)=\($0.value)" } + [TestPaths.binary, "serve", "--listen", listen] + arguments
         if let input {
             // The server's command comes to bash as its arguments, so "$@" keeps each one whole.
             process = try BackgroundProcess("/bin/bash", ["-c", input + #" | exec "$@""#, "bash"] + command, lifetime: 900, output: log)
@@ -25,7 +27,8 @@ public final class TestServer {
         var found: UInt16?
         for _ in 0..<1200 {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "listening on http://127.0.0.1:") ?? text.range(of: "listening on https://127.0.0.1:") {
+            let host = String(listen[..<(listen.lastIndex(of: ":") ?? listen.endIndex)])
+            if let range = text.range(of: "listening on http://\(host):") ?? text.range(of: "listening on https://\(host):") {
                 found = UInt16(text[range.upperBound...].prefix { $0.isNumber })
                 break
             }

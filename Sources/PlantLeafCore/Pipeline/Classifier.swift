@@ -49,6 +49,9 @@ public final class Classifier {
         /// A grower's lessons (their features need `readsFeatures`): a photo close to them is
         /// named by them (`Classification.source`).
         public var lessons: TaughtClasses?
+        /// Lessons that may change as it runs (serve's corrections): when set, the newest of
+        /// them are used for each photo instead of `lessons`.
+        public var liveLessons: LiveLessons?
 
         /// Options for the model at `modelPath` with the labels at `labelsPath`. The crop is the
         /// camera's, so a picture gets the same answer from a file as from a camera.
@@ -90,13 +93,17 @@ public final class Classifier {
         resizer = RowResizer(width: size.width, height: size.height, crop: options.crop)
         resizer.keepsTensorRows = true
         (secondOpinion, secondOpinionProblem) = Self.loadSecondOpinion(options)
-        if let lessons = options.lessons {
-            if featureSignature == nil {
-                lessonsProblem = "\(options.modelPath) has no pooled feature vector to compare with the lessons: they are not used"
-            } else if let taughtWith = lessons.model, taughtWith != featureSignature {
-                lessonsProblem = "the lessons were taught with another model (\(taughtWith)): they are not used with \(options.modelPath)"
-            }
+        lessonsProblem = options.lessons.flatMap(problem(with:))
+    }
+
+    /// Why `lessons` cannot be compared with this model's features; nil when they can.
+    private func problem(with lessons: TaughtClasses) -> String? {
+        if featureSignature == nil {
+            return "\(options.modelPath) has no pooled feature vector to compare with the lessons: they are not used"
+        } else if let taughtWith = lessons.model, taughtWith != featureSignature {
+            return "the lessons were taught with another model (\(taughtWith)): they are not used with \(options.modelPath)"
         }
+        return nil
     }
 
     /// The generalist check's model and reference when the policy runs the check: either, or why not.
@@ -343,7 +350,11 @@ public final class Classifier {
         var result = Classification(top: top, verdict: judgement.verdict, reason: judgement.reason, secondOpinion: opinion,
                                     picture: inputPicture, timings: timings)
         result.features = features
-        if lessonsProblem == nil, let lessons = options.lessons, let features { Self.consult(lessons, features: features, policy: policy, result: &result) }
+        if let live = options.liveLessons {
+            if let lessons = live.lessons, problem(with: lessons) == nil, let features { Self.consult(lessons, features: features, policy: policy, result: &result) }
+        } else if lessonsProblem == nil, let lessons = options.lessons, let features {
+            Self.consult(lessons, features: features, policy: policy, result: &result)
+        }
         return result
     }
 
