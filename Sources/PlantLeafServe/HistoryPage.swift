@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafJournal
 
 /// The history of the camera's readings as `/api/history` (JSON) and `/history` (a page with a
 /// chart per window, drawn here as SVG so the page needs no script, and the counts as tables).
@@ -47,15 +48,16 @@ enum HistoryPage {
 
     /// The page in `catalogue`'s language: a section per window, or `problem` (the server's
     /// words, as the log said them).
-    static func page(_ summary: ReadingHistory.Summary?, problem: String?, catalogue: Catalogue) -> HTTPResponse {
+    /// Its times are at `now`'s offset, the viewer's.
+    static func page(_ summary: ReadingHistory.Summary?, problem: String?, now: JournalTime, catalogue: Catalogue) -> HTTPResponse {
         var body = ""
         if let problem {
             body = "<p class=\"error\" role=\"alert\">\(escaped(problem))</p>\n"
         } else if let summary {
-            for window in [summary.day, summary.week] { body += section(window, catalogue) }
+            for window in [summary.day, summary.week] { body += section(window, offsetMinutes: now.offsetMinutes, catalogue) }
             if summary.truncated, let earliest = summary.earliest {
                 body += "<p class=\"hint\">" + escaped(catalogue.text("history.truncated", ["mebibytes": String(ReadingHistory.tailBytes >> 20),
-                                                                                           "time": WallClock.localISO8601(nanoseconds: earliest * 1_000_000_000)]))
+                                                                                           "time": TimeText.readable(JournalTime(milliseconds: earliest * 1000, offsetMinutes: now.offsetMinutes), in: catalogue)]))
                     + "</p>\n"
             }
             if summary.unreadableLines > 0 {
@@ -63,13 +65,13 @@ enum HistoryPage {
             }
         }
         let navigation = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
-        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets, main: navigation + body)
+        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + ViewerClock.drawnAt(now), main: navigation + body)
         return HTTPResponse(status: problem == nil ? 200 : 404, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 
-    private static func section(_ window: ReadingHistory.Window, _ catalogue: Catalogue) -> String {
+    private static func section(_ window: ReadingHistory.Window, offsetMinutes: Int, _ catalogue: Catalogue) -> String {
         let title = catalogue[window.name == "day" ? "history.day" : "history.week"]
-        var text = "<section>\n<h2>\(escaped(title))</h2>\n" + chart(window, catalogue)
+        var text = "<section>\n<h2>\(escaped(title))</h2>\n" + chart(window, offsetMinutes: offsetMinutes, catalogue)
         text += "<table><thead><tr><th>\(escaped(catalogue["history.verdict"]))</th><th>\(escaped(catalogue["history.readings"]))</th></tr></thead><tbody>\n"
         for meaning in ReadingMeaning.allCases {
             text += "<tr><td>\(JournalPage.swatch(meaning)) \(escaped(catalogue["meaning." + meaning.rawValue + ".name"]))</td>"
@@ -85,7 +87,7 @@ enum HistoryPage {
     }
 
     /// Stacked bars, one per bucket, what the readings mean in `ReadingMeaning.allCases` order from the bottom.
-    private static func chart(_ window: ReadingHistory.Window, _ catalogue: Catalogue) -> String {
+    private static func chart(_ window: ReadingHistory.Window, offsetMinutes: Int, _ catalogue: Catalogue) -> String {
         let width = 720, height = 220, top = 10, bottom = 190, left = 40
         let barSlot = Double(width - left) / Double(window.buckets.count)
         let largest = max(1, window.buckets.map { $0.values.reduce(0, +) }.max() ?? 1)
@@ -111,7 +113,7 @@ enum HistoryPage {
             let bucketStart = window.start + Int64(index) * window.bucketSeconds
             let labelled = window.name == "day" ? index % 6 == 0 : index % 4 == 0
             if labelled {
-                let local = WallClock.localISO8601(nanoseconds: bucketStart * 1_000_000_000)
+                let local = JournalTime(milliseconds: bucketStart * 1000, offsetMinutes: offsetMinutes).iso8601
                 let label = window.name == "day" ? String(local.dropFirst(11).prefix(5)) : String(local.dropFirst(5).prefix(5))
                 text += "<text x=\"\(number(x + 1))\" y=\"\(bottom + 20)\" font-size=\"14\">\(label)</text>\n"
             }

@@ -29,9 +29,9 @@ enum JournalPage {
             body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue) }.joined() + "</ol>\n"
         }
         body += "</section>\n" + (try strips(journal, source: source, now: now, catalogue: catalogue))
-        if source == nil || source == "upload" { body += try uploadPictures(journal, catalogue: catalogue) }
+        if source == nil || source == "upload" { body += try uploadPictures(journal, now: now, catalogue: catalogue) }
         body += "<section>\n<h2>\(escaped(catalogue["history.readings"]))</h2>\n" + (try table(journal, source: source, now: now, catalogue: catalogue)) + "</section>\n"
-        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets, main: body)
+        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + ViewerClock.drawnAt(now), main: body)
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 
@@ -51,14 +51,17 @@ enum JournalPage {
         }
         text += "<strong class=\"meaning-\(ReadingMeaning(verdict: event.state.verdict, label: event.state.label).rawValue)\">\(escaped(name))</strong>"
         if event.state.isProblem { text += " " + escaped(catalogue["journal.problem"]) }
-        let duration = TimeText.duration(event.durationMilliseconds(now: now), in: catalogue), start = TimeText.readable(event.start, in: catalogue)
-        let span = event.end.map { catalogue.text("journal.ended", ["start": start, "end": TimeText.readable($0, in: catalogue), "duration": duration]) }
+        let duration = TimeText.duration(event.durationMilliseconds(now: now), in: catalogue), start = TimeText.readable(viewers(event.start, now), in: catalogue)
+        let span = event.end.map { catalogue.text("journal.ended", ["start": start, "end": TimeText.readable(viewers($0, now), in: catalogue), "duration": duration]) }
             ?? catalogue.text("journal.lasting", ["start": start, "duration": duration])
         let blocked = event.blockedMilliseconds(now: now)
         let gap = blocked > 0 || event.viewBlockedNow
             ? " · " + escaped(catalogue.text(event.viewBlockedNow ? "journal.blocked-now" : "journal.blocked", ["duration": TimeText.duration(blocked, in: catalogue)])) : ""
         return text + "<br>\(escaped(span))\(gap) · <bdi>\(escaped(event.source))</bdi></li>\n"
     }
+
+    /// `time` at the viewer's offset, `now`'s: every time on the page is on the viewer's clock.
+    static func viewers(_ time: JournalTime, _ now: JournalTime) -> JournalTime { JournalTime(milliseconds: time.milliseconds, offsetMinutes: now.offsetMinutes) }
 
     /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.
     private static func strips(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
@@ -79,11 +82,11 @@ enum JournalPage {
 
     /// The newest uploads' pictures, kept with --keep-upload-photos (or before it was left off),
     /// oldest first as the strip is; nothing when there are none.
-    private static func uploadPictures(_ journal: Journal, catalogue: Catalogue) throws(JournalError) -> String {
+    private static func uploadPictures(_ journal: Journal, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
         let uploads = try journal.readingsWithPictures(source: "upload", limit: uploadPictureCount)
         guard !uploads.isEmpty else { return "" }
         return "<section>\n<h2>\(escaped(catalogue["journal.upload-pictures"]))</h2>\n<p class=\"strip\">" + uploads.map { upload in
-            let label = escaped(TimeText.readable(upload.time, in: catalogue))
+            let label = escaped(TimeText.readable(viewers(upload.time, now), in: catalogue))
             return "<img src=\"\(JournalPicture.reading.address(id: upload.id))\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
         }.joined(separator: " ") + "</p>\n</section>\n"
     }

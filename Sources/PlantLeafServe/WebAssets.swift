@@ -85,6 +85,9 @@ enum WebAssets {
 
     static let script = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array((EmbeddedFiles.text["app.js"] ?? "").utf8))
 
+    /// clock.js: the viewer's UTC offset as a cookie, for the times of the pages the server draws (`ViewerClock`).
+    static let clockScript = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array((EmbeddedFiles.text["clock.js"] ?? "").utf8))
+
     static let style = HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", body: Array(styleText.utf8))
 
     /// The page's tab icon, a leaf. Without one, browsers ask for /favicon.ico and log its 404

@@ -109,3 +109,57 @@ import Testing
         #expect(Catalogue(language: "ar")?.count("problem", 1200) == "1٬200 قراءة فيها مشكلة")
     }
 }
+
+/// One clock: times typed as a person types them, and every page at the viewer's UTC offset.
+@Suite struct ViewerClockTests {
+    /// 2026-12-07T01:05:37.303 in Cairo (UTC+2).
+    static let now = JournalTime(iso8601: "2026-12-07T01:05:37.303+02:00")!
+
+    @Test func timesAsAPersonTypesThem() {
+        func typed(_ text: String) -> String? { JournalTime(typed: text, now: Self.now)?.iso8601 }
+        #expect(typed("2026-12-07T01:05") == "2026-12-07T01:05:00.000+02:00")
+        #expect(typed("2026-12-07 01:05:30") == "2026-12-07T01:05:30.000+02:00")
+        #expect(typed("2026-12-06") == "2026-12-06T00:00:00.000+02:00")
+        #expect(typed("today") == "2026-12-07T00:00:00.000+02:00" && typed("Yesterday") == "2026-12-06T00:00:00.000+02:00")
+        #expect(typed("2h") == "2026-12-06T23:05:37.303+02:00" && typed("30m") == "2026-12-07T00:35:37.303+02:00")
+        #expect(typed("90min") == "2026-12-06T23:35:37.303+02:00" && typed("3d") == "2026-12-04T01:05:37.303+02:00")
+        // Full ISO 8601 keeps its own offset.
+        #expect(typed("2026-12-07T01:05:00Z") == "2026-12-07T01:05:00.000+00:00" && typed("2026-12-07T01:05:00-05:00") == "2026-12-07T01:05:00.000-05:00")
+        for wrong in ["Tuesday", "2h ago", "-2h", "h", "2026-02-31T01:05", "2026-12-07T25:05", "", "99999999999d"] {
+            #expect(typed(wrong) == nil, "\(wrong)")
+        }
+        // West of UTC, before midnight UTC: today is the local day.
+        let newYork = JournalTime(iso8601: "2026-12-07T22:30:00-05:00")!
+        #expect(JournalTime(typed: "today", now: newYork)?.iso8601 == "2026-12-07T00:00:00.000-05:00")
+    }
+
+    static func request(cookie: String?) -> HTTPRequest {
+        HTTPRequest(method: "GET", path: "/history", headers: cookie.map { ["cookie": $0] } ?? [:])
+    }
+
+    @Test func theViewersOffsetComesFromItsCookie() {
+        #expect(ViewerClock.offsetMinutes(for: Self.request(cookie: "plantleaf_lang=ar; plantleaf_utc_offset=120")) == 120)
+        #expect(ViewerClock.offsetMinutes(for: Self.request(cookie: "plantleaf_utc_offset=-300")) == -300)
+        for wrong in [nil, "plantleaf_utc_offset=", "plantleaf_utc_offset=1440", "plantleaf_utc_offset=2h", "other=120"] {
+            #expect(ViewerClock.offsetMinutes(for: Self.request(cookie: wrong)) == nil, "\(wrong ?? "none")")
+        }
+    }
+
+    /// A camera that writes UTC, a viewer in Cairo: the events, the day line's hours and the
+    /// table's days are the viewer's, and the page says at which offset it was drawn.
+    @Test func theHistoryIsDrawnOnTheViewersClock() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let journal = try Journal(path: folder + "/journal.sqlite")
+        for minutes in [30, 20, 10] {
+            let time = JournalTime(milliseconds: Self.now.milliseconds - Int64(minutes) * 60_000, offsetMinutes: 0)
+            try journal.insert(HistoryMeaningTests.reading(time, .diagnosis), source: "cam", time: time)
+            try journal.beginEvent(source: "cam", state: JournalState(verdict: .diagnosis, label: "Tomato___Late_blight"), start: time, picture: nil)
+        }
+        let page = try HistoryMeaningTests.page(journal, now: Self.now, "en")
+        #expect(page.contains("<meta name=\"plantleaf-utc-offset\" content=\"120\">"))
+        #expect(page.contains("since Mon 7 Dec 00:55, 10 min so far"), "\(page)")
+        #expect(page.contains("<td class=\"day\">Mon 7 Dec</td>"))
+        #expect(page.contains("<span>01:15</span>"), "the day line's hours")
+    }
+}
