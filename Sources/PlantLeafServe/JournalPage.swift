@@ -19,7 +19,7 @@ enum JournalPage {
     static func page(_ journal: Journal, source: String?, now: JournalTime, keepsUploadPhotos: Bool, catalogue: Catalogue) throws(JournalError) -> HTTPResponse {
         var body = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
         body += "<p>\(escaped(catalogue["journal.show"])) " + sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue) + "</p>\n"
-        body += "<p class=\"hint\">\(escaped(catalogue[keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept"]))</p>\n"
+        body += "<p class=\"hint\">\(isolating(catalogue, keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept", ["option": "serve --keep-upload-photos"]))</p>\n"
         body += try dayLines(journal, source: source, now: now, catalogue: catalogue)
         body += "<section>\n<h2>\(escaped(catalogue["journal.changed"]))</h2>\n"
         let events = try journal.events(Journal.Selection(source: source == "upload" ? nil : source, limit: eventCount))
@@ -39,7 +39,9 @@ enum JournalPage {
         let choices: [(String, String?)] = [(catalogue["journal.all"], nil)] + names.map { ($0 == "upload" ? catalogue["journal.uploads"] : $0, $0) }
         return choices.map { label, value in
             let address = value.map { "/history?source=" + percentEncoded($0) } ?? "/history"
-            return value == chosen ? "<strong>\(escaped(label))</strong>" : "<a href=\"\(escaped(address))\">\(escaped(label))</a>"
+            // A camera's name is the grower's, in any direction of writing: isolated from the page's.
+            let name = value == nil || value == "upload" ? escaped(label) : "<bdi>\(escaped(label))</bdi>"
+            return value == chosen ? "<strong>\(name)</strong>" : "<a href=\"\(escaped(address))\">\(name)</a>"
         }.joined(separator: " · ")
     }
 
