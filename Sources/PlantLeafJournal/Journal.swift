@@ -317,6 +317,18 @@ public final class Journal {
         return Page(rows: found, nextAfter: count == selection.limit ? lastID : nil)
     }
 
+    /// The newest `limit` readings of `source`, newest first (the uploads' list on the history).
+    public func newestReadings(source: String, limit: Int) throws(JournalError) -> [JournalReading] {
+        var found: [JournalReading] = []
+        try database.query("""
+            SELECT \(Journal.readingColumns.list()), EXISTS (SELECT 1 FROM reading_pictures WHERE reading = readings.id)
+            FROM readings WHERE source = (SELECT id FROM sources WHERE name = ?) ORDER BY id DESC LIMIT ?
+            """, [.text(source), .integer(Int64(limit))], step: "reading readings") { row in
+            if let reading = reading(row) { found.append(reading) }
+        }
+        return found
+    }
+
     /// The reading in `row`; nil for a damaged row, passed over.
     private func reading(_ row: SQLiteRow) -> JournalReading? {
         guard let values = checked(row, Journal.readingColumns), let id = values[0].integer, let milliseconds = values[1].integer,

@@ -65,7 +65,7 @@ enum HistoryPage {
             }
         }
         let navigation = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
-        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + ViewerClock.drawnAt(now), main: navigation + body)
+        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + ViewerClock.drawnAt(now), page: "/history", main: navigation + body)
         return HTTPResponse(status: problem == nil ? 200 : 404, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 

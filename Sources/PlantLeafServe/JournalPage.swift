@@ -21,17 +21,23 @@ enum JournalPage {
         body += "<p>\(escaped(catalogue["journal.show"])) " + sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue) + "</p>\n"
         body += "<p class=\"hint\">\(isolating(catalogue, keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept", ["option": "serve --keep-upload-photos"]))</p>\n"
         body += try dayLines(journal, source: source, now: now, catalogue: catalogue)
-        body += "<section>\n<h2>\(escaped(catalogue["journal.changed"]))</h2>\n"
-        let events = try journal.events(Journal.Selection(source: source == "upload" ? nil : source, limit: eventCount))
-        if events.isEmpty {
-            body += "<p class=\"hint\">\(escaped(catalogue["journal.no-events"]))</p>\n"
+        if source == "upload" {
+            // Uploads make no events: their own results instead, newest first.
+            body += try uploadReadings(journal, now: now, catalogue: catalogue)
         } else {
-            body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue) }.joined() + "</ol>\n"
+            body += "<section>\n<h2>\(escaped(catalogue["journal.changed"]))</h2>\n"
+            let events = try journal.events(Journal.Selection(source: source, limit: eventCount))
+            if events.isEmpty {
+                body += "<p class=\"hint\">\(escaped(catalogue["journal.no-events"]))</p>\n"
+            } else {
+                body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue) }.joined() + "</ol>\n"
+            }
+            body += "</section>\n"
         }
-        body += "</section>\n" + (try strips(journal, source: source, now: now, catalogue: catalogue))
+        body += try strips(journal, source: source, now: now, catalogue: catalogue)
         if source == nil || source == "upload" { body += try uploadPictures(journal, now: now, catalogue: catalogue) }
         body += "<section>\n<h2>\(escaped(catalogue["history.readings"]))</h2>\n" + (try table(journal, source: source, now: now, catalogue: catalogue)) + "</section>\n"
-        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + ViewerClock.drawnAt(now), main: body)
+        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + ViewerClock.drawnAt(now), page: "/history", main: body)
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 
@@ -64,6 +70,22 @@ enum JournalPage {
 
     /// `time` at the viewer's offset, `now`'s: every time on the page is on the viewer's clock.
     static func viewers(_ time: JournalTime, _ now: JournalTime) -> JournalTime { JournalTime(milliseconds: time.milliseconds, offsetMinutes: now.offsetMinutes) }
+
+    /// The newest uploads' results, newest first: what each was read as (coloured by what it
+    /// means) and when, on the viewer's clock.
+    private static func uploadReadings(_ journal: Journal, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
+        let uploads = try journal.newestReadings(source: "upload", limit: eventCount)
+        var text = "<section>\n<h2>\(escaped(catalogue["journal.upload-results"]))</h2>\n"
+        guard !uploads.isEmpty else { return text + "<p class=\"hint\">\(escaped(catalogue["journal.no-uploads"]))</p>\n</section>\n" }
+        text += "<ol id=\"uploads\">\n"
+        for upload in uploads {
+            let record = upload.record, label = record.top.first?.label
+            let name = record.verdict == .diagnosis ? label.map { catalogue.className($0) } ?? catalogue.heading(record.verdict) : catalogue.heading(record.verdict)
+            text += "<li><strong class=\"meaning-\(ReadingMeaning(verdict: record.verdict, label: label).rawValue)\">\(escaped(name))</strong><br>"
+                + "\(escaped(TimeText.readable(viewers(upload.time, now), in: catalogue)))</li>\n"
+        }
+        return text + "</ol>\n</section>\n"
+    }
 
     /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.
     private static func strips(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {

@@ -136,7 +136,7 @@ public final class WebService: HTTPService {
             return refusal(request, 405, "\(request.path) takes GET or HEAD, not \(request.method)", headers: [("Allow", "GET, HEAD")])
         }
         if let wrongHost = hostRefusal(request) { return wrongHost }
-        guard let response = WebLanguage.switchResponse(path: request.path, secure: secureCookies) else {
+        guard let response = WebLanguage.switchResponse(path: request.path, returnTo: request.query["to"], secure: secureCookies) else {
             return refusal(request, 404, "no such language: \(TerminalText.neutralised(String(request.path.dropFirst(WebLanguage.switchPath.count)))) "
                            + "(there are \(Catalogue.languages.joined(separator: ", ")))")
         }

@@ -82,4 +82,15 @@ import Testing
             }
         }
     }
+
+    /// The language switch of /live and /history comes back to that page, as served.
+    @Test func theLanguageSwitchComesBackToThePage() throws {
+        let server = try TestServer(["--jobs", "1", "--no-journal"])
+        for page in ["/live", "/history"] {
+            let switched = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/language/ar?to=" + page))
+            #expect(switched.status == 303 && switched.headers["location"] == page, "\(switched.headers)")
+        }
+        let elsewhere = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/language/ar?to=//example.com/"))
+        #expect(elsewhere.headers["location"] == "/")
+    }
 }

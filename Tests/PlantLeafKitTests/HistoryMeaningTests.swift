@@ -163,3 +163,35 @@ import Testing
         #expect(page.contains("<span>01:15</span>"), "the day line's hours")
     }
 }
+
+/// The small things of the grower's pages: the language switch comes back to the page it was
+/// on, and the uploads' view of the history shows the uploads' results.
+@Suite struct GrowerPageTests {
+    @Test func theLanguageSwitchComesBackToThePageItWasOn() throws {
+        let live = String(decoding: WebAssets.livePage(.english).body, as: UTF8.self)
+        #expect(live.contains("<a href=\"/language/ar?to=/live\" lang=\"ar\""), "\(live)")
+        let photo = String(decoding: WebAssets.page(.english).body, as: UTF8.self)
+        #expect(photo.contains("<a href=\"/language/ar\" lang=\"ar\""))
+        func location(_ returnTo: String?) -> String? {
+            WebLanguage.switchResponse(path: "/language/ar", returnTo: returnTo, secure: false)?.headers.first { $0.name == "Location" }?.value
+        }
+        #expect(location("/live") == "/live" && location("/history") == "/history" && location(nil) == "/")
+        // Never to another site, nor to a page that is not one of the grower's.
+        for elsewhere in ["https://example.com/", "//example.com", "/api/latest", "live"] { #expect(location(elsewhere) == "/", "\(elsewhere)") }
+    }
+
+    @Test func theUploadsViewShowsTheUploadsResultsNotTheCamerasEvents() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let now = JournalTime(milliseconds: 1_796_202_000_000, offsetMinutes: 0)
+        let journal = try HistoryMeaningTests.filledJournal(folder + "/journal.sqlite", now: now)
+        try journal.beginEvent(source: "Greenhouse 1", state: JournalState(verdict: .diagnosis, label: "Tomato___Late_blight"), start: now, picture: nil)
+        let uploads = try HistoryMeaningTests.page(journal, now: now, "en", source: "upload")
+        #expect(uploads.contains("<ol id=\"uploads\">\n<li><strong class=\"meaning-problem\">Strawberry — Leaf scorch</strong><br>Wed 2 Dec 08:30</li>\n</ol>"),
+                "\(uploads)")
+        #expect(!uploads.contains("id=\"timeline\"") && !uploads.contains("Late blight"))
+        #expect(uploads.contains("<td>1 with a problem</td>"), "the table counts the uploads alone")
+        let camera = try HistoryMeaningTests.page(journal, now: now, "en", source: "Greenhouse 1")
+        #expect(camera.contains("id=\"timeline\"") && !camera.contains("id=\"uploads\""))
+    }
+}
