@@ -97,13 +97,15 @@ enum JournalCommand {
         let damaged = sayDamagedRows(journal)
         for event in events {
             let what = event.state.label.map { Labels.displayName($0) } ?? String(event.state.verdict.rawValue.map { $0 == "-" ? " " : $0 })
-            let until = event.end.map { "until \($0.iso8601)" } ?? "lasting"
+            // Every time at this machine's offset, whatever the camera's was: one clock, the reader's.
+            let local = { (time: JournalTime) in JournalTime(milliseconds: time.milliseconds, offsetMinutes: now.offsetMinutes).iso8601 }
+            let until = event.end.map { "until \(local($0))" } ?? "lasting"
             let blocked = event.blockedMilliseconds(now: now)
             let gap = blocked > 0 || event.viewBlockedNow
                 ? "  (" + Catalogue.english.text(event.viewBlockedNow ? "journal.blocked-now" : "journal.blocked",
                                                  ["duration": TimeText.duration(blocked)]) + ")" : ""
             // A source is a name from a command line or an imported file: shown as labels are, escaped.
-            Console.out("\(event.start.iso8601)  \(until), \(TimeText.duration(event.durationMilliseconds(now: now)))  \(TerminalText.neutralised(event.source))  \(what)"
+            Console.out("\(local(event.start))  \(until), \(TimeText.duration(event.durationMilliseconds(now: now)))  \(TerminalText.neutralised(event.source))  \(what)"
                         + (event.state.isProblem ? "  (problem)" : "") + gap)
         }
         return damaged ? ExitCode.partialFailure : ExitCode.success

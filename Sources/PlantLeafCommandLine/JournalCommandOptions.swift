@@ -31,13 +31,14 @@ public struct JournalCommandOptions: Sendable {
                                           help: .lines(["the journal (default: $XDG_STATE_HOME/plantleaf/journal.sqlite, as camera and serve keep it)"]))
         static func time(_ name: String, _ what: String) -> Option<JournalTime?> {
             Option<JournalTime?>(name, placeholder: "TIME", default: nil, help: .lines([what])) { text throws(UsageError) in
-                guard let time = JournalTime(iso8601: text) else {
-                    throw UsageError("\(name) must be ISO 8601, 2026-12-02 or 2026-12-02T06:40:00+01:00, got '\(text)'")
+                guard let time = JournalTime(typed: text, now: .now()) else {
+                    throw UsageError("\(name) must be a time: 2026-12-07T01:05 (this machine's time zone), today, yesterday, 2h or 30m or 3d ago, "
+                                     + "or ISO 8601 with its offset, 2026-12-07T01:05:00+02:00; got '\(text)'")
                 }
                 return time
             }
         }
-        static let since = time("--since", "export and events: from TIME on (ISO 8601: 2026-12-02 or 2026-12-02T06:40:00+01:00)")
+        static let since = time("--since", "export and events: from TIME on (2026-12-07T01:05 local, today, yesterday, 2h ago, or ISO 8601)")
         static let until = time("--until", "export and events: before TIME")
         static let source = Declare.text("--source", placeholder: "NAME",
                                          help: .lines(["export and events: one camera's (its device or stream) or \"upload\";",

@@ -317,6 +317,18 @@ public final class Journal {
         return Page(rows: found, nextAfter: count == selection.limit ? lastID : nil)
     }
 
+    /// The newest `limit` readings of `source`, newest first (the uploads' list on the history).
+    public func newestReadings(source: String, limit: Int) throws(JournalError) -> [JournalReading] {
+        var found: [JournalReading] = []
+        try database.query("""
+            SELECT \(Journal.readingColumns.list()), EXISTS (SELECT 1 FROM reading_pictures WHERE reading = readings.id)
+            FROM readings WHERE source = (SELECT id FROM sources WHERE name = ?) ORDER BY id DESC LIMIT ?
+            """, [.text(source), .integer(Int64(limit))], step: "reading readings") { row in
+            if let reading = reading(row) { found.append(reading) }
+        }
+        return found
+    }
+
     /// The reading in `row`; nil for a damaged row, passed over.
     private func reading(_ row: SQLiteRow) -> JournalReading? {
         guard let values = checked(row, Journal.readingColumns), let id = values[0].integer, let milliseconds = values[1].integer,
@@ -343,70 +355,108 @@ public final class Journal {
 
     /// How many readings of each verdict `selection` selects, per period of `periodMilliseconds`
     /// counted from the epoch in local time at `offsetMinutes` (a day: 86,400,000): the chart's rows.
+    public func verdictCounts(_ selection: Selection, periodMilliseconds: Int64, offsetMinutes: Int) throws(JournalError) -> [(periodStart: JournalTime, counts: [Verdict: Int])] {
+        var periods: [Int64: [Verdict: Int]] = [:]
+        try periodCounts(selection, .verdicts, periodMilliseconds: periodMilliseconds, offsetMinutes: offsetMinutes) { period, key, count in
+            guard case .text(let name) = key, let verdict = Verdict(rawValue: name) else { return }
+            periods[period, default: [:]][verdict, default: 0] += Int(count)
+        }
+        return periods.keys.sorted().map { (periodStart(of: $0, periodMilliseconds: periodMilliseconds, offsetMinutes: offsetMinutes), periods[$0] ?? [:]) }
+    }
+
+    /// As `verdictCounts`, each reading counted by what it means (`ReadingMeaning`): the
+    /// diagnoses split into healthy leaves and problems by their top class, read from the counts
+    /// kept per class as the verdicts' are.
+    public func meaningCounts(_ selection: Selection, periodMilliseconds: Int64, offsetMinutes: Int) throws(JournalError) -> [(periodStart: JournalTime, counts: [ReadingMeaning: Int])] {
+        var periods: [Int64: [ReadingMeaning: Int]] = [:]
+        try periodCounts(selection, .verdicts, periodMilliseconds: periodMilliseconds, offsetMinutes: offsetMinutes) { period, key, count in
+            guard case .text(let name) = key, let verdict = Verdict(rawValue: name), verdict != .diagnosis else { return }
+            periods[period, default: [:]][ReadingMeaning(verdict: verdict, label: nil), default: 0] += Int(count)
+        }
+        try periodCounts(selection, .diagnosisClasses, periodMilliseconds: periodMilliseconds, offsetMinutes: offsetMinutes) { period, key, count in
+            guard case .blob(let packed) = key else { return }
+            let label = unpacked(packed + [0, 0, 0, 0]).first?.label
+            periods[period, default: [:]][ReadingMeaning(verdict: .diagnosis, label: label), default: 0] += Int(count)
+        }
+        return periods.keys.sorted().map { (periodStart(of: $0, periodMilliseconds: periodMilliseconds, offsetMinutes: offsetMinutes), periods[$0] ?? [:]) }
+    }
+
+    private func periodStart(of period: Int64, periodMilliseconds: Int64, offsetMinutes: Int) -> JournalTime {
+        JournalTime(milliseconds: period * periodMilliseconds - Int64(offsetMinutes) * 60_000, offsetMinutes: offsetMinutes)
+    }
+
+    /// A table of counts kept per quarter hour as readings are written, and how to count the
+    /// same from the readings themselves: the key each is counted by, and which readings count.
+    private struct CountTable {
+        var table: String
+        var key: String
+        var readingKey: String
+        var readingCondition: String
+        static let verdicts = CountTable(table: "reading_counts", key: "verdict", readingKey: "verdict", readingCondition: "1")
+        static let diagnosisClasses = CountTable(table: "diagnosis_counts", key: "class", readingKey: JournalSchema.topClass("top"),
+                                                 readingCondition: "verdict = 'diagnosis'")
+    }
+
+    /// Counts of `counted` for `selection`, handed to `add` by period (counted from the epoch in
+    /// local time at `offsetMinutes`), key and count.
     ///
     /// The whole quarter hours of the selection are read from the counts kept as readings are
     /// written, only its ragged ends from the readings themselves: a dense week is a few
     /// hundred rows to add, not a million to count. A selection after a row number, or periods
     /// and offsets that are not whole quarter hours, count the readings.
-    public func verdictCounts(_ selection: Selection, periodMilliseconds: Int64, offsetMinutes: Int) throws(JournalError) -> [(periodStart: JournalTime, counts: [Verdict: Int])] {
+    private func periodCounts(_ selection: Selection, _ counted: CountTable, periodMilliseconds: Int64, offsetMinutes: Int,
+                              _ add: (Int64, SQLiteValue, Int64) -> Void) throws(JournalError) {
         let offset = Int64(offsetMinutes) * 60_000
         let quarter = JournalSchema.countPeriodMilliseconds
-        var periods: [Int64: [Verdict: Int]] = [:]
-        func add(_ period: Int64, _ verdictName: String, _ count: Int64) {
-            guard let verdict = Verdict(rawValue: verdictName) else { return }
-            periods[period, default: [:]][verdict, default: 0] += Int(count)
-        }
         if selection.afterID != nil || offset % quarter != 0 || periodMilliseconds % quarter != 0 || periodMilliseconds <= 0 {
-            try countReadings(selection, periodMilliseconds: periodMilliseconds, offset: offset, add)
-        } else {
-            // Quarters wholly inside [since, until): from the counts; the parts of quarters at either end: from the readings.
-            let first = selection.since.map { Journal.ceilingDivision($0.milliseconds, quarter) }
-            let last = selection.until.map { Journal.floorDivision($0.milliseconds, quarter) }
-            if let first, let last, first >= last {
-                try countReadings(selection, periodMilliseconds: periodMilliseconds, offset: offset, add)
-            } else {
-                if let first, let since = selection.since, since.milliseconds < first * quarter {
-                    var edge = selection
-                    edge.until = JournalTime(milliseconds: first * quarter, offsetMinutes: 0)
-                    try countReadings(edge, periodMilliseconds: periodMilliseconds, offset: offset, add)
-                }
-                if let last, let until = selection.until, until.milliseconds > last * quarter {
-                    var edge = selection
-                    edge.since = JournalTime(milliseconds: last * quarter, offsetMinutes: 0)
-                    try countReadings(edge, periodMilliseconds: periodMilliseconds, offset: offset, add)
-                }
-                // Counts a damaged or hand-edited file could hold beyond any reading's are passed over, as its readings are.
-                guard case .integer(let times) = Journal.readingColumns.columns[1].holds else { return [] }
-                var conditions = ["quarter BETWEEN ? AND ?", "count BETWEEN 0 AND ?"]
-                var values: [SQLiteValue] = [.integer(Journal.floorDivision(times.lowerBound, quarter)), .integer(Journal.floorDivision(times.upperBound, quarter)),
-                                             .integer(Int64(Int32.max))]
-                if let first { conditions.append("quarter >= ?"); values.append(.integer(first)) }
-                if let last { conditions.append("quarter < ?"); values.append(.integer(last)) }
-                if let source = selection.source { conditions.append("source = (SELECT id FROM sources WHERE name = ?)"); values.append(.text(source)) }
-                let quartersPerPeriod = periodMilliseconds / quarter, offsetQuarters = offset / quarter
-                try database.query("""
-                    SELECT quarter, verdict, sum(count) FROM reading_counts WHERE \(conditions.joined(separator: " AND ")) GROUP BY quarter, verdict
-                    """, values, step: "counting readings") { row in
-                    add(Journal.floorDivision((row.integer(0) ?? 0) + offsetQuarters, quartersPerPeriod), row.text(1) ?? "", row.integer(2) ?? 0)
-                }
-            }
+            try countReadings(selection, counted, periodMilliseconds: periodMilliseconds, offset: offset, add)
+            return
         }
-        return periods.keys.sorted().map { period in
-            (JournalTime(milliseconds: period * periodMilliseconds - offset, offsetMinutes: offsetMinutes), periods[period] ?? [:])
+        // Quarters wholly inside [since, until): from the counts; the parts of quarters at either end: from the readings.
+        let first = selection.since.map { Journal.ceilingDivision($0.milliseconds, quarter) }
+        let last = selection.until.map { Journal.floorDivision($0.milliseconds, quarter) }
+        if let first, let last, first >= last {
+            try countReadings(selection, counted, periodMilliseconds: periodMilliseconds, offset: offset, add)
+            return
+        }
+        if let first, let since = selection.since, since.milliseconds < first * quarter {
+            var edge = selection
+            edge.until = JournalTime(milliseconds: first * quarter, offsetMinutes: 0)
+            try countReadings(edge, counted, periodMilliseconds: periodMilliseconds, offset: offset, add)
+        }
+        if let last, let until = selection.until, until.milliseconds > last * quarter {
+            var edge = selection
+            edge.since = JournalTime(milliseconds: last * quarter, offsetMinutes: 0)
+            try countReadings(edge, counted, periodMilliseconds: periodMilliseconds, offset: offset, add)
+        }
+        // Counts a damaged or hand-edited file could hold beyond any reading's are passed over, as its readings are.
+        guard case .integer(let times) = Journal.readingColumns.columns[1].holds else { return }
+        var conditions = ["quarter BETWEEN ? AND ?", "count BETWEEN 0 AND ?"]
+        var values: [SQLiteValue] = [.integer(Journal.floorDivision(times.lowerBound, quarter)), .integer(Journal.floorDivision(times.upperBound, quarter)),
+                                     .integer(Int64(Int32.max))]
+        if let first { conditions.append("quarter >= ?"); values.append(.integer(first)) }
+        if let last { conditions.append("quarter < ?"); values.append(.integer(last)) }
+        if let source = selection.source { conditions.append("source = (SELECT id FROM sources WHERE name = ?)"); values.append(.text(source)) }
+        let quartersPerPeriod = periodMilliseconds / quarter, offsetQuarters = offset / quarter
+        try database.query("""
+            SELECT quarter, \(counted.key), sum(count) FROM \(counted.table) WHERE \(conditions.joined(separator: " AND ")) GROUP BY quarter, \(counted.key)
+            """, values, step: "counting readings") { row in
+            add(Journal.floorDivision((row.integer(0) ?? 0) + offsetQuarters, quartersPerPeriod), row.value(1), row.integer(2) ?? 0)
         }
     }
 
-    /// Counts the readings `selection` selects by period and verdict, one by one.
-    private func countReadings(_ selection: Selection, periodMilliseconds: Int64, offset: Int64, _ add: (Int64, String, Int64) -> Void) throws(JournalError) {
+    /// Counts the readings `selection` selects by period and `counted`'s key, one by one.
+    private func countReadings(_ selection: Selection, _ counted: CountTable, periodMilliseconds: Int64, offset: Int64,
+                               _ add: (Int64, SQLiteValue, Int64) -> Void) throws(JournalError) {
         let clause = selection.clause(time: "time")
         // A time out of range is a damaged row, which the readings' reader passes over and says.
         guard case .integer(let range) = Journal.readingColumns.columns[1].holds else { return }
         try database.query("""
-            SELECT (time + ?) / ? AS period, verdict, count(*) FROM readings\(selection.timeIndex)
-            WHERE \(clause.sql) AND typeof(time) = 'integer' AND time BETWEEN ? AND ? GROUP BY period, verdict
+            SELECT (time + ?) / ? AS period, \(counted.readingKey) AS counted_key, count(*) FROM readings\(selection.timeIndex)
+            WHERE \(clause.sql) AND \(counted.readingCondition) AND typeof(time) = 'integer' AND time BETWEEN ? AND ? GROUP BY period, counted_key
             """, [.integer(offset), .integer(periodMilliseconds)] + clause.values + [.integer(range.lowerBound), .integer(range.upperBound)],
             step: "counting readings") { row in
-            add(row.integer(0) ?? 0, row.text(1) ?? "", row.integer(2) ?? 0)
+            add(row.integer(0) ?? 0, row.value(1), row.integer(2) ?? 0)
         }
     }
 

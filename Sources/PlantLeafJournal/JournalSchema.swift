@@ -29,6 +29,9 @@ package enum JournalSchema {
         "((\(column) - (\(column) < 0) * \(countPeriodMilliseconds - 1)) / \(countPeriodMilliseconds))"
     }
 
+    /// The top class of a packed `top` column: its first class's number, as four bytes.
+    static func topClass(_ column: String) -> String { "substr(\(column), 1, 4)" }
+
     package static let migrations: [String] = [
         // Version 1.
         """
@@ -74,6 +77,23 @@ package enum JournalSchema {
         ALTER TABLE readings ADD COLUMN answer_from TEXT;
         ALTER TABLE readings ADD COLUMN taught TEXT;
         ALTER TABLE readings ADD COLUMN taught_similarity REAL;
+        """,
+        // Version 5: diagnoses counted by their top class (the first packed class of `top`, its
+        // four bytes as they are) per quarter hour, as verdicts are in reading_counts: the
+        // history tells healthy leaves from problems from these few rows, not from every reading.
+        """
+        CREATE TABLE diagnosis_counts(source INTEGER NOT NULL, quarter INTEGER NOT NULL, class BLOB NOT NULL, count INTEGER NOT NULL,
+            PRIMARY KEY(quarter, source, class)) WITHOUT ROWID;
+        CREATE TRIGGER diagnoses_counted AFTER INSERT ON readings WHEN NEW.verdict = 'diagnosis' BEGIN
+            INSERT INTO diagnosis_counts(source, quarter, class, count) VALUES (NEW.source, \(quarter("NEW.time")), \(topClass("NEW.top")), 1)
+                ON CONFLICT(quarter, source, class) DO UPDATE SET count = count + 1;
+        END;
+        CREATE TRIGGER diagnoses_uncounted AFTER DELETE ON readings WHEN OLD.verdict = 'diagnosis' BEGIN
+            UPDATE diagnosis_counts SET count = count - 1 WHERE source = OLD.source AND quarter = \(quarter("OLD.time")) AND class = \(topClass("OLD.top"));
+            DELETE FROM diagnosis_counts WHERE source = OLD.source AND quarter = \(quarter("OLD.time")) AND class = \(topClass("OLD.top")) AND count <= 0;
+        END;
+        INSERT INTO diagnosis_counts(source, quarter, class, count)
+            SELECT source, \(quarter("time")) AS q, \(topClass("top")) AS c, count(*) FROM readings WHERE verdict = 'diagnosis' GROUP BY source, q, c;
         """,
     ]
 

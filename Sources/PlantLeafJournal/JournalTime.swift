@@ -82,6 +82,36 @@ public struct JournalTime: Sendable, Equatable, Comparable {
         self.init(milliseconds: instant, offsetMinutes: offset)
     }
 
+    /// A time as a person types it, read at `now`'s offset (the machine's, or the viewer's):
+    /// `today` and `yesterday` (their midnight), a span ago (`2h`, `30m`, `3d`), a day
+    /// (`2026-12-07`, its midnight) or a day and time without an offset (`2026-12-07T01:05`,
+    /// `2026-12-07 01:05:30`), or full ISO 8601 with its own offset (`2026-12-07T01:05:00+02:00`),
+    /// read by `init(iso8601:)`. nil for anything else.
+    public init?(typed text: String, now: JournalTime) {
+        let word = text.trimmingWhitespace().lowercased()
+        let day: Int64 = 86_400_000, offset = Int64(now.offsetMinutes) * 60_000
+        let midnight = (now.milliseconds + offset - (now.milliseconds + offset < 0 ? day - 1 : 0)) / day * day - offset
+        let units: [(suffix: String, milliseconds: Int64)] = [("min", 60_000), ("m", 60_000), ("h", 3_600_000), ("d", day)]
+        if word == "today" || word == "yesterday" {
+            self.init(milliseconds: midnight - (word == "yesterday" ? day : 0), offsetMinutes: now.offsetMinutes)
+        } else if let unit = units.first(where: { word.hasSuffix($0.suffix) }), let count = Int64(word.dropLast(unit.suffix.count)),
+                  count >= 0, count <= 10_000 * 366, JournalTime.millisecondsRange.contains(now.milliseconds - count * unit.milliseconds) {
+            self.init(milliseconds: now.milliseconds - count * unit.milliseconds, offsetMinutes: now.offsetMinutes)
+        } else {
+            // Without an offset the time is local: the offset is added and ISO 8601 reads it.
+            let sign = now.offsetMinutes < 0 ? "-" : "+", minutes = abs(now.offsetMinutes)
+            let zone = sign + (minutes / 60 < 10 ? "0" : "") + String(minutes / 60) + ":" + (minutes % 60 < 10 ? "0" : "") + String(minutes % 60)
+            let local: String? = switch word.utf8.count {
+            case 10: word + "t00:00:00" + zone
+            case 16: word + ":00" + zone
+            case 19: word + zone
+            default: nil
+            }
+            guard let time = JournalTime(iso8601: (local ?? text).uppercased()) else { return nil }
+            self = time
+        }
+    }
+
     /// ISO 8601 at its own offset with milliseconds, as `WallClock.localISO8601` writes.
     public var iso8601: String {
         let local = milliseconds + Int64(offsetMinutes) * 60_000

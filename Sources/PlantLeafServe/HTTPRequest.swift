@@ -32,8 +32,9 @@ public struct HTTPRequest: Sendable {
                                       // Where a browser's request comes from: corrections refuse another site's.
                                       "sec-fetch-site", "origin"]
 
-    /// The query parameters `query` keeps: the journal's selection and paging.
-    public static let keptQueryNames = ["since", "until", "source", "after", "limit", "id"]
+    /// The query parameters `query` keeps: the journal's selection and paging, and the page the
+    /// language switch comes back to.
+    public static let keptQueryNames = ["since", "until", "source", "after", "limit", "id", "to"]
 
     /// Whether a body follows the head: a length above zero, or chunks.
     public var hasBody: Bool {

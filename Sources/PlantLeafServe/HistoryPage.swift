@@ -1,11 +1,12 @@
 import PlantLeafCore
+import PlantLeafJournal
 
 /// The history of the camera's readings as `/api/history` (JSON) and `/history` (a page with a
 /// chart per window, drawn here as SVG so the page needs no script, and the counts as tables).
 enum HistoryPage {
-    /// Colours of the verdicts in the charts: the page's own green for a diagnosis, its warning
-    /// brown for uncertain, greys for the two kinds of picture without a leaf to read.
-    static let colours: [Verdict: String] = [.diagnosis: "#0b5d1e", .uncertain: "#8a4b00", .noLeaf: "#6b6b6b", .noPicture: "#b8b8b8"]
+    /// The colours of what readings mean, in every chart, bar, day line and legend: healthy
+    /// green, a problem red, not sure amber, nothing to see grey.
+    static let colours: [ReadingMeaning: String] = [.healthy: "#1b7a34", .problem: "#c62828", .notSure: "#e8a200", .nothing: "#9e9e9e"]
 
     static func json(_ summary: ReadingHistory.Summary) -> String {
         var object = JSONObject()
@@ -47,15 +48,16 @@ enum HistoryPage {
 
     /// The page in `catalogue`'s language: a section per window, or `problem` (the server's
     /// words, as the log said them).
-    static func page(_ summary: ReadingHistory.Summary?, problem: String?, catalogue: Catalogue) -> HTTPResponse {
+    /// Its times are at `now`'s offset, the viewer's.
+    static func page(_ summary: ReadingHistory.Summary?, problem: String?, now: JournalTime, catalogue: Catalogue) -> HTTPResponse {
         var body = ""
         if let problem {
             body = "<p class=\"error\" role=\"alert\">\(escaped(problem))</p>\n"
         } else if let summary {
-            for window in [summary.day, summary.week] { body += section(window, catalogue) }
+            for window in [summary.day, summary.week] { body += section(window, offsetMinutes: now.offsetMinutes, catalogue) }
             if summary.truncated, let earliest = summary.earliest {
                 body += "<p class=\"hint\">" + escaped(catalogue.text("history.truncated", ["mebibytes": String(ReadingHistory.tailBytes >> 20),
-                                                                                           "time": WallClock.localISO8601(nanoseconds: earliest * 1_000_000_000)]))
+                                                                                           "time": TimeText.readable(JournalTime(milliseconds: earliest * 1000, offsetMinutes: now.offsetMinutes), in: catalogue)]))
                     + "</p>\n"
             }
             if summary.unreadableLines > 0 {
@@ -63,57 +65,55 @@ enum HistoryPage {
             }
         }
         let navigation = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
-        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets, main: navigation + body)
+        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + ViewerClock.drawnAt(now), page: "/history", main: navigation + body)
         return HTTPResponse(status: problem == nil ? 200 : 404, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 
-    private static func section(_ window: ReadingHistory.Window, _ catalogue: Catalogue) -> String {
+    private static func section(_ window: ReadingHistory.Window, offsetMinutes: Int, _ catalogue: Catalogue) -> String {
         let title = catalogue[window.name == "day" ? "history.day" : "history.week"]
-        var text = "<section>\n<h2>\(escaped(title))</h2>\n" + chart(window, catalogue)
+        var text = "<section>\n<h2>\(escaped(title))</h2>\n" + chart(window, offsetMinutes: offsetMinutes, catalogue)
         text += "<table><thead><tr><th>\(escaped(catalogue["history.verdict"]))</th><th>\(escaped(catalogue["history.readings"]))</th></tr></thead><tbody>\n"
-        for verdict in Verdict.allCases {
-            text += "<tr><td><svg width=\"16\" height=\"16\" aria-hidden=\"true\"><rect width=\"16\" height=\"16\" fill=\"\(colours[verdict]!)\"/></svg> "
-                + "\(escaped(verdictName(verdict, catalogue)))</td><td>\(window.verdicts[verdict, default: 0])</td></tr>\n"
+        for meaning in ReadingMeaning.allCases {
+            text += "<tr><td>\(JournalPage.swatch(meaning)) \(escaped(catalogue["meaning." + meaning.rawValue + ".name"]))</td>"
+                + "<td>\(catalogue.number(window.meanings[meaning, default: 0]))</td></tr>\n"
         }
         text += "</tbody></table>\n"
         let diagnosed = mostDiagnosed(window)
         if !diagnosed.isEmpty {
             text += "<h3>\(escaped(catalogue["history.diagnosed"]))</h3>\n<ol>\n"
-                + diagnosed.map { "<li>\(escaped(catalogue.className($0.label))): \($0.count)</li>\n" }.joined() + "</ol>\n"
+                + diagnosed.map { "<li>\(escaped(catalogue.className($0.label))): \(catalogue.number($0.count))</li>\n" }.joined() + "</ol>\n"
         }
         return text + "</section>\n"
     }
 
-    private static func verdictName(_ verdict: Verdict, _ catalogue: Catalogue) -> String { catalogue["verdict." + verdict.rawValue + ".name"] }
-
-    /// Stacked bars, one per bucket, the verdicts in `Verdict.allCases` order from the bottom.
-    private static func chart(_ window: ReadingHistory.Window, _ catalogue: Catalogue) -> String {
+    /// Stacked bars, one per bucket, what the readings mean in `ReadingMeaning.allCases` order from the bottom.
+    private static func chart(_ window: ReadingHistory.Window, offsetMinutes: Int, _ catalogue: Catalogue) -> String {
         let width = 720, height = 220, top = 10, bottom = 190, left = 40
         let barSlot = Double(width - left) / Double(window.buckets.count)
         let largest = max(1, window.buckets.map { $0.values.reduce(0, +) }.max() ?? 1)
         let total = window.verdicts.values.reduce(0, +)
         var text = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(window.name)-title\">\n"
-        let title = catalogue.text("history.chart." + window.name, ["hours": catalogue.count("hour", Int(window.bucketSeconds / 3600)), "total": String(total)])
+        let title = catalogue.text("history.chart." + window.name, ["hours": catalogue.count("hour", Int(window.bucketSeconds / 3600)), "total": catalogue.number(total)])
         text += "<title id=\"\(window.name)-title\">\(escaped(title))</title>\n"
         text += "<line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(width)\" y2=\"\(bottom)\" stroke=\"#000\"/>\n"
         text += "<text x=\"\(left - 6)\" y=\"\(top + 12)\" text-anchor=\"end\" font-size=\"14\">\(largest)</text>\n"
         text += "<text x=\"\(left - 6)\" y=\"\(bottom)\" text-anchor=\"end\" font-size=\"14\">0</text>\n"
-        for (index, bucket) in window.buckets.enumerated() {
+        for (index, bucket) in window.meaningBuckets.enumerated() {
             let x = Double(left) + Double(index) * barSlot
             var y = Double(bottom)
-            for verdict in Verdict.allCases {
-                let count = bucket[verdict, default: 0]
+            for meaning in ReadingMeaning.allCases {
+                let count = bucket[meaning, default: 0]
                 guard count > 0 else { continue }
                 let barHeight = Double(bottom - top) * Double(count) / Double(largest)
                 y -= barHeight
                 text += "<rect x=\"\(number(x + 1))\" y=\"\(number(y))\" width=\"\(number(max(1, barSlot - 2)))\" height=\"\(number(barHeight))\" "
-                    + "fill=\"\(colours[verdict]!)\"><title>\(count) \(escaped(verdictName(verdict, catalogue)))</title></rect>\n"
+                    + "fill=\"\(colours[meaning]!)\"><title>\(escaped(catalogue.count(meaning.rawValue, count)))</title></rect>\n"
             }
             // A label under every sixth hour's bar (day), or at each day's first bar (week).
             let bucketStart = window.start + Int64(index) * window.bucketSeconds
             let labelled = window.name == "day" ? index % 6 == 0 : index % 4 == 0
             if labelled {
-                let local = WallClock.localISO8601(nanoseconds: bucketStart * 1_000_000_000)
+                let local = JournalTime(milliseconds: bucketStart * 1000, offsetMinutes: offsetMinutes).iso8601
                 let label = window.name == "day" ? String(local.dropFirst(11).prefix(5)) : String(local.dropFirst(5).prefix(5))
                 text += "<text x=\"\(number(x + 1))\" y=\"\(bottom + 20)\" font-size=\"14\">\(label)</text>\n"
             }

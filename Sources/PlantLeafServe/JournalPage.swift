@@ -22,18 +22,25 @@ enum JournalPage {
         let corrections = corrections.flatMap { $0.allowed ? $0 : nil }
         var body = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
         body += "<p>\(escaped(catalogue["journal.show"])) " + sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue) + "</p>\n"
-        body += "<p class=\"hint\">\(escaped(catalogue[keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept"]))</p>\n"
-        body += "<section>\n<h2>\(escaped(catalogue["journal.changed"]))</h2>\n"
-        let events = try journal.events(Journal.Selection(source: source == "upload" ? nil : source, limit: eventCount))
-        if events.isEmpty {
-            body += "<p class=\"hint\">\(escaped(catalogue["journal.no-events"]))</p>\n"
+        body += "<p class=\"hint\">\(isolating(catalogue, keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept", ["option": "serve --keep-upload-photos"]))</p>\n"
+        body += try dayLines(journal, source: source, now: now, catalogue: catalogue)
+        if source == "upload" {
+            // Uploads make no events: their own results instead, newest first.
+            body += try uploadReadings(journal, now: now, catalogue: catalogue)
         } else {
-            body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue, corrections: corrections) }.joined() + "</ol>\n"
+            body += "<section>\n<h2>\(escaped(catalogue["journal.changed"]))</h2>\n"
+            let events = try journal.events(Journal.Selection(source: source, limit: eventCount))
+            if events.isEmpty {
+                body += "<p class=\"hint\">\(escaped(catalogue["journal.no-events"]))</p>\n"
+            } else {
+                body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue, corrections: corrections) }.joined() + "</ol>\n"
+            }
+            body += "</section>\n"
         }
-        body += "</section>\n" + (try strips(journal, source: source, now: now, catalogue: catalogue))
-        if source == nil || source == "upload" { body += try uploadPictures(journal, catalogue: catalogue, corrections: corrections) }
+        body += try strips(journal, source: source, now: now, catalogue: catalogue)
+        if source == nil || source == "upload" { body += try uploadPictures(journal, now: now, catalogue: catalogue, corrections: corrections) }
         body += "<section>\n<h2>\(escaped(catalogue["history.readings"]))</h2>\n" + (try table(journal, source: source, now: now, catalogue: catalogue)) + "</section>\n"
-        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + WebAssets.correctionScriptTag, main: body)
+        let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + WebAssets.correctionScriptTag + ViewerClock.drawnAt(now), page: "/history", main: body)
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
     }
 
@@ -41,7 +48,9 @@ enum JournalPage {
         let choices: [(String, String?)] = [(catalogue["journal.all"], nil)] + names.map { ($0 == "upload" ? catalogue["journal.uploads"] : $0, $0) }
         return choices.map { label, value in
             let address = value.map { "/history?source=" + percentEncoded($0) } ?? "/history"
-            return value == chosen ? "<strong>\(escaped(label))</strong>" : "<a href=\"\(escaped(address))\">\(escaped(label))</a>"
+            // A camera's name is the grower's, in any direction of writing: isolated from the page's.
+            let name = value == nil || value == "upload" ? escaped(label) : "<bdi>\(escaped(label))</bdi>"
+            return value == chosen ? "<strong>\(name)</strong>" : "<a href=\"\(escaped(address))\">\(name)</a>"
         }.joined(separator: " · ")
     }
 
@@ -51,17 +60,36 @@ enum JournalPage {
         if event.hasPicture {
             text += "<img src=\"\(JournalPicture.event.address(id: event.id))\" width=\"112\" height=\"112\" alt=\"\(escaped(catalogue["journal.picture"]))\">"
         }
-        text += "<strong class=\"\(event.state.isProblem ? "uncertain" : "diagnosis")\">\(escaped(name))</strong>"
+        text += "<strong class=\"meaning-\(ReadingMeaning(verdict: event.state.verdict, label: event.state.label).rawValue)\">\(escaped(name))</strong>"
         if event.state.isProblem { text += " " + escaped(catalogue["journal.problem"]) }
-        let duration = TimeText.duration(event.durationMilliseconds(now: now), in: catalogue), start = TimeText.readable(event.start, in: catalogue)
-        let span = event.end.map { catalogue.text("journal.ended", ["start": start, "end": TimeText.readable($0, in: catalogue), "duration": duration]) }
+        let duration = TimeText.duration(event.durationMilliseconds(now: now), in: catalogue), start = TimeText.readable(viewers(event.start, now), in: catalogue)
+        let span = event.end.map { catalogue.text("journal.ended", ["start": start, "end": TimeText.readable(viewers($0, now), in: catalogue), "duration": duration]) }
             ?? catalogue.text("journal.lasting", ["start": start, "duration": duration])
         let blocked = event.blockedMilliseconds(now: now)
         let gap = blocked > 0 || event.viewBlockedNow
             ? " · " + escaped(catalogue.text(event.viewBlockedNow ? "journal.blocked-now" : "journal.blocked", ["duration": TimeText.duration(blocked, in: catalogue)])) : ""
         // The event's picture, named right by the grower, becomes a lesson.
         let correction = event.hasPicture ? corrections?.form(picture: JournalPicture.event.address(id: event.id), catalogue: catalogue) ?? "" : ""
-        return text + "<br>\(escaped(span))\(gap) · \(escaped(event.source))\(correction)</li>\n"
+        return text + "<br>\(escaped(span))\(gap) · <bdi>\(escaped(event.source))</bdi>\(correction)</li>\n"
+    }
+
+    /// `time` at the viewer's offset, `now`'s: every time on the page is on the viewer's clock.
+    static func viewers(_ time: JournalTime, _ now: JournalTime) -> JournalTime { JournalTime(milliseconds: time.milliseconds, offsetMinutes: now.offsetMinutes) }
+
+    /// The newest uploads' results, newest first: what each was read as (coloured by what it
+    /// means) and when, on the viewer's clock.
+    private static func uploadReadings(_ journal: Journal, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
+        let uploads = try journal.newestReadings(source: "upload", limit: eventCount)
+        var text = "<section>\n<h2>\(escaped(catalogue["journal.upload-results"]))</h2>\n"
+        guard !uploads.isEmpty else { return text + "<p class=\"hint\">\(escaped(catalogue["journal.no-uploads"]))</p>\n</section>\n" }
+        text += "<ol id=\"uploads\">\n"
+        for upload in uploads {
+            let record = upload.record, label = record.top.first?.label
+            let name = record.verdict == .diagnosis ? label.map { catalogue.className($0) } ?? catalogue.heading(record.verdict) : catalogue.heading(record.verdict)
+            text += "<li><strong class=\"meaning-\(ReadingMeaning(verdict: record.verdict, label: label).rawValue)\">\(escaped(name))</strong><br>"
+                + "\(escaped(TimeText.readable(viewers(upload.time, now), in: catalogue)))</li>\n"
+        }
+        return text + "</ol>\n</section>\n"
     }
 
     /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.
@@ -71,7 +99,7 @@ enum JournalPage {
         for camera in cameras {
             let frames = try journal.strip(source: camera, since: JournalTime(milliseconds: now.milliseconds - 86_400_000, offsetMinutes: now.offsetMinutes))
             guard !frames.isEmpty else { continue }
-            text += "<section>\n<h2>\(escaped(catalogue.text("journal.strip", ["camera": camera])))</h2>\n<p class=\"strip\">"
+            text += "<section>\n<h2>\(isolating(catalogue, "journal.strip", ["camera": camera]))</h2>\n<p class=\"strip\">"
             text += frames.map { frame in
                 let hour = JournalTime(milliseconds: frame.hour.milliseconds, offsetMinutes: now.offsetMinutes)
                 let label = String(hour.iso8601.dropFirst(11).prefix(5))
@@ -84,59 +112,147 @@ enum JournalPage {
     /// The newest uploads' pictures, kept with --keep-upload-photos (or before it was left off),
     /// oldest first as the strip is; nothing when there are none.
     /// With corrections, each picture is a line of a list with its time and its correction form.
-    private static func uploadPictures(_ journal: Journal, catalogue: Catalogue, corrections: Corrections?) throws(JournalError) -> String {
+    private static func uploadPictures(_ journal: Journal, now: JournalTime, catalogue: Catalogue, corrections: Corrections?) throws(JournalError) -> String {
         let uploads = try journal.readingsWithPictures(source: "upload", limit: uploadPictureCount)
         guard !uploads.isEmpty else { return "" }
         if let corrections {
             let items = uploads.map { upload in
                 let address = JournalPicture.reading.address(id: upload.id)
-                return PageTemplate.render("kept-upload.html", catalogue, ["address": address, "time": escaped(TimeText.readable(upload.time, in: catalogue)),
+                return PageTemplate.render("kept-upload.html", catalogue, ["address": address, "time": escaped(TimeText.readable(viewers(upload.time, now), in: catalogue)),
                                                                            "correct": corrections.form(picture: address, catalogue: catalogue)])
             }
             return PageTemplate.render("kept-uploads.html", catalogue, ["items": items.joined()])
         }
         return "<section>\n<h2>\(escaped(catalogue["journal.upload-pictures"]))</h2>\n<p class=\"strip\">" + uploads.map { upload in
-            let label = escaped(TimeText.readable(upload.time, in: catalogue))
+            let label = escaped(TimeText.readable(viewers(upload.time, now), in: catalogue))
             return "<img src=\"\(JournalPicture.reading.address(id: upload.id))\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
         }.joined(separator: " ") + "</p>\n</section>\n"
     }
 
-    /// One table: a row a day, then a row a week, each with its bar and counts by verdict.
+    /// One table: a row a day, then a row a week, each with its bar and its counts by what the
+    /// readings mean (healthy, a problem, not sure, nothing to see), under the colours' legend.
     private static func table(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
         let day: Int64 = 86_400_000
         let today = (now.milliseconds + Int64(now.offsetMinutes) * 60_000) / day * day - Int64(now.offsetMinutes) * 60_000
-        let daily = try journal.verdictCounts(Journal.Selection(since: JournalTime(milliseconds: today - Int64(days - 1) * day, offsetMinutes: now.offsetMinutes),
+        let daily = try journal.meaningCounts(Journal.Selection(since: JournalTime(milliseconds: today - Int64(days - 1) * day, offsetMinutes: now.offsetMinutes),
                                                                 source: source), periodMilliseconds: day, offsetMinutes: now.offsetMinutes)
         // Weeks from Monday: the epoch's day 0 was a Thursday, so periods counted from three days
         // later start on Mondays.
         let week = 7 * day
-        let weekly = try journal.verdictCounts(Journal.Selection(since: JournalTime(milliseconds: today - Int64(weeks) * week, offsetMinutes: now.offsetMinutes),
+        let weekly = try journal.meaningCounts(Journal.Selection(since: JournalTime(milliseconds: today - Int64(weeks) * week, offsetMinutes: now.offsetMinutes),
                                                                  source: source), periodMilliseconds: week, offsetMinutes: now.offsetMinutes + 3 * 1440)
         let largest = max(1, (daily + weekly).map { $0.counts.values.reduce(0, +) }.max() ?? 1)
         // Three columns, the counts in words in the last: a column a verdict is wider than a phone.
-        var text = "<table id=\"readings\">\n<thead><tr>" + ["journal.when", "history.readings", "journal.verdicts"].map { "<th>\(escaped(catalogue[$0]))</th>" }.joined()
+        var text = legend(catalogue) + "<table id=\"readings\">\n<thead><tr>" + ["journal.when", "history.readings", "journal.verdicts"].map { "<th>\(escaped(catalogue[$0]))</th>" }.joined()
             + "</tr></thead>\n<tbody>\n"
         for (title, rows) in [(catalogue["journal.per-day"], daily), (catalogue["journal.per-week"], weekly)] {
             text += "<tr><th colspan=\"3\">\(escaped(title))</th></tr>\n"
             for row in rows {
                 let start = JournalTime(milliseconds: row.periodStart.milliseconds, offsetMinutes: now.offsetMinutes)
-                let counts = Verdict.allCases.compactMap { verdict in row.counts[verdict].map { "\($0) " + catalogue["verdict." + verdict.rawValue + ".name"] } }
-                text += "<tr><td>\(escaped(TimeText.day(start, in: catalogue)))</td><td>\(bar(row.counts, largest: largest))</td><td>\(escaped(counts.joined(separator: ", ")))</td></tr>\n"
+                text += "<tr><td class=\"day\">\(escaped(TimeText.day(start, in: catalogue)))</td><td>\(bar(row.counts, largest: largest, catalogue: catalogue))</td>"
+                    + "<td>\(escaped(countsText(row.counts, catalogue)))</td></tr>\n"
             }
         }
         return text + "</tbody>\n</table>\n"
     }
 
+    /// "400 healthy, 24 with a problem, 3 not sure": each meaning there is, counted in words.
+    static func countsText(_ counts: [ReadingMeaning: Int], _ catalogue: Catalogue) -> String {
+        ReadingMeaning.allCases.compactMap { meaning in counts[meaning].map { catalogue.count(meaning.rawValue, $0) } }
+            .joined(separator: catalogue["list.separator"])
+    }
+
+    /// What each colour of the bars and the day lines means.
+    static func legend(_ catalogue: Catalogue) -> String {
+        "<ul class=\"legend\" aria-label=\"\(escaped(catalogue["journal.legend"]))\">" + ReadingMeaning.allCases.map { meaning in
+            "<li>\(swatch(meaning)) \(escaped(catalogue["meaning." + meaning.rawValue + ".name"]))</li>"
+        }.joined() + "</ul>\n"
+    }
+
+    static func swatch(_ meaning: ReadingMeaning) -> String {
+        "<svg width=\"16\" height=\"16\" aria-hidden=\"true\"><rect width=\"16\" height=\"16\" fill=\"\(HistoryPage.colours[meaning]!)\"/></svg>"
+    }
+
     /// The readings of a row as a stacked bar, its length the row's count against the largest.
-    private static func bar(_ counts: [Verdict: Int], largest: Int) -> String {
-        var x = 0.0, text = "<svg width=\"120\" height=\"16\" viewBox=\"0 0 120 16\" role=\"img\" aria-label=\"\(counts.values.reduce(0, +)) readings\">"
-        for verdict in Verdict.allCases {
-            let width = 120 * Double(counts[verdict] ?? 0) / Double(largest)
+    private static func bar(_ counts: [ReadingMeaning: Int], largest: Int, catalogue: Catalogue) -> String {
+        var x = 0.0, text = "<svg width=\"120\" height=\"16\" viewBox=\"0 0 120 16\" role=\"img\" aria-label=\"\(escaped(countsText(counts, catalogue)))\">"
+        for meaning in ReadingMeaning.allCases {
+            let width = 120 * Double(counts[meaning] ?? 0) / Double(largest)
             guard width > 0 else { continue }
-            text += "<rect x=\"\(JSONObject.number(x, decimals: 1))\" width=\"\(JSONObject.number(width, decimals: 1))\" height=\"16\" fill=\"\(HistoryPage.colours[verdict]!)\"/>"
+            text += "<rect x=\"\(JSONObject.number(x, decimals: 1))\" width=\"\(JSONObject.number(width, decimals: 1))\" height=\"16\" fill=\"\(HistoryPage.colours[meaning]!)\"/>"
             x += width
         }
         return text + "</svg>"
+    }
+
+    /// The quarter hours of a day line: 24 hours of them.
+    static let dayLineQuarters = 96
+
+    /// Each camera's last 24 hours as one line of quarter hours, each coloured by what most of
+    /// its readings meant (an empty quarter left blank), so the quarter a problem began stands
+    /// out; the oldest at the start of the line (the right in Arabic), now at its end.
+    private static func dayLines(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
+        let cameras = try journal.sourceNames().filter { $0 != "upload" && (source == nil || $0 == source) }
+        let quarter = 900_000 as Int64
+        let end = (now.milliseconds / quarter + 1) * quarter, start = end - Int64(dayLineQuarters) * quarter
+        var text = ""
+        for camera in cameras {
+            let counts = try journal.meaningCounts(Journal.Selection(since: JournalTime(milliseconds: start, offsetMinutes: 0), source: camera),
+                                                   periodMilliseconds: quarter, offsetMinutes: 0)
+            guard !counts.isEmpty else { continue }
+            var quarters = [ReadingMeaning?](repeating: nil, count: dayLineQuarters)
+            for row in counts {
+                let index = Int((row.periodStart.milliseconds - start) / quarter)
+                if quarters.indices.contains(index) { quarters[index] = ReadingMeaning.mostOf(row.counts) }
+            }
+            text += PageTemplate.render("day-line.html", catalogue, [
+                "title": isolating(catalogue, "journal.day-line", ["camera": camera]),
+                "summary": escaped(dayLineSummary(quarters, start: start, now: now, catalogue: catalogue)),
+                "cells": dayLineCells(quarters, rightToLeft: catalogue.isRightToLeft),
+                "hours": stride(from: 0, through: dayLineQuarters, by: 24).map { index in
+                    "<span>\(clock(JournalTime(milliseconds: start + Int64(index) * quarter, offsetMinutes: now.offsetMinutes)))</span>"
+                }.joined(),
+            ])
+        }
+        return text.isEmpty ? "" : text + legend(catalogue)
+    }
+
+    /// A rectangle a quarter with readings, in the order of writing: the first quarter at the
+    /// left in English, at the right in Arabic.
+    private static func dayLineCells(_ quarters: [ReadingMeaning?], rightToLeft: Bool) -> String {
+        quarters.enumerated().compactMap { index, meaning in
+            guard let meaning else { return nil }
+            let x = (rightToLeft ? dayLineQuarters - 1 - index : index) * 10
+            return "<rect x=\"\(x)\" width=\"10\" height=\"40\" fill=\"\(HistoryPage.colours[meaning]!)\" class=\"meaning-\(meaning.rawValue)\"/>"
+        }.joined()
+    }
+
+    /// The line in words, for a screen reader: each run of quarters of one meaning, from when to when.
+    private static func dayLineSummary(_ quarters: [ReadingMeaning?], start: Int64, now: JournalTime, catalogue: Catalogue) -> String {
+        var runs: [(first: Int, last: Int, meaning: ReadingMeaning?)] = []
+        for (index, meaning) in quarters.enumerated() {
+            if let last = runs.last, last.meaning == meaning { runs[runs.count - 1].last = index } else { runs.append((index, index, meaning)) }
+        }
+        return runs.map { run in
+            let from = JournalTime(milliseconds: start + Int64(run.first) * 900_000, offsetMinutes: now.offsetMinutes)
+            let to = JournalTime(milliseconds: start + Int64(run.last + 1) * 900_000, offsetMinutes: now.offsetMinutes)
+            return catalogue.text("journal.day-line.span", ["start": clock(from), "end": clock(to),
+                                                            "meaning": run.meaning.map { catalogue["meaning." + $0.rawValue + ".name"] } ?? catalogue["journal.day-line.empty"]])
+        }.joined(separator: catalogue["list.separator"])
+    }
+
+    /// "06:45", at the time's own offset.
+    static func clock(_ time: JournalTime) -> String { String(time.iso8601.dropFirst(11).prefix(5)) }
+
+    /// `key`'s text, escaped, each value put in a <bdi> of its own so that a name written left to
+    /// right ("Greenhouse 1", "/dev/video0") keeps its order inside Arabic text and the text around it keeps its own.
+    static func isolating(_ catalogue: Catalogue, _ key: String, _ values: [String: String]) -> String {
+        let names = values.keys.sorted()
+        var text = escaped(catalogue.text(key, Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, "\u{E000}\($0)\u{E001}") })))
+        for (index, name) in names.enumerated() {
+            text = text.replacing("\u{E000}\(index)\u{E001}", with: "<bdi>" + escaped(values[name]!) + "</bdi>")
+        }
+        return text
     }
 
     static func escaped(_ text: String) -> String { HTMLText.escaped(text) }

@@ -17,6 +17,9 @@ public final class ReadingHistory: Sendable {
         var start: Int64 = 0
         var buckets: [[Verdict: Int]] = []
         var verdicts: [Verdict: Int] = [:]
+        /// The same readings by what they mean (healthy, a problem …), as the page colours them.
+        var meaningBuckets: [[ReadingMeaning: Int]] = []
+        var meanings: [ReadingMeaning: Int] = [:]
         var diagnoses: [String: Int] = [:]
     }
 
@@ -92,6 +95,7 @@ public final class ReadingHistory: Sendable {
             let end = (now / window.bucketSeconds + 1) * window.bucketSeconds
             window.start = end - window.seconds
             window.buckets = Array(repeating: [:], count: Int(window.seconds / window.bucketSeconds))
+            window.meaningBuckets = window.buckets.map { _ in [:] }
             if index == 0 { day = window } else { week = window }
         }
         var earliest: Int64?
@@ -120,6 +124,9 @@ extension ReadingHistory.Window {
         guard offset >= 0, offset < seconds else { return }
         buckets[Int(offset / bucketSeconds)][reading.verdict, default: 0] += 1
         verdicts[reading.verdict, default: 0] += 1
+        let meaning = ReadingMeaning(verdict: reading.verdict, label: reading.topLabel)
+        meaningBuckets[Int(offset / bucketSeconds)][meaning, default: 0] += 1
+        meanings[meaning, default: 0] += 1
         if reading.verdict == .diagnosis, let label = reading.topLabel { diagnoses[label, default: 0] += 1 }
     }
 }

@@ -19,7 +19,7 @@ enum WebAssets {
 
     /// The camera's page: its frames as they are read, and the newest reading beside them.
     static func livePage(_ catalogue: Catalogue, corrections: Corrections? = nil) -> HTTPResponse {
-        html(document(catalogue, title: catalogue["page.title.live"], head: linkedAssets + scriptTag + correctionScriptTag,
+        html(document(catalogue, title: catalogue["page.title.live"], head: linkedAssets + scriptTag + correctionScriptTag, page: "/live",
                       main: PageTemplate.render("live.html", catalogue, ["status": status(catalogue, waiting: HTMLText.escaped(catalogue["page.waiting"])),
                                                                           "result": result(catalogue, correction: corrections?.form(picture: "live", catalogue: catalogue))])))
     }
@@ -52,17 +52,18 @@ enum WebAssets {
 
     /// A whole page in `catalogue`'s language and direction: the head every page has (its
     /// `title`, then `head`), the PlantLeaf heading with the switch to the other languages, and
-    /// `main`, the page's content.
-    static func document(_ catalogue: Catalogue, title: String, head: String, main: String) -> String {
+    /// `main`, the page's content; the language switch comes back to `page`.
+    static func document(_ catalogue: Catalogue, title: String, head: String, page: String = "/", main: String) -> String {
         PageTemplate.render("document.html", catalogue, ["lang": catalogue.language, "dir": catalogue.isRightToLeft ? "rtl" : "ltr",
                                                          "title": HTMLText.escaped(title), "head": head, "main": main,
-                                                         "languages": languageLinks(catalogue)])
+                                                         "languages": languageLinks(catalogue, page: page)])
     }
 
-    /// A link to each other language, named in itself: following one sets the language cookie.
-    private static func languageLinks(_ catalogue: Catalogue) -> String {
+    /// A link to each other language, named in itself: following one sets the language cookie
+    /// and comes back to `page` (`?to=`, one of `WebLanguage.returnPages`).
+    private static func languageLinks(_ catalogue: Catalogue, page: String) -> String {
         Catalogue.languages.filter { $0 != catalogue.language }.compactMap { Catalogue(language: $0) }.map { other in
-            "<a href=\"\(WebLanguage.switchPath)\(other.language)\" lang=\"\(other.language)\" hreflang=\"\(other.language)\" "
+            "<a href=\"\(WebLanguage.switchPath)\(other.language)\(page == "/" ? "" : "?to=" + page)\" lang=\"\(other.language)\" hreflang=\"\(other.language)\" "
                 + "dir=\"\(other.isRightToLeft ? "rtl" : "ltr")\">\(HTMLText.escaped(other.nativeName))</a>"
         }.joined(separator: " ")
     }
@@ -91,6 +92,9 @@ enum WebAssets {
     static let script = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array((EmbeddedFiles.text["app.js"] ?? "").utf8))
 
     static let correctionScript = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array((EmbeddedFiles.text["correct.js"] ?? "").utf8))
+
+    /// clock.js: the viewer's UTC offset as a cookie, for the times of the pages the server draws (`ViewerClock`).
+    static let clockScript = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array((EmbeddedFiles.text["clock.js"] ?? "").utf8))
 
     static let style = HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", body: Array(styleText.utf8))
 

@@ -56,7 +56,7 @@ public final class WebService: HTTPService {
 
     /// The routes: path, the methods it answers, and whether it reads a body.
     private enum Route: String, CaseIterable {
-        case page = "/", script = "/app.js", style = "/style.css", icon = "/favicon.svg", health = "/api/health",
+        case page = "/", script = "/app.js", clock = "/clock.js", style = "/style.css", icon = "/favicon.svg", health = "/api/health",
              classify = "/api/classify", metrics = "/metrics", signIn = "/sign-in",
              live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg",
              historyPage = "/history", historyData = "/api/history", events = "/api/events",
@@ -95,6 +95,7 @@ public final class WebService: HTTPService {
         case .script: return secured(WebAssets.script)
         case .correctionScript: return secured(WebAssets.correctionScript)
         case .correct: return admitCorrection(request)
+        case .clock: return secured(WebAssets.clockScript)
         case .style: return secured(WebAssets.style)
         case .icon: return secured(WebAssets.icon)
         case .health:
@@ -141,7 +142,7 @@ public final class WebService: HTTPService {
             return refusal(request, 405, "\(request.path) takes GET or HEAD, not \(request.method)", headers: [("Allow", "GET, HEAD")])
         }
         if let wrongHost = hostRefusal(request) { return wrongHost }
-        guard let response = WebLanguage.switchResponse(path: request.path, secure: secureCookies) else {
+        guard let response = WebLanguage.switchResponse(path: request.path, returnTo: request.query["to"], secure: secureCookies) else {
             return refusal(request, 404, "no such language: \(TerminalText.neutralised(String(request.path.dropFirst(WebLanguage.switchPath.count)))) "
                            + "(there are \(Catalogue.languages.joined(separator: ", ")))")
         }
@@ -187,7 +188,7 @@ public final class WebService: HTTPService {
     /// The journal's history, events and pictures.
     private func journalAnswer(_ route: Route, _ request: HTTPRequest, picture: JournalPicture?) -> HTTPResponse {
         guard let journal else { return refusal(request, 404, "no journal: this server was started with --no-journal") }
-        let now = JournalTime.now()
+        let now = ViewerClock.now(for: request)
         if let picture {
             guard let id = request.query["id"].flatMap({ Int64($0) }) else { return refusal(request, 400, "id must be a picture's number") }
             do {
@@ -228,7 +229,7 @@ public final class WebService: HTTPService {
         if let history {
             do {
                 let summary = try history.summary()
-                return secured(route == .historyPage ? HistoryPage.page(summary, problem: nil, catalogue: WebLanguage.catalogue(for: request))
+                return secured(route == .historyPage ? HistoryPage.page(summary, problem: nil, now: ViewerClock.now(for: request), catalogue: WebLanguage.catalogue(for: request))
                                                      : .json(200, HistoryPage.json(summary)))
             } catch {
                 // The camera has not written its first reading yet, or the file went away.
@@ -238,7 +239,7 @@ public final class WebService: HTTPService {
             problem = "no history: this server was started without a camera's --log FILE"
         }
         refused(request.line, status: 404, reason: problem)
-        return secured(route == .historyPage ? HistoryPage.page(nil, problem: problem, catalogue: WebLanguage.catalogue(for: request))
+        return secured(route == .historyPage ? HistoryPage.page(nil, problem: problem, now: ViewerClock.now(for: request), catalogue: WebLanguage.catalogue(for: request))
                                              : .error(404, problem))
     }
 

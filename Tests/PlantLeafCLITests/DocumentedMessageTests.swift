@@ -181,8 +181,8 @@ import Testing
         // docs/journal.md: JournalCLITests expects each of these whole for its own files.
         "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite is not an SQLite database; move it away or give another --journal FILE; readings go on without it":
             .example("a text file as --journal; JournalCLITests.aJournalThatCannotBeKeptIsOneLineAndTheCameraReadsOn"),
-        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite has schema 5, newer than this build reads (4); use the newer plantleaf, or give another --journal FILE; readings go on without it":
-            .example("a journal whose schema_version says 5; JournalCLITests checks the line for version 99"),
+        "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite has schema 6, newer than this build reads (5); use the newer plantleaf, or give another --journal FILE; readings go on without it":
+            .example("a journal whose schema_version says 6; JournalCLITests checks the line for version 99"),
         "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite cannot be written (read-only); give a --journal FILE this user can write; readings go on without it":
             .example("a mode 444 journal in a mode 555 folder; JournalCLITests.aReadOnlyJournalIsOneLineAndTheCameraReadsOn"),
         "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite: the disk is full; readings go on without it":

@@ -36,13 +36,20 @@ import Testing
         #expect(imported.stderr == "plantleaf journal: \(log): 60 readings imported into \(journal), 2 events; 1 lines passed over, "
             + "the first at line 12: not a reading record: verdict is not what a record holds there\n")
 
-        let events = try runPlantLeaf(["journal", "events", "--journal", journal])
+        // Its times at the reader's offset (TZ, here UTC+1, as the camera's log was written).
+        let events = try runPlantLeaf(["journal", "events", "--journal", journal], environment: ["TZ": "CET-1"])
         // Newest first; the one blight frame at reading 20 made none (it held for 1 reading of 3).
         let eventLines = events.stdout.split(separator: "\n").map(String.init)
         #expect(eventLines.count == 2)
         #expect(eventLines.first?.hasPrefix("2026-12-02T10:55:30.000+01:00  lasting, ") == true)
         #expect(eventLines.first?.hasSuffix("  greenhouse  Tomato — Early blight  (problem)") == true)
         #expect(eventLines.last == "2026-12-02T10:15:30.000+01:00  until 2026-12-02T10:55:30.000+01:00, 40 min  greenhouse  Tomato — healthy")
+        // A reader elsewhere reads the same events on their own clock; and picks them as typed.
+        let inCairo = try runPlantLeaf(["journal", "events", "--journal", journal, "--until", "2026-12-02T11:30"], environment: ["TZ": "EET-2"])
+        #expect(inCairo.stdout.split(separator: "\n").last == "2026-12-02T11:15:30.000+02:00  until 2026-12-02T11:55:30.000+02:00, 40 min  greenhouse  Tomato — healthy")
+        #expect(inCairo.stdout.split(separator: "\n").count == 1, "the blight began at 11:55 in Cairo: \(inCairo.stdout)")
+        let lastDays = try runPlantLeaf(["journal", "events", "--journal", journal, "--since", "2h"])
+        #expect(lastDays.status == 0 && lastDays.stdout.isEmpty, "the log's events are from 2026-12-02")
 
         let exported = try runPlantLeaf(["journal", "export", "--journal", journal])
         #expect(exported.status == 0 && exported.stdout.split(separator: "\n").count == 60)
@@ -80,7 +87,7 @@ import Testing
             #expect(lines.count == (format == "csv" ? 1 : 0) + 59)
             #expect(!exported.stdout.contains(#""id": 5,"#) && exported.stdout.contains(#""id": 6,"#) == (format == "json"))
         }
-        let events = try runPlantLeaf(["journal", "events", "--journal", journal])
+        let events = try runPlantLeaf(["journal", "events", "--journal", journal], environment: ["TZ": "CET-1"])
         #expect(events.status == 1)
         #expect(events.stderr == "plantleaf journal: journal \(journal): events row 1 passed over: its start holds -9200000000000000000, "
             + "which no row can hold (a damaged or hand-edited journal)\n")
@@ -98,7 +105,8 @@ import Testing
         let none = try runPlantLeaf(["journal"])
         #expect(none.status == 2 && none.stderr == "plantleaf journal: give an action: export, import LOG.jsonl..., or events (see plantleaf journal --help)\n")
         let time = try runPlantLeaf(["journal", "export", "--since", "Tuesday"])
-        #expect(time.stderr == "plantleaf journal: --since must be ISO 8601, 2026-12-02 or 2026-12-02T06:40:00+01:00, got 'Tuesday' (see plantleaf journal --help)\n")
+        #expect(time.stderr == "plantleaf journal: --since must be a time: 2026-12-07T01:05 (this machine's time zone), today, yesterday, 2h or 30m or 3d ago, "
+                + "or ISO 8601 with its offset, 2026-12-07T01:05:00+02:00; got 'Tuesday' (see plantleaf journal --help)\n")
         let missing = try runPlantLeaf(["journal", "events", "--journal", "/nonexistent/journal.sqlite"])
         #expect(missing.status == 2 && missing.stdout.isEmpty)
         #expect(missing.stderr == "plantleaf journal: no journal at /nonexistent/journal.sqlite (camera and serve make it as they read; --journal FILE names another)\n")

@@ -166,8 +166,8 @@ import Testing
                                 ("--since", "2026-12-02T06:40:00+18:01"), ("--since", "2026-12-02T06:40:00+05:60")] {
             let result = try runPlantLeaf(["journal", "export", "--journal", "/nonexistent/journal.sqlite", option, value])
             #expect(result.status == 2)
-            #expect(result.stderr == "plantleaf journal: \(option) must be ISO 8601, 2026-12-02 or 2026-12-02T06:40:00+01:00, got '\(value)' "
-                    + "(see plantleaf journal --help)\n")
+            #expect(result.stderr == "plantleaf journal: \(option) must be a time: 2026-12-07T01:05 (this machine's time zone), today, yesterday, 2h or 30m or 3d ago, "
+                    + "or ISO 8601 with its offset, 2026-12-07T01:05:00+02:00; got '\(value)' (see plantleaf journal --help)\n")
         }
     }
 }

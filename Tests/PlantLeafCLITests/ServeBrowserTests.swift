@@ -173,6 +173,7 @@ import Testing
         let page = try Self.pick(fake, on: server, screenshot: Self.outputFolder + "/not-an-image.png")
         #expect(!page.timedOut, "no answer within 60 s; status: \(page.status)")
         #expect(!page.resultShown)
+        #expect(page.layout["preview_shown"] as? Bool == false, "a file that is no picture leaves no empty box: \(page.layout)")
         // Plain words first; the server's own words behind Details.
         #expect(page.status == "This file is not a photo PlantLeaf can read. Choose a JPEG or PNG photo of a leaf.")
         #expect(page.layoutText("problem").hasPrefix("not an image PlantLeaf can read: not a PNG or JPEG image (starts with "),
@@ -292,6 +293,8 @@ import Testing
         #expect(page.layout["page_width"] as? Int == 390, "\(page.layout)")
         #expect(page.layout["photo_controls"] as? Int == 1, "\(page.layout)")
         #expect(page.layoutList("score_directions") == ["ltr", "ltr", "ltr"], "\(page.layout)")
+        // Each class's name apart from its score, never run into it.
+        #expect((page.layout["score_gaps"] as? [Int])?.allSatisfy { $0 >= 4 } == true, "\(page.layout["score_gaps"] ?? "")")
         #expect(page.layoutList("hosts") == ["127.0.0.1:\(port)"], "\(page.layout)")
         #expect(page.console == [], "the page logged, threw or was refused something")
     }

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafJournal
 @testable import PlantLeafServe
 import Testing
 
@@ -87,9 +88,9 @@ import Testing
         #expect(summary.unreadableLines == damaged.count + 1)
         #expect(summary.day.verdicts == [.diagnosis: 2])
         #expect(HistoryPage.json(summary).hasSuffix(#""unreadable_lines": \#(damaged.count + 1)}"#))
-        let page = String(decoding: HistoryPage.page(summary, problem: nil, catalogue: .english).body, as: UTF8.self)
+        let page = String(decoding: HistoryPage.page(summary, problem: nil, now: .now(), catalogue: .english).body, as: UTF8.self)
         #expect(page.contains("<p class=\"hint\">Lines of the log that are not readings (cut short or damaged), not counted: \(damaged.count + 1).</p>"))
-        let clean = String(decoding: HistoryPage.page(Self.summarise([whole]), problem: nil, catalogue: .english).body, as: UTF8.self)
+        let clean = String(decoding: HistoryPage.page(Self.summarise([whole]), problem: nil, now: .now(), catalogue: .english).body, as: UTF8.self)
         #expect(!clean.contains("not counted"))
     }
 
@@ -100,7 +101,7 @@ import Testing
         #expect(summary.unreadableLines == 0)
         #expect(HistoryPage.mostDiagnosed(summary.day).map(\.label) == [label])
         #expect(HistoryPage.json(summary).contains(#"{"label": "Tomato \"Brandywine\" \\ heirloom___Early_blight", "count": 1}"#))
-        let page = String(decoding: HistoryPage.page(summary, problem: nil, catalogue: .english).body, as: UTF8.self)
+        let page = String(decoding: HistoryPage.page(summary, problem: nil, now: .now(), catalogue: .english).body, as: UTF8.self)
         #expect(page.contains("<li>" + HTMLText.escaped(Labels.displayName(label)) + ": 1</li>"))
         #expect(page.contains("&quot;Brandywine&quot;"))
     }

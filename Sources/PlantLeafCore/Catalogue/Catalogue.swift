@@ -56,7 +56,7 @@ public struct Catalogue: Sendable, Equatable, CustomStringConvertible {
     public func count(_ noun: String, _ n: Int) -> String {
         let category = PluralCategory.of(n, language: language)
         let key = "count." + noun + "." + category.rawValue
-        return text(texts[key] != nil ? key : "count." + noun + ".other", ["n": String(n)])
+        return text(texts[key] != nil ? key : "count." + noun + ".other", ["n": number(n)])
     }
 
     /// "Catalogue(ar)": the language, not its every text.

@@ -88,6 +88,8 @@ const refusals = { 413: "page.problem.too-large", 422: "page.problem.not-an-imag
 const photo = document.getElementById("photo");
 if (photo) {
   const preview = document.getElementById("preview");
+  // A file the browser cannot draw leaves no empty box either (the server's answer says why).
+  preview.addEventListener("error", () => { preview.hidden = true; });
   photo.addEventListener("change", async () => {
     const file = photo.files[0];
     if (!file) return;
@@ -102,6 +104,8 @@ if (photo) {
       const response = await fetch("/api/classify", { method: "POST", body: form, credentials: "same-origin" });
       const answer = await response.json();
       if (!response.ok) {
+        // No picture to show of a file that is none: the message alone, not an empty box.
+        preview.hidden = true;
         problem(say(refusals[response.status] || "page.problem.other"), answer.error || String(response.status));
         return;
       }

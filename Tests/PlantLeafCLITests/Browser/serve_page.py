@@ -114,7 +114,17 @@ return {
   photo_controls: [...document.querySelectorAll("input[type=file], label.button")].filter(element => {
     const box = element.getBoundingClientRect();
     return box.width > 2 && box.height > 2;
-  }).length
+  }).length,
+  // Whether the picked photo's preview takes room on the page (none for a file that is no image).
+  preview_shown: !!document.getElementById("preview") && document.getElementById("preview").getBoundingClientRect().height > 0,
+  // CSS pixels between each score and the class name beside it, in either direction of writing.
+  score_gaps: [...document.querySelectorAll("#top li")].map(item => {
+    const score = item.querySelector(".score").getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(item.querySelector(".score + span"));
+    const name = [...range.getClientRects()].find(rect => rect.width > 0 && Math.abs(rect.top - score.top) < score.height) || score;
+    return Math.round(Math.max(name.left - score.right, score.left - name.right));
+  })
 };
 """
 
