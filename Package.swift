@@ -68,7 +68,7 @@ let package = Package(
         // Encodes the PNG variants the decoder must read: for the tests and fuzz seeds only.
         .target(name: "CPNGEncoder", path: "Tests/CPNGEncoder", linkerSettings: [.linkedLibrary("png16")]),
         // Helpers shared by the test targets: running the built binary, making test images.
-        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafCore", "PlantLeafJournal", "PlantLeafCamera", "PlantLeafBench", "PlantLeafServe", "PlantLeafCommandLine", "CPNGEncoder", "CJPEG", "CLibraryLoader", "CSQLite"],
+        .target(name: "PlantLeafTestSupport", dependencies: ["PlantLeafCore", "PlantLeafJournal", "PlantLeafLessons", "PlantLeafCamera", "PlantLeafBench", "PlantLeafServe", "PlantLeafCommandLine", "CPNGEncoder", "CJPEG", "CLibraryLoader", "CSQLite"],
                 path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),

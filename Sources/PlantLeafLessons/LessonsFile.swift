@@ -126,7 +126,9 @@ public final class LessonsFile {
             }
         }
         guard let centre else { return nil }
-        guard let means, !centre.isEmpty, means.count == classes * centre.count else {
+        // The class count is read from the file: a product that overflows is damage, not a trap.
+        let (expected, overflow) = classes.multipliedReportingOverflow(by: centre.count)
+        guard let means, !centre.isEmpty, classes >= 0, !overflow, means.count == expected else {
             throw .damaged(path: path, problem: "its reference vectors do not fit together")
         }
         var reference = Reference(centre: centre, modelClassMeans: (0..<classes).map { Array(means[($0 * centre.count)..<(($0 + 1) * centre.count)]) })

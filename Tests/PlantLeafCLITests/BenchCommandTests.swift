@@ -326,8 +326,8 @@ import Testing
         }
     }
 
-    /// The duplicate-key scan follows JSON's strings: quotes, braces and key names inside a
-    /// value are text, and the same key in sibling objects is no repeat.
+    /// A repeated key is one of the same object: quotes, braces and key names inside a value are
+    /// text, and the same key in sibling objects is no repeat.
     @Test func keysInsideStringsAndSiblingObjectsAreNoRepeats() {
         let board = #"a\", \"board\": {\"board\": \"b"#
         let text: String = Self.report(board: board, invokeMedian: 1, invokeP99: 1)
@@ -335,7 +335,7 @@ import Testing
         #expect(Self.refusal(Array(text.utf8)) == nil)
     }
 
-    /// JSONDecoder reads UTF-16 too, which the duplicate-key scan cannot follow: refused.
+    /// A report written as UTF-16 is refused as not UTF-8, not as a broken JSON text.
     @Test func compareRefusesReportsThatAreNotUTF8() {
         let text: String = Self.report(board: "x", invokeMedian: 1, invokeP99: 1)
         let utf16: [UInt8] = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }

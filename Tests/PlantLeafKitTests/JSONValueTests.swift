@@ -67,12 +67,12 @@ import Testing
         #expect(Self.failure("01") == JSONReadError(.trailingBytes, offset: 1))
         #expect(Self.failure("1.") == JSONReadError(.invalidNumber, offset: 0))
         #expect(Self.failure("-") == JSONReadError(.invalidNumber, offset: 0))
-        #expect(Self.failure("[1e]") == JSONReadError(.invalidNumber, offset: 1))
+        #expect(Self.failure("[1e]") == JSONReadError(.invalidNumber, offset: 1, location: "[0]"))
         #expect(Self.failure("1e+") == JSONReadError(.invalidNumber, offset: 0))
         #expect(Self.failure(".5") == JSONReadError(.unexpectedByte(UInt8(ascii: ".")), offset: 0))
         #expect(Self.failure("+1") == JSONReadError(.unexpectedByte(UInt8(ascii: "+")), offset: 0))
         #expect(Self.failure("NaN") == JSONReadError(.unexpectedByte(UInt8(ascii: "N")), offset: 0))
-        #expect(Self.failure("[1e999]") == JSONReadError(.numberOutOfRange, offset: 1))
+        #expect(Self.failure("[1e999]") == JSONReadError(.numberOutOfRange, offset: 1, location: "[0]"))
         #expect(Self.failure("-1e400") == JSONReadError(.numberOutOfRange, offset: 0))
     }
 
@@ -80,13 +80,13 @@ import Testing
         #expect(Self.failure("") == JSONReadError(.unexpectedEnd, offset: 0))
         #expect(Self.failure("  ") == JSONReadError(.unexpectedEnd, offset: 2))
         #expect(Self.failure(#"{"a": 1,}"#) == JSONReadError(.unexpectedByte(UInt8(ascii: "}")), offset: 8))
-        #expect(Self.failure("[1,]") == JSONReadError(.unexpectedByte(UInt8(ascii: "]")), offset: 3))
+        #expect(Self.failure("[1,]") == JSONReadError(.unexpectedByte(UInt8(ascii: "]")), offset: 3, location: "[1]"))
         #expect(Self.failure("[1 2]") == JSONReadError(.unexpectedByte(UInt8(ascii: "2")), offset: 3))
         #expect(Self.failure(#"{"a" 1}"#) == JSONReadError(.unexpectedByte(UInt8(ascii: "1")), offset: 5))
         #expect(Self.failure("{'a': 1}") == JSONReadError(.unexpectedByte(UInt8(ascii: "'")), offset: 1))
         #expect(Self.failure("{1: 1}") == JSONReadError(.unexpectedByte(UInt8(ascii: "1")), offset: 1))
         #expect(Self.failure(#"{"a": 1"#) == JSONReadError(.unexpectedEnd, offset: 7))
-        #expect(Self.failure("[") == JSONReadError(.unexpectedEnd, offset: 1))
+        #expect(Self.failure("[") == JSONReadError(.unexpectedEnd, offset: 1, location: "[0]"))
         #expect(Self.failure("{} x") == JSONReadError(.trailingBytes, offset: 3))
         #expect(Self.failure("{}{}") == JSONReadError(.trailingBytes, offset: 2))
         #expect(Self.failure("tru") == JSONReadError(.unexpectedEnd, offset: 3))
@@ -99,7 +99,9 @@ import Testing
     /// Readers elsewhere take either the first or the last of a key written twice: refused.
     @Test func refusesAKeyWrittenTwice() {
         #expect(Self.failure(#"{"verdict": "diagnosis", "top": [], "verdict": "uncertain"}"#)
-            == JSONReadError(.repeatedKey("verdict"), offset: 36))
+            == JSONReadError(.repeatedKey("verdict"), offset: 36, location: "verdict"))
+        // Deeper down, the location is the repeated key's path, as a reader names a field.
+        #expect(Self.failure(#"{"results": [{"threads": 1}, {"threads": 1, "threads": 2}]}"#)?.location == "results[1].threads")
         // The same key in two objects is two keys.
         #expect(Self.failure(#"[{"a": 1}, {"a": 2}]"#) == nil)
     }
@@ -107,11 +109,12 @@ import Testing
     @Test func nestingAndLengthAreBounded() {
         let deepest = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(Self.failure(deepest) == nil)
-        #expect(Self.failure("[" + deepest + "]") == JSONReadError(.tooDeep(limit: 64), offset: 64))
+        #expect(Self.failure("[" + deepest + "]") == JSONReadError(.tooDeep(limit: 64), offset: 64, location: String(repeating: "[0]", count: 64)))
         #expect(Self.failure(Array(#"{"a": {"b": [1]}}"#.utf8), maximumDepth: 3) == nil)
-        #expect(Self.failure(Array(#"{"a": {"b": [1]}}"#.utf8), maximumDepth: 2) == JSONReadError(.tooDeep(limit: 2), offset: 12))
+        #expect(Self.failure(Array(#"{"a": {"b": [1]}}"#.utf8), maximumDepth: 2) == JSONReadError(.tooDeep(limit: 2), offset: 12, location: "a.b"))
         // Far deeper than any stack could recurse: refused at the limit, not a crash.
-        #expect(Self.failure(String(repeating: "{\"a\":", count: 100_000)) == JSONReadError(.tooDeep(limit: 64), offset: 64 * 5))
+        #expect(Self.failure(String(repeating: "{\"a\":", count: 100_000)) == JSONReadError(.tooDeep(limit: 64), offset: 64 * 5,
+                                                                                                      location: Array(repeating: "a", count: 64).joined(separator: ".")))
         #expect(Self.failure(Array("[1, 2]".utf8), maximumBytes: 6) == nil)
         #expect(Self.failure(Array("[1, 2] ".utf8), maximumBytes: 6) == JSONReadError(.tooLarge(limit: 6), offset: 6))
     }

@@ -103,6 +103,31 @@ import Testing
         #expect(Self.refusal { _ = try LessonsFile(path: path, readOnly: true).taughtClasses() }?.contains("damaged") == true)
     }
 
+    /// A class count in the file whose product with the feature count overflows, or a negative
+    /// one, is damage said in one line, not a trap (the lessons-rows fuzz target found the first).
+    @Test func classCountsThatCannotBeAreDamage() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let path = folder + "/lessons.sqlite"
+        try LessonsFile(path: path).add([Self.lesson("Bean — rust", axis: 2)], reference: Self.reference, time: "2026-12-07T03:00:00+00:00")
+        for count in ["4611686018427387904", "-2"] {
+            try ForeignSQLite.execute(path, "UPDATE meta SET value = \(count) WHERE key = 'model_classes'")
+            #expect(Self.refusal { _ = try LessonsFile(path: path, readOnly: true).taughtClasses() }
+                    == "the lessons file \(path) is damaged (its reference vectors do not fit together): restore it from an export, or give another --lessons FILE",
+                    "model_classes \(count)")
+        }
+    }
+
+    /// The lessons-rows fuzz target's seeds write what they are named for (FuzzSeedTests runs
+    /// them through the target).
+    @Test func theFuzzSeedsWriteWhatTheyAreNamedFor() {
+        let seeds = Dictionary(uniqueKeysWithValues: FuzzTargets.lessonsRows.seeds().map { ($0.name, $0.bytes) })
+        #expect(LessonsFuzzing.statements(seeds["model-classes-overflow"]!) == ["UPDATE meta SET value = 4611686018427387904 WHERE key = 'model_classes'"])
+        #expect(LessonsFuzzing.statements(seeds["features-nan"]!) == ["UPDATE lessons SET features = x'0000c07f0000c07f0000c07f0000c07f' WHERE id = 2"])
+        #expect(LessonsFuzzing.statements(seeds["class-with-line-break"]!) == ["UPDATE lessons SET class = CAST(x'610a62' AS TEXT) WHERE id = 3"])
+        #expect(LessonsFuzzing.statements(seeds["centre-deleted"]!) == ["DELETE FROM meta WHERE key = 'centre'"])
+    }
+
     @Test func concurrentWritersBothKeepTheirLessons() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }

@@ -16,7 +16,7 @@ public struct FuzzTarget: Sendable {
 }
 
 public enum FuzzTargets {
-    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames, benchReport, commandLine, serveRequest, readingRecord, journalRows]
+    public static let all: [FuzzTarget] = [imageDecoder, labels, modelFile, cameraFrames, benchReport, commandLine, serveRequest, readingRecord, journalRows, lessonsRows]
 
     public static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }

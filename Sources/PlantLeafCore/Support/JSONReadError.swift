@@ -25,10 +25,28 @@ public struct JSONReadError: PlantLeafError {
 
     public var problem: Problem
     public var offset: Int
+    /// Where in the value the problem is, as a field path: `machine.board`, `results[0].threads`
+    /// (empty at the top level). A repeated key's path ends with that key.
+    public var location: String
 
-    public init(_ problem: Problem, offset: Int) {
+    public init(_ problem: Problem, offset: Int, location: String = "") {
         self.problem = problem
         self.offset = offset
+        self.location = location
+    }
+
+    /// The same error seen from the object holding it under `key`.
+    func inside(key: String) -> JSONReadError {
+        var outer = self
+        outer.location = location.isEmpty ? key : key + (location.hasPrefix("[") ? "" : ".") + location
+        return outer
+    }
+
+    /// The same error seen from the array holding it at `index`.
+    func inside(index: Int) -> JSONReadError {
+        var outer = self
+        outer.location = "[\(index)]" + (location.isEmpty || location.hasPrefix("[") ? "" : ".") + location
+        return outer
     }
 
     public var message: String { "not JSON at byte \(offset): \(what)" }

@@ -57,7 +57,11 @@ struct JSONReader {
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"))
                 skipWhitespace()
-                guard members.updateValue(try value(), forKey: key) == nil else { throw JSONReadError(.repeatedKey(key), offset: keyOffset) }
+                let member: JSONValue
+                do { member = try value() } catch { throw error.inside(key: key) }
+                guard members.updateValue(member, forKey: key) == nil else {
+                    throw JSONReadError(.repeatedKey(key), offset: keyOffset, location: key)
+                }
                 skipWhitespace()
             } while take(UInt8(ascii: ","))
             try expect(UInt8(ascii: "}"))
@@ -73,7 +77,7 @@ struct JSONReader {
         if !take(UInt8(ascii: "]")) {
             repeat {
                 skipWhitespace()
-                elements.append(try value())
+                do { elements.append(try value()) } catch { throw error.inside(index: elements.count) }
                 skipWhitespace()
             } while take(UInt8(ascii: ","))
             try expect(UInt8(ascii: "]"))
