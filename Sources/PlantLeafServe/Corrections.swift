@@ -13,10 +13,9 @@ import PlantLeafLessons
 /// the request comes from another site's page (`Sec-Fetch-Site`, `Origin`).
 package final class Corrections: Sendable {
     /// The most bytes a class name may take in the form: `LessonsFile.maximumNameLength`
-    /// characters of up to four bytes each, with room for the field's own head.
+    /// characters of up to four bytes each, and a little whitespace around them (trimmed). The
+    /// form as a whole is an upload's size at most (`--max-upload`): it may carry the photo.
     static let nameBytes = 4 * LessonsFile.maximumNameLength + 64
-    /// A form without a photo (a reference to a kept picture) is a few hundred bytes.
-    static let referenceFormBytes = 16 << 10
 
     let lessonsPath: String
     let live: LiveLessons

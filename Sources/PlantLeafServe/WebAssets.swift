@@ -48,7 +48,7 @@ enum WebAssets {
     static let linkedAssets = EmbeddedFiles.text["assets.html"] ?? ""
     private static let scriptTag = "<script src=\"/app.js\" defer></script>"
     /// The script that sends the correction forms (Corrections), apart from app.js: the history page has it alone.
-    static let correctionScriptTag = "<script src=\"/correct.js\" defer></script>"
+    static let correctionScriptTag = EmbeddedFiles.text["correct-script.html"] ?? ""
 
     /// A whole page in `catalogue`'s language and direction: the head every page has (its
     /// `title`, then `head`), the PlantLeaf heading with the switch to the other languages, and
