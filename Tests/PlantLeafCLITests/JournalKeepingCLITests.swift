@@ -26,7 +26,8 @@ import Testing
         try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
         let imported = try runPlantLeaf(["journal", "import", "--journal", journal, "--source", "bench1", log])
         #expect(imported.status == 0 && imported.stderr.hasSuffix("10 readings imported into \(journal), 1 events\n"), "\(imported.stderr)")
-        let events = try runPlantLeaf(["journal", "events", "--journal", journal])
+        // Times are written on the reader's clock: a reader an hour east of UTC, as the log was.
+        let events = try runPlantLeaf(["journal", "events", "--journal", journal], environment: ["TZ": "CET-1"])
         let eventLines = events.stdout.split(separator: "\n")
         #expect(eventLines.count == 1, "\(events.stdout)")
         #expect(eventLines.first?.hasPrefix("2026-12-02T10:15:30.000+01:00  lasting, ") == true)
