@@ -49,6 +49,10 @@ import Testing
         "plantleaf classify: bomb.jpg: JPEG claims 60000x60000 pixels, above the 120-megapixel limit": .printed(.badFiles),
         "plantleaf classify: bomb.png: PNG claims 60000x60000 pixels, above the 120-megapixel limit": .printed(.badFiles),
         "plantleaf classify: text.jpg: not a JPEG or PNG photo: this file is text": .printed(.badFiles),
+        // docs/hardening.md, files that are no image named in words (FileKindTests reads each kind's words).
+        "plantleaf classify: scan.jpg: not a JPEG or PNG photo: this file is a PDF document":
+            .example("a file holding %PDF-1.7; FileKindTests.eachKindIsToldFromItsFirstBytes"),
+        "plantleaf classify: 2 of 2 inputs failed": .example("the two files above, classified together"),
         "plantleaf classify: truncated.jpg: truncated JPEG: Premature end of JPEG file": .printed(.badFiles),
         "plantleaf classify: truncated.png: truncated PNG: file is truncated": .printed(.badFiles),
         "plantleaf classify: zero-bytes.jpg: empty file (0 bytes)": .printed(.badFiles),
