@@ -56,7 +56,7 @@ import Testing
             files["truncated.jpg"]!: "truncated JPEG",
             files["truncated.png"]!: "truncated PNG",
             files["bad-crc.png"]!: "CRC error",
-            files["text.jpg"]!: "not a PNG or JPEG image",
+            files["text.jpg"]!: "not a JPEG or PNG photo: this file is text",
             files["bomb.jpg"]!: "JPEG claims 60000x60000 pixels",
             files["bomb.png"]!: "PNG claims 60000x60000 pixels",
             files["unreadable.jpg"]!: "permission denied",

@@ -74,11 +74,11 @@ import Testing
         let result = try runPlantLeaf(["classify", "--format", "json", folder + "/notes.jpg", folder + "/missing.jpg"],
                                       environment: ["LC_ALL": "", "LANG": "ar_EG.UTF-8"])
         #expect(result.status == 1)
-        #expect(result.stderrLines == ["plantleaf classify: \(folder)/notes.jpg: ليس صورة PNG أو JPEG (يبدأ بـ 74 68 69 73 20 69 73 20)",
+        #expect(result.stderrLines == ["plantleaf classify: \(folder)/notes.jpg: ليس صورة JPEG أو PNG: هذا الملف نص",
                                        "plantleaf classify: \(folder)/missing.jpg: لا يوجد ملف أو مجلد بهذا الاسم",
                                        "plantleaf classify: تعذّر تصنيف 2 من 2 من المدخلات"])
         let errors = result.stdoutLines.compactMap(jsonObject).map { $0["error"] as? String }
-        #expect(errors == ["not a PNG or JPEG image (starts with 74 68 69 73 20 69 73 20)", "no such file or directory"])
+        #expect(errors == ["not a JPEG or PNG photo: this file is text", "no such file or directory"])
     }
 
     /// A set-up error and its remedy, one Arabic line; the path, the make target and the option as typed.

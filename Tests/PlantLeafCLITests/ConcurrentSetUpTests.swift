@@ -13,7 +13,7 @@ import Testing
         var inputs: [String] = []
         for image in good { inputs += [folder + "/text.jpg", image, folder + "/empty.png", folder + "/missing.jpg"] }
         let expectedErrors = good.flatMap { _ in
-            ["plantleaf classify: \(folder)/text.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
+            ["plantleaf classify: \(folder)/text.jpg: not a JPEG or PNG photo: this file is text",
              "plantleaf classify: \(folder)/empty.png: empty file (0 bytes)",
              "plantleaf classify: \(folder)/missing.jpg: no such file or directory"]
         } + ["plantleaf classify: 9 of 12 inputs failed"]

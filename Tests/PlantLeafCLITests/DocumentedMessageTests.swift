@@ -48,7 +48,11 @@ import Testing
         "plantleaf classify: bad-crc.png: corrupt PNG: IDAT: CRC error": .printed(.badFiles),
         "plantleaf classify: bomb.jpg: JPEG claims 60000x60000 pixels, above the 120-megapixel limit": .printed(.badFiles),
         "plantleaf classify: bomb.png: PNG claims 60000x60000 pixels, above the 120-megapixel limit": .printed(.badFiles),
-        "plantleaf classify: text.jpg: not a PNG or JPEG image (starts with 74 68 69 73 20 69 73 20)": .printed(.badFiles),
+        "plantleaf classify: text.jpg: not a JPEG or PNG photo: this file is text": .printed(.badFiles),
+        // docs/hardening.md, files that are no image named in words (FileKindTests reads each kind's words).
+        "plantleaf classify: scan.jpg: not a JPEG or PNG photo: this file is a PDF document":
+            .example("a file holding %PDF-1.7; FileKindTests.eachKindIsToldFromItsFirstBytes"),
+        "plantleaf classify: 2 of 2 inputs failed": .example("the two files above, classified together"),
         "plantleaf classify: truncated.jpg: truncated JPEG: Premature end of JPEG file": .printed(.badFiles),
         "plantleaf classify: truncated.png: truncated PNG: file is truncated": .printed(.badFiles),
         "plantleaf classify: zero-bytes.jpg: empty file (0 bytes)": .printed(.badFiles),
@@ -70,6 +74,9 @@ import Testing
             .printed(.noRuntime),
         "plantleaf classify: model half.tflite is damaged: operator_codes points past the end of the 1519252-byte file (the file is truncated or corrupted: copy or convert it again)":
             .printed(.damagedModel),
+        // docs/journal.md, a time that is none.
+        "plantleaf journal: --since must be a time: 2026-12-07T01:05 (this machine's time zone), today, yesterday, 2h or 30m or 3d ago, or ISO 8601 with its offset, 2026-12-07T01:05:00+02:00; got 'Tuesday' (see plantleaf journal --help)":
+            .example("journal export --since Tuesday; JournalCLITests.wrongArgumentsAreOneLine expects it whole"),
         // docs/journal.md, a damaged row (the binary prints it for another path in the same test file).
         "plantleaf journal: journal /var/lib/plantleaf/journal.sqlite: readings row 5 passed over: its utc_offset holds 9000000000000000, which no row can hold (a damaged or hand-edited journal)":
             .heldBy("PlantLeafCLITests/JournalCLITests.swift"),
@@ -158,7 +165,7 @@ import Testing
         "plantleaf serve: 405 GET /api/classify: /api/classify takes POST, not GET": .printed(.serveRefusals),
         "plantleaf serve: 415 POST /api/classify: send the image as the body (image/jpeg, image/png) or as form field 'image' (multipart/form-data)":
             .printed(.serveRefusals),
-        "plantleaf serve: 422 POST /api/classify: not an image PlantLeaf can read: not a PNG or JPEG image (starts with 6e 6f 74 20 61 6e 20 69)":
+        "plantleaf serve: 422 POST /api/classify: not an image PlantLeaf can read: not a JPEG or PNG photo: this file is text":
             .printed(.serveRefusals),
         "plantleaf serve: 400 POST /api/classify: the form has no field 'image'": .printed(.serveRefusals),
         "plantleaf serve: 413 POST /api/classify: the upload is 30000000 bytes, over the 25 MiB limit": .printed(.serveRefusals),

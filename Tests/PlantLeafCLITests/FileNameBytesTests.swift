@@ -50,10 +50,10 @@ import Testing
         for output in [result.stdout, result.stderr] {
             #expect(!output.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{FFFD}" })
         }
-        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\x0a.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)"))
-        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\x1b.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)"))
-        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\xff.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)"))
-        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\\\.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)"))
+        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\x0a.jpg: not a JPEG or PNG photo: this file is text"))
+        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\x1b.jpg: not a JPEG or PNG photo: this file is text"))
+        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\xff.jpg: not a JPEG or PNG photo: this file is text"))
+        #expect(errorLines.contains("plantleaf classify: \(folder)/n\\\\.jpg: not a JPEG or PNG photo: this file is text"))
     }
 
     /// A name that is not UTF-8 next to one that is its U+FFFD look-alike: each file's own
@@ -65,8 +65,8 @@ import Testing
         Self.write(Array("not a photo".utf8), toName: Array("a\u{FFFD}.jpg".utf8), in: folder)
         Self.write(Array("not a photo".utf8), toName: Array("a\\xff.jpg".utf8), in: folder)
         let expectedOut = ["\(folder)/a\\xff.jpg", "  Diagnosis: the top class is the answer", "   99.6%  Apple — Apple scab"]
-        let expectedErrors = ["plantleaf classify: \(folder)/a\\\\xff.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
-                              "plantleaf classify: \(folder)/a\u{FFFD}.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)",
+        let expectedErrors = ["plantleaf classify: \(folder)/a\\\\xff.jpg: not a JPEG or PNG photo: this file is text",
+                              "plantleaf classify: \(folder)/a\u{FFFD}.jpg: not a JPEG or PNG photo: this file is text",
                               "plantleaf classify: 2 of 3 inputs failed"]
         let listed = try runPlantLeaf(["classify", "--top-k", "1", folder], timeLimit: 60)
         #expect(listed.status == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import PlantLeafBench
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafTestSupport
@@ -34,7 +35,8 @@ import Testing
     /// days before, healthy leaves; and an upload.
     static func journal(_ path: String) throws {
         let recorder = try JournalRecorder(settings: JournalSettings(path: path, eventReadings: 2)) { line in Issue.record("\(line)") }
-        let picture = try #require(EventPicture.encode(try ImageDecoder().decode(try FileReader.readAll(path: TestPaths.healthyTomatoLeaf))))
+        // A made-up leaf, so that the screenshots docs/images keeps hold no third party's photo.
+        let picture = try #require(EventPicture.encode(RGBImage(width: SyntheticLeaf.width, height: SyntheticLeaf.height, pixels: SyntheticLeaf.pixels())))
         let now = JournalTime.now()
         let readings: [(minutesAgo: Int, verdict: Verdict, label: String)] = [(2 * 1440 + 60, .diagnosis, "Tomato___healthy"), (2 * 1440 + 50, .diagnosis, "Tomato___healthy")]
             + [300, 295, 290, 285].map { ($0, .diagnosis, "Tomato___healthy") } + [200, 195].map { ($0, .uncertain, "Tomato___Late_blight") }
@@ -92,5 +94,27 @@ import Testing
         }
         let elsewhere = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/language/ar?to=//example.com/"))
         #expect(elsewhere.headers["location"] == "/")
+    }
+
+    /// /live on a phone in each language, a camera reading a made-up leaf: nothing wider than
+    /// the screen, no word broken; its screenshots are the ones docs/images keeps.
+    @Test func theLivePageReadsOnAPhoneInEachLanguage() throws {
+        let folder = TestPaths.temporaryDirectory("live")
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        // A made-up leaf as the camera's stream (with a little noise, so that no frame is the same
+        // as the one before, which the camera would report), so the screenshots hold no third party's photo.
+        let leaf = folder + "/leaf.jpg"
+        try Data(SyntheticLeaf.jpeg()).write(to: URL(fileURLWithPath: leaf))
+        let stream = "ffmpeg -v error -nostdin -loop 1 -framerate 2 -i '\(leaf)' -vf noise=alls=12:allf=t,realtime -q:v 2 -f mjpeg -"
+        let server = try TestServer(["--jobs", "1", "--input", "-", "--timeout", "60"], input: stream)
+        try ServeCameraTests.waitForCamera(server, state: "running")
+        for language in ["ar", "en"] {
+            let page = try Self.read("http://127.0.0.1:\(server.port)/live", language: language, zone: "Africa/Cairo",
+                                     screenshot: Self.outputFolder + "/live-\(language).png")
+            #expect(page["lang"] as? String == language && page["viewport_width"] as? Int == 390, "\(page)")
+            #expect(page["too_wide"] as? [String] == [], "\(language): \(page["too_wide"] ?? "")")
+            #expect(page["broken_words"] as? [String] == [], "\(language): \(page["broken_words"] ?? "")")
+            #expect(page["screenshot_saved"] as? Bool == true)
+        }
     }
 }

@@ -176,7 +176,7 @@ import Testing
         #expect(page.layout["preview_shown"] as? Bool == false, "a file that is no picture leaves no empty box: \(page.layout)")
         // Plain words first; the server's own words behind Details.
         #expect(page.status == "This file is not a photo PlantLeaf can read. Choose a JPEG or PNG photo of a leaf.")
-        #expect(page.layoutText("problem").hasPrefix("not an image PlantLeaf can read: not a PNG or JPEG image (starts with "),
+        #expect(page.layoutText("problem") == "not an image PlantLeaf can read: not a JPEG or PNG photo: this file is text",
                 "\(page.layout)")
         // The refused upload is the browser's one console entry: the 422 of the request itself.
         #expect(page.console.count == 1, "\(page.console)")

@@ -167,7 +167,7 @@ import Testing
             ("GET of the upload route", RawHTTP.request("GET", "/api/classify"), 405, #"{"error": "/api/classify takes POST, not GET"}"#),
             ("POST of a page", RawHTTP.request("POST", "/", body: [1]), 405, #"{"error": "/ takes GET or HEAD, not POST"}"#),
             ("a body that is no image", RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: Array("hello".utf8)), 422,
-             #"{"error": "not an image PlantLeaf can read: not a PNG or JPEG image (starts with 68 65 6c 6c 6f)"}"#),
+             #"{"error": "not an image PlantLeaf can read: not a JPEG or PNG photo: this file is text"}"#),
             ("text instead of an image", RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: text/plain"], body: Array("hello".utf8)), 415,
              #"{"error": "send the image as the body (image/jpeg, image/png) or as form field 'image' (multipart/form-data)"}"#),
             ("an empty body", RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: []), 400, #"{"error": "the image is empty"}"#),

@@ -38,8 +38,8 @@ import Testing
         #expect(quiet.stdoutLines == [leaf])
         #expect(quiet.stderrLines == ["status 0"])
         let afterFailure = try runPlantLeafInShell(script, ["classify", "--format", "json", folder + "/bad.jpg"] + inputs, timeLimit: 60)
-        #expect(afterFailure.stdoutLines == ["{\"schema\": 2, \"path\": \"\(folder)/bad.jpg\", \"error\": \"not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)\"}"])
-        #expect(afterFailure.stderrLines == ["plantleaf classify: \(folder)/bad.jpg: not a PNG or JPEG image (starts with 6e 6f 74 20 61 20 70 68)", "status 1"])
+        #expect(afterFailure.stdoutLines == ["{\"schema\": 2, \"path\": \"\(folder)/bad.jpg\", \"error\": \"not a JPEG or PNG photo: this file is text\"}"])
+        #expect(afterFailure.stderrLines == ["plantleaf classify: \(folder)/bad.jpg: not a JPEG or PNG photo: this file is text", "status 1"])
     }
 
     /// A camera run whose reader has gone ends at its next result, with the status of a run that

@@ -13,7 +13,15 @@ import Testing
     /// Every case of every error with catalogue words, and the values its line must show.
     static let examples: [(error: any WordedError, values: [String])] = [
         (ImageError.empty, ["0"]),
-        (ImageError.unknownFormat(firstBytes: "6e 6f 74 20"), ["6e 6f 74 20"]),
+        (ImageError.unknownFormat(firstBytes: Array("%PDF-1.7".utf8)), ["PDF"]),
+        (ImageError.unknownFormat(firstBytes: Array("GIF89a".utf8)), ["GIF"]),
+        (ImageError.unknownFormat(firstBytes: Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBP".utf8)), ["WebP"]),
+        (ImageError.unknownFormat(firstBytes: [0, 0, 0, 0x18] + Array("ftypheic".utf8)), ["HEIC", "AVIF", "JPEG"]),
+        (ImageError.unknownFormat(firstBytes: Array("BM".utf8)), ["BMP"]),
+        (ImageError.unknownFormat(firstBytes: [0x4D, 0x4D, 0x00, 0x2A]), ["TIFF"]),
+        (ImageError.unknownFormat(firstBytes: [0x50, 0x4B, 0x03, 0x04]), ["ZIP"]),
+        (ImageError.unknownFormat(firstBytes: Array("notes".utf8)), []),
+        (ImageError.unknownFormat(firstBytes: [0x00, 0xFE]), ["PlantLeaf"]),
         (ImageError.tooLarge(format: .png, width: 60000, height: 50000, limit: 120_000_000), ["PNG", "60000x50000", "120"]),
         (ImageError.truncated(format: .jpeg, detail: "Premature end of JPEG file"), ["JPEG", "Premature end of JPEG file"]),
         (ImageError.corrupt(format: .png, detail: "IDAT: CRC error"), ["PNG", "IDAT: CRC error"]),
@@ -242,8 +250,8 @@ import Testing
             == "/dev/video1: not a video capture device (rkisp1 captures multi-planar only, which PlantLeaf does not read)")
         #expect(FrameError.corruptJPEG(.truncated(format: .jpeg, detail: "Premature end of JPEG file")).description
             == "MJPEG frame: truncated JPEG: Premature end of JPEG file")
-        #expect(Remedy.line(ClassifyError.undecodable(path: "t.jpg", .unknownFormat(firstBytes: "74 68")), in: .english)
-            == "t.jpg: not a PNG or JPEG image (starts with 74 68)")
+        #expect(Remedy.line(ClassifyError.undecodable(path: "t.jpg", .unknownFormat(firstBytes: Array("th".utf8))), in: .english)
+            == "t.jpg: not a JPEG or PNG photo: this file is text")
         #expect(ClassifyError.unreadable(path: "u.jpg", reason: .system(SystemError(EACCES))).reason == "cannot read file: permission denied")
         #expect(Remedy.skippedCheckLine(.notConfigured) == "warning: generalist check skipped in every result: no generalist model and leaf "
             + "reference are set up: run `make setup` (it makes the default one from the sample leaves), or `plantleaf calibrate DIR`")

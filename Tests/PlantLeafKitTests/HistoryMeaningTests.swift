@@ -195,3 +195,20 @@ import Testing
         #expect(camera.contains("id=\"timeline\"") && !camera.contains("id=\"uploads\""))
     }
 }
+
+/// A file that is no JPEG or PNG is named in words by its first bytes, never shown as bytes.
+@Suite struct FileKindTests {
+    @Test func eachKindIsToldFromItsFirstBytes() {
+        let examples: [([UInt8], FileKind)] = [
+            (Array("this is no photo\n".utf8), .text), ([0xEF, 0xBB, 0xBF, 0xD8, 0xA7], .text), (Array("%PDF-1.7".utf8), .pdf),
+            (Array("GIF89a".utf8), .gif), (Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp),
+            ([0, 0, 0, 0x18] + Array("ftypheic".utf8), .heic), ([0, 0, 0, 0x1C] + Array("ftypavif".utf8), .heic), (Array("BM6".utf8) + [0, 0], .bmp),
+            ([0x49, 0x49, 0x2A, 0x00], .tiff), ([0x50, 0x4B, 0x03, 0x04, 0x14], .zip), ([0x00, 0x01, 0x02, 0xFE], .other), ([], .other),
+        ]
+        for (bytes, kind) in examples { #expect(FileKind(firstBytes: bytes) == kind, "\(bytes)") }
+        let arabic = Catalogue(language: "ar")!
+        #expect(ImageError.unknownFormat(firstBytes: Array("%PDF".utf8)).message(in: .english) == "not a JPEG or PNG photo: this file is a PDF document")
+        #expect(ImageError.unknownFormat(firstBytes: Array("%PDF".utf8)).message(in: arabic) == "ليس صورة JPEG أو PNG: هذا الملف مستند PDF")
+        for kind in FileKind.allCases { #expect(Catalogue.english.ownKeys.contains("error.image.kind." + kind.rawValue) && arabic.ownKeys.contains("error.image.kind." + kind.rawValue)) }
+    }
+}

@@ -86,7 +86,7 @@ public struct ImageDecoder: Sendable {
         case .jpeg:
             return DecodedFile(format: .jpeg, jpegQuality: try decodeJPEG(bytes, context: context))
         case nil:
-            throw .unknownFormat(firstBytes: bytes.prefix(8).map { hexByte($0) }.joined(separator: " "))
+            throw .unknownFormat(firstBytes: Array(bytes.prefix(FileKind.signatureBytes)))
         }
     }
 
@@ -278,9 +278,4 @@ package final class DiscardedRows: DecodedRowSink {
     package init() {}
     package func begin(width: Int, height: Int, orientation: EXIFOrientation) -> Bool { true }
     package func row(_ pixels: UnsafePointer<UInt8>, y: Int) {}
-}
-
-private func hexByte(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }

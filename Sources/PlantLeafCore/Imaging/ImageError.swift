@@ -2,8 +2,9 @@
 /// (see `FileError`), so these say only what is wrong with the bytes.
 public enum ImageError: WordedError {
     case empty
-    /// Neither a PNG nor a JPEG signature; carries the first bytes seen, in hex.
-    case unknownFormat(firstBytes: String)
+    /// Neither a PNG nor a JPEG signature; carries the first bytes seen (`FileKind.signatureBytes`
+    /// at most), which its words name the kind of.
+    case unknownFormat(firstBytes: [UInt8])
     case tooLarge(format: ImageFormat, width: Int, height: Int, limit: Int)
     case truncated(format: ImageFormat, detail: String)
     case corrupt(format: ImageFormat, detail: String)
@@ -20,7 +21,8 @@ public enum ImageError: WordedError {
     public func message(in catalogue: Catalogue) -> String {
         switch self {
         case .empty: return catalogue["error.image.empty"]
-        case .unknownFormat(let firstBytes): return catalogue.text("error.image.unknown-format", ["bytes": firstBytes])
+        case .unknownFormat(let firstBytes):
+            return catalogue.text("error.image.unknown-format", ["kind": catalogue["error.image.kind." + FileKind(firstBytes: firstBytes).rawValue]])
         case .tooLarge(let format, let width, let height, let limit):
             return catalogue.text("error.image.too-large", ["format": format.rawValue, "width": String(width), "height": String(height),
                                                             "megapixels": String(limit / 1_000_000)])

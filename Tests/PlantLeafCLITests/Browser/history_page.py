@@ -1,4 +1,4 @@
-"""Reads the history page of `plantleaf serve` in headless Chromium at a phone's size (390 x 844
+"""Reads the history page (or, given /live, the live page) of `plantleaf serve` in headless Chromium at a phone's size (390 x 844
 CSS pixels) as a grower would, in a language (--lang, as Accept-Language) and a time zone (--tz,
 the browser's own clock), and prints what it shows as one JSON object on stdout: the UTC offset
 the page was drawn at (after clock.js has told the server the browser's), what is wider than the
@@ -22,8 +22,10 @@ except ImportError:
 
 WAIT_SECONDS = 60
 
-# The page drawn at the browser's own offset (clock.js reloads it once when it was not).
+# The page drawn at the browser's own offset (clock.js reloads it once when it was not); the live
+# page once it shows a reading.
 ON_THE_VIEWERS_CLOCK = """
+if (document.getElementById("frame")) return !document.getElementById("result").hidden && document.getElementById("frame").complete;
 const drawn = document.querySelector('meta[name="plantleaf-utc-offset"]');
 return document.readyState === "complete" && drawn !== null && drawn.content === String(-new Date().getTimezoneOffset())
     && [...document.images].every(image => image.complete);
@@ -69,7 +71,7 @@ const hours = [...document.querySelectorAll(".day-line-hours span")].map(span =>
 hours.sort((a, b) => a[0] - b[0]);
 return {
   lang: root.lang, dir: root.dir, viewport_width: root.clientWidth, page_width: root.scrollWidth, too_wide: wide,
-  drawn_offset: document.querySelector('meta[name="plantleaf-utc-offset"]').content,
+  drawn_offset: (document.querySelector('meta[name="plantleaf-utc-offset"]') || {}).content || null,
   browser_offset: String(-new Date().getTimezoneOffset()),
   day_line_fills: cells.map(cell => cell[1]),
   day_line_hours: hours.map(hour => hour[1]),
