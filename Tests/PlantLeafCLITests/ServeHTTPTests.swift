@@ -216,7 +216,7 @@ import Testing
         let response = try RawHTTP.readResponse(socketDescriptor, timeout: 10)
         #expect(response.status == 413)
         #expect(response.text == #"{"error": "the upload is 100000000 bytes, over the 25 MiB limit"}"# + "\n")
-        #expect(Date().timeIntervalSince(start) < 2)
+        if TestPaths.checksFloors { #expect(Date().timeIntervalSince(start) < 2) }
 
         let chunked = try RawHTTP.connect(port: server.port)
         defer { close(chunked) }
@@ -262,7 +262,7 @@ import Testing
         let start = Date()
         let upload = try Self.upload(server, try Self.leafBytes())
         #expect(upload.status == 200)
-        #expect(Date().timeIntervalSince(start) < 2, "an upload beside 64 slow clients took \(Date().timeIntervalSince(start)) s")
+        if TestPaths.checksFloors { #expect(Date().timeIntervalSince(start) < 2, "an upload beside 64 slow clients took \(Date().timeIntervalSince(start)) s") }
         // Each slow client's socket ends (the server shut it down) within the limit and a little.
         var ended = 0
         for socketDescriptor in slow {
