@@ -4,11 +4,11 @@
 # Swift's own overflow and bounds checks trap in these debug builds), then a short fuzz run of
 # every target. The CLI tests run the sanitized plantleaf binary, so it is checked too.
 #
-#   scripts/hardening/test-sanitize.sh [FUZZ_SECONDS]      (make test-sanitize; default 30)
+#   scripts/hardening/test-sanitize.sh [FUZZ_SECONDS]      (make test-sanitize; default 15)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift=${SWIFT:-swift}
-fuzz_seconds=${1:-30}
+fuzz_seconds=${1:-15}
 sanitize=(--scratch-path .build-sanitize --sanitize address
           -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined)
 # Leak checking at exit is ASan's default on Linux; said here so an inherited setting cannot drop it.
