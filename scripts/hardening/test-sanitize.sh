@@ -28,15 +28,15 @@ scripts/setup.sh leaf-reference "$PLANTLEAF_BIN"
 # repeat those paths with other drivers or CLI options whose code the rest of the suite already
 # runs sanitized (MJPEG frames, --every, --log and --input streams, the preview renderer); they
 # run unsanitized in make test, and leaving them out here keeps CI's whole run inside its limit.
-# The two 120-megapixel images (four minutes sanitized) go through the same decoder, resizer and
-# budget code as every other image the suite decodes sanitized, only for longer; what they
-# measure, peak memory, ASan's shadow memory and quarantine would swamp.
+# The two 120-megapixel images run only in make test-perf (PLANTLEAF_TEST_FLOORS=1): they go
+# through the same decoder, resizer and budget code as every other image the suite decodes
+# sanitized, only for longer (four minutes here), and what they measure, peak memory, ASan's
+# shadow memory and quarantine would swamp.
 # The serve pages' browser tests run Chromium (not sanitized itself) three times beside the
 # sanitized suite: the server code they reach runs sanitized in the HTTP and camera-route tests,
 # and the browser's load starved the MQTT tests' TLS handshakes and acknowledgements here.
 PLANTLEAF_CAMERA_SCENARIOS=yuyv,black "$swift" test --skip-build "${sanitize[@]}" --skip mjpegThroughLoopback --skip alternatingLeavesThroughUnpatchedLoopback \
-    --skip everyIntervalWaitsForAnUnpluggedCamera --skip previewInTmuxShowsTheLeaf \
-    --skip hundredTwentyMegapixelImageIsClassifiedInBoundedMemory --skip ServeBrowserTests
+    --skip everyIntervalWaitsForAnUnpluggedCamera --skip previewInTmuxShowsTheLeaf --skip ServeBrowserTests
 echo "test-sanitize: sanitized build and tests took $((SECONDS - start)) s"
 
 make --no-print-directory fuzz-build
