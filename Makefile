@@ -6,7 +6,7 @@ RELEASE_BIN := .build/release/plantleaf
 DEBUG_BIN := .build/debug/plantleaf
 
 .PHONY: setup deps runtime data reference build demo test example bench teach-bench clean fuzz-build fuzz test-sanitize leak-check model-mutations \
-	install uninstall release test-aarch64 soak verdicts
+	install uninstall release test-aarch64 soak verdicts test-perf
 
 ## setup: apt packages, libLiteRt.so and the shared models/samples (idempotent)
 setup:
@@ -24,14 +24,20 @@ build: setup
 demo: build
 	$(RELEASE_BIN) classify samples/plantvillage
 
-## test: unit tests and end-to-end tests of the built binary (with the reference pipeline in .venv for the parity tests, chromium for the bench compare --html page)
+## test: unit tests and end-to-end tests of the built binary (with the reference pipeline in .venv for the parity tests, chromium for the bench compare --html page), two test processes side by side; behaviour only, the floors are test-perf's
 test: setup
 	@scripts/setup.sh reference
 	@scripts/setup.sh browser
 	$(SWIFT) build --build-tests
 	@scripts/setup.sh leaf-reference $(DEBUG_BIN)
-	$(SWIFT) test --skip-build
+	@scripts/test/run.sh
 	@scripts/example/check.sh
+
+## test-perf: the tests that hold floors of time, CPU and memory, run on their own with the floors checked
+test-perf: setup
+	$(SWIFT) build --build-tests
+	@scripts/setup.sh leaf-reference $(DEBUG_BIN)
+	@scripts/test/run.sh --floors
 
 ## example: Examples/LeafCheck, a package of its own, built on PlantLeafKit and run (docs/pipeline.md shows it)
 example: setup
@@ -91,9 +97,9 @@ fuzz-build: setup
 fuzz: fuzz-build
 	scripts/hardening/fuzz.sh $(SECONDS)
 
-## test-sanitize: the tests under AddressSanitizer/LeakSanitizer (+ UBSan for the C shims), then 30 s of fuzzing per target
+## test-sanitize: the tests under AddressSanitizer/LeakSanitizer (+ UBSan for the C shims), then 15 s of fuzzing per target
 test-sanitize: setup
-	scripts/hardening/test-sanitize.sh 30
+	scripts/hardening/test-sanitize.sh 15
 
 ## leak-check: 1000+ images (samples and damaged files) in one process: RSS first/last, valgrind's bytes definitely lost
 leak-check: build

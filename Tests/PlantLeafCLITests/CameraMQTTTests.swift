@@ -103,7 +103,10 @@ import Testing
         #expect(reader.waitFor(timeout: 12) { _ in true } != nil, "no result before the restart")
         broker.stop()
         reader.stop()
-        sleep(2)
+        // Started again once the camera has seen the loss (a restart before that could go unnoticed).
+        let lost = "plantleaf camera: mqtt: connection to 127.0.0.1:\(broker.port) lost: "
+        #expect(waitUntil(timeout: 60) { ((try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? "").contains(lost) },
+                "the camera did not see the broker go")
         try broker.start()
         reader = try TopicReader(port: broker.port, topics: ["plants/result"], folder: broker.folder)
         // Reconnection is tried 1, 3, 7, 15 and 31 s after the loss: an emulated broker that took
@@ -178,7 +181,7 @@ import Testing
         #expect(broker.connections >= 1)
         // A camera run's own peak, with both models and the journal, is well under this (under
         // 100 MiB even under qemu-user); keeping the broker's 256 MiB is far over it.
-        #expect(run.peakResidentKiB < 160 << 10, "peak \(run.peakResidentKiB) KiB")
+        if TestPaths.checksFloors { #expect(run.peakResidentKiB < 160 << 10, "peak \(run.peakResidentKiB) KiB") }
     }
 
     /// mqtts:// to a port nothing listens on: "cannot connect" at once, the 1 s doubling back-off
@@ -230,11 +233,14 @@ import Testing
         let cannotConnect = lines.first { $0.contains("plantleaf camera: mqtt: cannot connect to 127.0.0.1:\(port): connection refused; "
             + "retrying every 1 s, backing off to 60 s") }
         let shownAt = cannotConnect.flatMap { Double($0.split(separator: " ")[0]) }
-        #expect(shownAt.map { $0 - took[0] < 5 } == true, "\(lines) from \(took[0])")
-        // One reading and the model's set-up, not 4 s of a spinning thread.
-        #expect(cpu[0] + cpu[1] < 2.5, "cpu \(cpu)")
-        // The stream ends after 4 s; the stop does not wait for the back-off.
-        #expect(took[1] - took[0] < 7, "took \(took[1] - took[0]) s")
+        #expect(shownAt != nil, "\(lines)")
+        if TestPaths.checksFloors {
+            #expect(shownAt.map { $0 - took[0] < 5 } == true, "\(lines) from \(took[0])")
+            // One reading and the model's set-up, not 4 s of a spinning thread.
+            #expect(cpu[0] + cpu[1] < 2.5, "cpu \(cpu)")
+            // The stream ends after 4 s; the stop does not wait for the back-off.
+            #expect(took[1] - took[0] < 7, "took \(took[1] - took[0]) s")
+        }
         #expect(lines.filter { $0.contains("cannot connect") }.count == 1, "\(lines)")
     }
 }

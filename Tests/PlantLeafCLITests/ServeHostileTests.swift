@@ -31,12 +31,14 @@ import Testing
         for _ in 0..<count { done.wait() }
     }
 
-    /// The floor after an attack: the server's CPU back to idle within 5 s (a whole second
-    /// in which it used under 0.05 s of CPU, the first within 5 s of the attack's end) and its
-    /// resident memory at most 80 MB. The memory floor is for the binary as users run it: under
-    /// AddressSanitizer the resident memory is mostly its shadow memory and its quarantine of
-    /// freed blocks, which keep growing with what was allocated, not with what is held.
+    /// The floor after an attack (checked in `make test-perf`): the server's CPU back to
+    /// idle within 5 s (a whole second in which it used under 0.05 s of CPU, the first within 5 s
+    /// of the attack's end) and its resident memory at most 80 MB. The memory floor is for the
+    /// binary as users run it: under AddressSanitizer the resident memory is mostly its shadow
+    /// memory and its quarantine of freed blocks, which keep growing with what was allocated, not
+    /// with what is held.
     static func expectSettles(_ server: TestServer, _ attack: String) {
+        guard TestPaths.checksFloors else { return }
         var idle = false
         let start = Date()
         while !idle, Date().timeIntervalSince(start) < 5 {
@@ -104,7 +106,7 @@ import Testing
         #expect(upload.status == 200)
         let uploadCPU = (server.cpuSeconds ?? 0) - cpuBefore
         print("serve's CPU: \(signInCPU) s for an 8 MiB sign-in value, \(uploadCPU) s for a 22 MiB form field")
-        #expect(signInCPU < 1 && uploadCPU < 3, "\(signInCPU) s, \(uploadCPU) s")
+        if TestPaths.checksFloors { #expect(signInCPU < 1 && uploadCPU < 3, "\(signInCPU) s, \(uploadCPU) s") }
         Self.expectSettles(server, "long form values")
     }
 
@@ -127,8 +129,15 @@ import Testing
             if let socketDescriptor = try? RawHTTP.connect(port: server.port, from: "127.0.0.\(2 + index % 3)") { close(socketDescriptor) }
         }
         // The server counts a closed connection free when its thread sees the close: on a loaded
-        // machine that is not at once. The held connections stay held.
-        Thread.sleep(forTimeInterval: 2)
+        // machine that is not at once, so the fourth address's first answer is awaited. The held
+        // connections stay held.
+        let answered = waitUntil(timeout: 30) {
+            guard let socketDescriptor = try? RawHTTP.connect(port: server.port, from: "127.0.0.5") else { return false }
+            defer { close(socketDescriptor) }
+            RawHTTP.send(socketDescriptor, RawHTTP.request("GET", "/api/health"))
+            return (try? RawHTTP.readResponse(socketDescriptor, timeout: 10))?.status == 200
+        }
+        #expect(answered, "a fourth address was never answered")
         var slowest = 0.0
         for _ in 0..<10 {
             let start = Date()
@@ -291,7 +300,7 @@ import Testing
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 || $0 == 503 })
         // The bodies are 88 MiB; each kept once (not doubled as it grows) they fit well under this
         // (under AddressSanitizer its shadow memory and quarantine are counted too; see expectSettles).
-        if !TestPaths.binaryHasSanitizer { #expect(peak < 160_000, "peak RSS \(peak) kB") }
+        if TestPaths.checksFloors && !TestPaths.binaryHasSanitizer { #expect(peak < 160_000, "peak RSS \(peak) kB") }
     }
 
     /// Viewers of /stream.mjpg that never read are dropped once they have taken nothing for 10 s

@@ -141,7 +141,7 @@ private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         let lost = Date()
         // While the broker is away: ten results, of which only the last should ever arrive.
         for frame in 2...11 { publisher.publish(reading(frame: frame)) }
-        #expect(Date().timeIntervalSince(lost) < 0.5, "publish waited for the network")
+        if TestPaths.checksFloors { #expect(Date().timeIntervalSince(lost) < 0.5, "publish waited for the network") }
         // libmosquitto retries 1 s after the loss, then at least 2 s after that: restarting in
         // between gives the new reader over a second to subscribe before the publisher is back.
         usleep(UInt32(max(0, 1.5 - Date().timeIntervalSince(lost)) * 1e6))
