@@ -30,8 +30,9 @@ public struct HTTPRequest: Sendable {
     /// and the language need.
     public static let keptHeaders = ["content-type", "content-length", "authorization", "cookie", "transfer-encoding", "host", "accept-language"]
 
-    /// The query parameters `query` keeps: the journal's selection and paging.
-    public static let keptQueryNames = ["since", "until", "source", "after", "limit", "id"]
+    /// The query parameters `query` keeps: the journal's selection and paging, and which
+    /// reference picture ("class", "n").
+    public static let keptQueryNames = ["since", "until", "source", "after", "limit", "id", "class", "n"]
 
     /// Whether a body follows the head: a length above zero, or chunks.
     public var hasBody: Bool {

@@ -8,17 +8,17 @@ import PlantLeafCore
 enum WebAssets {
     /// The photo page; with a link to the history when the server keeps a journal (its uploads'
     /// results are there, and the camera's readings when it has one).
-    static func page(_ catalogue: Catalogue, linksHistory: Bool = false) -> HTTPResponse {
+    static func page(_ catalogue: Catalogue, linksHistory: Bool = false, referenceClasses: [String] = []) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title"], head: linkedAssets + scriptTag,
-                      main: PageTemplate.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""), "result": result(catalogue),
+                      main: PageTemplate.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""), "result": result(catalogue, referenceClasses: referenceClasses),
                                                                            "history": linksHistory ? PageTemplate.render("history-link.html", catalogue) : ""])))
     }
 
     /// The camera's page: its frames as they are read, and the newest reading beside them.
-    static func livePage(_ catalogue: Catalogue) -> HTTPResponse {
+    static func livePage(_ catalogue: Catalogue, referenceClasses: [String] = []) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title.live"], head: linkedAssets + scriptTag,
                       main: PageTemplate.render("live.html", catalogue, ["status": status(catalogue, waiting: HTMLText.escaped(catalogue["page.waiting"])),
-                                                                          "result": result(catalogue)])))
+                                                                          "result": result(catalogue, referenceClasses: referenceClasses)])))
     }
 
     /// The status line (and the details of a problem) of the photo page and the camera's.
@@ -26,9 +26,11 @@ enum WebAssets {
         PageTemplate.render("status.html", catalogue, ["waiting": waiting])
     }
 
-    /// Where the script draws a reading, and the words it says, in the page's language.
-    private static func result(_ catalogue: Catalogue) -> String {
-        PageTemplate.render("result.html", catalogue, ["texts": scriptTexts(catalogue)])
+    /// Where the script draws a reading, and the words it says, in the page's language; with
+    /// the classes whose reference pictures it shows beside a diagnosis.
+    private static func result(_ catalogue: Catalogue, referenceClasses: [String]) -> String {
+        PageTemplate.render("result.html", catalogue, ["texts": scriptTexts(catalogue),
+                                                       "reference-classes": dataBlock("[" + referenceClasses.map(JSONObject.quote).joined(separator: ", ") + "]")])
     }
 
     /// The catalogue's texts the script uses (the page's words and the verdicts'), as a JSON
@@ -38,8 +40,11 @@ enum WebAssets {
         for key in Catalogue.english.ownKeys.sorted() where key.hasPrefix("page.") || key.hasPrefix("verdict.") {
             object.add(key, catalogue[key])
         }
-        return object.text.replacing("</", with: "<\\/")
+        return dataBlock(object.text)
     }
+
+    /// JSON made safe inside a page's data block: "</" written "<\\/" so no text can end it.
+    private static func dataBlock(_ json: String) -> String { json.replacing("</", with: "<\\/") }
 
     /// The icon and the style sheet, as the pages link them once signed in (or without a token).
     static let linkedAssets = EmbeddedFiles.text["assets.html"] ?? ""

@@ -236,7 +236,8 @@ import Testing
 
     /// The page in Arabic on a phone, as a browser set to Arabic asks for it: right to left, the
     /// diagnosis and the top classes named in Arabic, the numbers still left to right, nothing
-    /// wider than the screen, nothing logged, nothing asked of another host.
+    /// wider than the screen, nothing logged, nothing asked of another host. A disease comes
+    /// with the signs to check on the plant, where they come from, and two sample leaves of it.
     @Test func arabicPhonePageShowsTheDiagnosisRightToLeft() throws {
         let server = try TestServer(["--jobs", "1"])
         let screenshot = Self.outputFolder + "/phone-ar-diagnosis.png"
@@ -244,13 +245,31 @@ import Testing
         #expect(!page.timedOut, "no answer within 60 s; status: \(page.status)")
         #expect(page.layoutText("lang") == "ar" && page.layoutText("dir") == "rtl", "\(page.layout)")
         #expect(page.verdict == "تفاح — جرب التفاح")
-        #expect(page.layoutText("meaning") == "يبدو أن هذا هو الأرجح. قارن الورقة بصور هذا المرض قبل أن تعالج النبات.")
+        let arabic = try #require(Catalogue(language: "ar"))
+        #expect(page.layoutText("meaning") == arabic.diagnosisAdvice("Apple___Apple_scab", for: .photo))
+        #expect(page.layoutText("meaning").hasPrefix("افحص النبات لتتأكد. ابحث عن: بقع زيتونية")
+                && page.layoutText("meaning").hasSuffix("العلامات كما يصفها: الإرشاد الزراعي بجامعة مينيسوتا."), "\(page.layout)")
+        #expect(page.layoutList("references") == ["256x256", "256x256"], "\(page.layout)")
+        #expect(page.layoutList("reference_names") == ["ورقة مصابة: تفاح — جرب التفاح", "ورقة مصابة: تفاح — جرب التفاح"], "\(page.layout)")
         #expect(page.top.count == 3 && page.top.first?.hasSuffix("تفاح — جرب التفاح") == true, "\(page.top)")
         #expect(page.layout["top_behind_details"] as? Bool == false)
         Self.expectAPhoneLayout(page, port: server.port)
         #expect(page.timing.hasPrefix("الشبه بأوراق النبات "), "\(page.timing)")
         #expect(page.screenshotSaved && Self.isPNG(screenshot), "no PNG at \(screenshot)")
         print("arabic phone page screenshot: \(screenshot)")
+    }
+
+    /// A healthy leaf needs no treatment, and the page says so, with nothing to compare it with.
+    @Test func healthyLeafGetsNoTreatmentAdvice() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let screenshot = Self.outputFolder + "/phone-en-healthy.png"
+        let page = try Self.pickOnAPhone(TestPaths.healthyTomatoLeaf, language: "en", on: server, screenshot: screenshot)
+        #expect(!page.timedOut, "no answer within 60 s; status: \(page.status)")
+        #expect(page.verdict == "Tomato — healthy")
+        #expect(page.layoutText("meaning") == "No sign of disease on this leaf: no treatment is needed. Look at the plant again in a few days.")
+        #expect(page.layoutList("references") == [], "\(page.layout)")
+        Self.expectAPhoneLayout(page, port: server.port)
+        #expect(page.screenshotSaved && Self.isPNG(screenshot), "no PNG at \(screenshot)")
     }
 
     /// A picture with nothing in it, on a phone in each language: a heading in plain words and
