@@ -46,13 +46,15 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     ///   - settings: gives the base topic (hence the node id) and the topics read.
     ///   - softwareVersion: shown as the device's firmware version.
     ///   - prefix: Home Assistant's discovery prefix, if changed from the default there.
+    ///   - cameraName: the camera's name, which names the device ("PlantLeaf Greenhouse 1"); the
+    ///     base topic when there is none.
     ///   - catalogue: the language of the names Home Assistant shows.
     public init(settings: MQTTSettings, softwareVersion: String, prefix: String = HomeAssistantDiscovery.defaultPrefix,
-                catalogue: Catalogue = .english) {
+                cameraName: String? = nil, catalogue: Catalogue = .english) {
         nodeId = HomeAssistantDiscovery.nodeId(baseTopic: settings.baseTopic)
         var device = JSONObject()
         device.add("identifiers", json: "[" + JSONObject.quote("plantleaf_" + nodeId) + "]")
-        device.add("name", catalogue.text("mqtt.device", ["topic": settings.baseTopic]))
+        device.add("name", catalogue.text("mqtt.device", ["camera": cameraName ?? settings.baseTopic]))
         device.add("model", "PlantLeaf")
         device.add("sw_version", softwareVersion)
 

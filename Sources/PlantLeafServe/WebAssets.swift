@@ -14,10 +14,11 @@ enum WebAssets {
                                                                            "history": linksHistory ? PageTemplate.render("history-link.html", catalogue) : ""])))
     }
 
-    /// The camera's page: its frames as they are read, and the newest reading beside them.
-    static func livePage(_ catalogue: Catalogue, referenceClasses: [String] = []) -> HTTPResponse {
+    /// The camera's page: its name, its frames as they are read, and the newest reading beside them.
+    static func livePage(_ catalogue: Catalogue, cameraName: String, referenceClasses: [String] = []) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title.live"], head: linkedAssets + scriptTag,
-                      main: PageTemplate.render("live.html", catalogue, ["status": status(catalogue, waiting: HTMLText.escaped(catalogue["page.waiting"])),
+                      main: PageTemplate.render("live.html", catalogue, ["camera-name": HTMLText.escaped(cameraName),
+                                                                          "status": status(catalogue, waiting: HTMLText.escaped(catalogue["page.waiting"])),
                                                                           "result": result(catalogue, referenceClasses: referenceClasses)])))
     }
 

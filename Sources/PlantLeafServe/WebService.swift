@@ -25,6 +25,8 @@ public final class WebService: HTTPService {
     /// The sample leaves a diagnosis is shown beside, and the disease classes that have them.
     private let referencePictures: ReferencePictures
     private let referenceClasses: [String]
+    /// The camera's name (camera --name, else the device's own), the live page's heading.
+    private let cameraName: String?
 
     /// The most bytes a sign-in's body may have: a form with the token (and a user name a
     /// password manager fills in) is a few hundred.
@@ -40,7 +42,8 @@ public final class WebService: HTTPService {
     /// connections' threads hand uploads to the workers' queue, and are refused with 503 when it is full.
     package init(workers: InferenceWorkers, topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
                 journal: JournalRecorder? = nil, keepsUploadPhotos: Bool = false, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
-                referencePictures: ReferencePictures = ReferencePictures(folder: nil), log: @escaping @Sendable (String) -> Void) {
+                referencePictures: ReferencePictures = ReferencePictures(folder: nil), cameraName: String? = nil,
+                log: @escaping @Sendable (String) -> Void) {
         self.workers = workers
         self.topK = topK
         self.token = token
@@ -52,6 +55,7 @@ public final class WebService: HTTPService {
         self.journal = journal
         self.keepsUploadPhotos = keepsUploadPhotos && journal != nil
         self.referencePictures = referencePictures
+        self.cameraName = cameraName
         // Only a disease is compared with pictures: the catalogue has its signs.
         referenceClasses = referencePictures.classes.filter { Catalogue.english.signs(of: $0) != nil }
         self.log = log
@@ -175,7 +179,7 @@ public final class WebService: HTTPService {
     /// The camera's routes: its page, its newest reading, that reading's frame, and the stream of frames.
     private func live(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
         guard let feed else { return refusal(request, 404, "no camera: this server was started without --device or --input") }
-        if route == .live { return secured(WebAssets.livePage(WebLanguage.catalogue(for: request), referenceClasses: referenceClasses)) }
+        if route == .live { return secured(WebAssets.livePage(WebLanguage.catalogue(for: request), cameraName: cameraName ?? "", referenceClasses: referenceClasses)) }
         if route == .stream {
             var response = HTTPResponse(status: 200, contentType: MJPEGViewer.contentType, body: [])
             response.stream = MJPEGViewer(feed: feed)

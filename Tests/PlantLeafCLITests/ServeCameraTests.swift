@@ -70,7 +70,9 @@ import Testing
         #expect(history.status == 200)
         let readings = try #require(jsonObject(history.text)?["readings"] as? [[String: Any]])
         #expect(readings.map { $0["time"] as? String } == lines.map { jsonObject($0)?["time"] as? String }, "\(history.text)")
-        #expect(readings.allSatisfy { ($0["source"] as? String)?.hasSuffix("/leaves.mjpg") == true }, "\(history.text)")
+        // The camera's name, without --name: its stream's file name, on the live page too.
+        #expect(readings.allSatisfy { $0["source"] as? String == "leaves.mjpg" }, "\(history.text)")
+        #expect(page.text.contains("<h2 class=\"camera-name\">leaves.mjpg</h2>"))
         let chart = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/history"))
         #expect(chart.status == 200 && chart.text.contains("<table id=\"readings\">"))
         let metrics = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/metrics"))

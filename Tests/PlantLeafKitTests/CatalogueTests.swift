@@ -133,7 +133,7 @@ import Testing
     @Test func thePagesAreFilledInInEachLanguage() throws {
         let arabic = try #require(Self.arabic)
         for catalogue in [Self.english, arabic] {
-            let pages = [WebAssets.page(catalogue), WebAssets.livePage(catalogue), WebAssets.signInPage(wrongToken: true, catalogue: catalogue)]
+            let pages = [WebAssets.page(catalogue), WebAssets.livePage(catalogue, cameraName: "Greenhouse 1"), WebAssets.signInPage(wrongToken: true, catalogue: catalogue)]
             for page in pages.map({ String(decoding: $0.body, as: UTF8.self) }) {
                 #expect(!page.contains("{{") && !page.contains("}}"))
                 let direction = catalogue.isRightToLeft ? "rtl" : "ltr"
