@@ -34,11 +34,11 @@ enum WebAssets {
                                                        "reference-classes": dataBlock("[" + referenceClasses.map(JSONObject.quote).joined(separator: ", ") + "]")])
     }
 
-    /// The catalogue's texts the script uses (the page's words and the verdicts'), as a JSON
+    /// The catalogue's texts the script uses (the page's words, the verdicts' and the reasons'), as a JSON
     /// object inside the page's data block: "</" written "<\/" so no text can end the block.
     static func scriptTexts(_ catalogue: Catalogue) -> String {
         var object = JSONObject()
-        for key in Catalogue.english.ownKeys.sorted() where key.hasPrefix("page.") || key.hasPrefix("verdict.") {
+        for key in Catalogue.english.ownKeys.sorted() where key.hasPrefix("page.") || key.hasPrefix("verdict.") || key.hasPrefix("reason-words.") {
             object.add(key, catalogue[key])
         }
         return dataBlock(object.text)

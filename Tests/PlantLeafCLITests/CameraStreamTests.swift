@@ -129,6 +129,8 @@ import Testing
         let refused = try runPlantLeaf(["camera", "--input", "-", "--name", "Bench\u{1B}[2J"])
         #expect(refused.status == 2 && refused.stderr.hasPrefix("plantleaf camera: --name must be 1 to 64 characters with no control characters"),
                 "\(refused.stderr)")
+        let empty = try runPlantLeaf(["camera", "--input", "-", "--name", ""])
+        #expect(empty.stderr == "plantleaf camera: --name must be 1 to 64 characters with no control characters, got '' (see plantleaf camera --help)\n")
     }
 
     @Test func logLinesAreWholeAfterSIGKILL() throws {

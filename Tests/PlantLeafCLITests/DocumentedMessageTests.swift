@@ -146,6 +146,8 @@ import Testing
         // docs/serve.md
         "plantleaf serve: --listen must be an IP address and a port, as 127.0.0.1:8080, 0.0.0.0:8080 or [::]:8080, got 'localhost:80' (see plantleaf serve --help)":
             .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
+        "plantleaf camera: --name must be 1 to 64 characters with no control characters, got '' (see plantleaf camera --help)":
+            .heldBy("PlantLeafCLITests/CameraStreamTests.swift"),
         "plantleaf serve: --keep-upload-photos keeps the photos in the journal: leave out --no-journal (see plantleaf serve --help)":
             .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
         "plantleaf serve: cannot use short.token as the token file: its first line must be a token of at least 16 printable ASCII characters without spaces or semicolons (for example: head -c 24 /dev/urandom | base64 > short.token)":

@@ -148,7 +148,7 @@ import Testing
         let image = try ImageDecoder().decode(picture.body)
         #expect(image.width == 224 && image.height == 224)
         let page = try Self.get(server, "/history?source=upload")
-        #expect(page.text.contains("as serve --keep-upload-photos asks") && page.text.contains("<img src=\"/api/readings/picture?id=\(id)\""))
+        #expect(page.text.contains("Uploads keep their result and a small copy of the photo") && page.text.contains("<img src=\"/api/readings/picture?id=\(id)\""))
         // The file's name is nowhere in the journal's files.
         let name = Array("greenhouse-row-7".utf8)
         for file in [path, path + "-wal"] {

@@ -68,6 +68,7 @@ import Testing
         let keys = Self.english.ownKeys
         var used = Verdict.allCases.flatMap { verdict in ["line", "heading", "name"].map { "verdict." + verdict.rawValue + "." + $0 } }
         used += VerdictReason.allCases.map { "reason." + $0.rawValue }
+        used += VerdictReason.allCases.map { "reason-words." + $0.rawValue }
         used += ["language.name", "language.direction", "advice.other-class"]
         used += AdviceAudience.allCases.flatMap { ["advice.healthy." + $0.rawValue, "advice.disease." + $0.rawValue] }
         for page in PageTemplate.fileNames where page.hasSuffix(".html") { used += PageTemplate.keys(in: page) }
@@ -104,6 +105,19 @@ import Testing
         }
         #expect(Self.english.advice(.noGreen, for: .photo) == Self.english.advice(.noGreen))
         #expect(!Self.english.advice(.notClearlyLeaf).contains("not be a leaf photo"))
+    }
+
+    /// The words a grower reads on the pages name no option, command or unit abbreviation: those
+    /// are for the docs and the command line (the lines on stderr are not checked here).
+    @Test func theGrowersWordsHaveNoCodeWords() throws {
+        let growersPrefixes = ["page.", "journal.", "history.", "verdict.", "reason.", "reason-words.", "advice.", "signs.", "source."]
+        for language in Catalogue.languages {
+            let catalogue = try #require(Catalogue(language: language))
+            for key in catalogue.ownKeys.sorted() where growersPrefixes.contains(where: key.hasPrefix) && !key.hasPrefix("journal.notice.") {
+                let text = catalogue[key]
+                #expect(!text.contains("--") && !text.contains("plantleaf ") && !text.contains(" ms"), "\(language) \(key): \(text)")
+            }
+        }
     }
 
     @Test func aMissingKeyReadsAsEnglish() {

@@ -73,10 +73,14 @@ function show(answer, timing) {
   }));
   // The model names a class for any picture: only a diagnosis shows it as the answer.
   if (verdict === "diagnosis" && !taught) document.getElementById("meaning").after(topList);
-  else details.insertBefore(topList, document.getElementById("codes"));
+  else document.getElementById("verdict-words").after(topList);
   showReferences(verdict === "diagnosis" && !taught ? answer.top[0] : null);
-  document.getElementById("codes").textContent = say("page.result-code", { verdict: verdict })
-    + (answer.reason ? " " + say("page.reason-code", { reason: answer.reason }) : "");
+  // What was found, in words; the machine codes (for a report, the docs) behind their own toggle.
+  const verdictName = say("verdict." + verdict + ".name");
+  document.getElementById("verdict-words").textContent = answer.reason
+    ? say("page.result-words.reason", { verdict: verdictName, reason: say("reason-words." + answer.reason) })
+    : say("page.result-words", { verdict: verdictName });
+  document.getElementById("codes").textContent = verdict + (answer.reason ? " · " + answer.reason : "");
   const likeness = answer.leaf_likeness === undefined ? ""
     : answer.leaf_likeness === null ? say("page.likeness-skipped", { why: answer.leaf_likeness_skipped }) + " "
     : say("page.likeness", { percent: Math.round(answer.leaf_likeness * 100) }) + " ";

@@ -114,6 +114,7 @@ return {
   reference_names: [...document.querySelectorAll("#references img")].filter(picture => picture.getBoundingClientRect().width > 0)
                      .map(picture => picture.alt),
   codes: document.getElementById("codes").textContent,
+  verdict_words: document.getElementById("verdict-words").textContent,
   problem: document.getElementById("problem").hidden ? "" : document.getElementById("problem-text").textContent,
   photo_controls: [...document.querySelectorAll("input[type=file], label.button")].filter(element => {
     const box = element.getBoundingClientRect();
