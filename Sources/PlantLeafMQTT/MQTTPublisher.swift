@@ -126,6 +126,7 @@ public final class MQTTPublisher: Sendable {
         var messages = [MQTTConnection.Outgoing(topic: settings.resultTopic, payload: reading.resultPayload(in: catalogue), retain: false),
                         MQTTConnection.Outgoing(topic: settings.stateTopic, payload: Array(reading.state.utf8), retain: true),
                         MQTTConnection.Outgoing(topic: settings.attributesTopic, payload: Array(reading.attributes(in: catalogue).utf8), retain: true),
+                        MQTTConnection.Outgoing(topic: settings.detailsTopic, payload: Array(reading.details(in: catalogue).utf8), retain: true),
                         MQTTConnection.Outgoing(topic: settings.problemTopic,
                                                 payload: Array((reading.isProblem ? HomeAssistantDiscovery.problemOn : HomeAssistantDiscovery.problemOff).utf8),
                                                 retain: true)]

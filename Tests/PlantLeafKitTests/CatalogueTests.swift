@@ -170,7 +170,7 @@ import Testing
         let translated = HomeAssistantDiscovery(settings: settings, softwareVersion: "1.0", catalogue: arabic)
         #expect(english.messages.map(\.topic) == translated.messages.map(\.topic))
         let names = translated.messages.compactMap { jsonObject($0.payload)?["name"] as? String }
-        #expect(names == ["القراءة", "أعلى درجة", "آخر قراءة", "مشكلة", "الصورة"])
+        #expect(names == ["القراءة", "أعلى درجة", "آخر قراءة", "مشكلة", "الصورة", "القراءة بالكلمات"])
         for (plain, arabicMessage) in zip(english.messages, translated.messages) {
             var first = try #require(jsonObject(plain.payload)), second = try #require(jsonObject(arabicMessage.payload))
             first["name"] = nil; second["name"] = nil
