@@ -151,7 +151,7 @@ public enum CameraMonitorOptions {
         }
         session.interval = try parsed.value(every)
         options.session = session
-        options.cameraName = try parsed.value(name).map { text throws(UsageError) in try cameraName(text) }
+        if let text = try parsed.value(name) { options.cameraName = try cameraName(text) }
         options.logPath = try parsed.value(log)
         options.mqttURL = try parsed.value(mqtt)
         options.mqttPasswordFile = try parsed.value(mqttPasswordFile)

@@ -43,6 +43,9 @@ import Testing
         #expect(latest.status == 200 && latest.headers["content-type"] == "application/json")
         #expect(latest.text == (lines.last ?? "") + "\n")
         #expect(jsonObject(latest.text)?["verdict"] as? String == "diagnosis")
+        // The advice is for whoever watches a fixed camera: walk to the plant, not photograph it.
+        let best = try #require((jsonObject(latest.text)?["top"] as? [[String: Any]])?.first?["label"] as? String)
+        #expect(jsonObject(latest.text)?["advice"] as? String == Catalogue.english.diagnosisAdvice(best, for: .camera))
         // The camera's record, in the one shape every record has.
         #expect(jsonObject(latest.text)?["schema"] as? Int == 2)
         #expect((jsonObject(latest.text)?["timing_ms"] as? [String: Double]).map { Set($0.keys) } == ["prepare", "invoke", "generalist"])
