@@ -75,7 +75,7 @@ import Testing
         #expect(readings.map { $0["time"] as? String } == lines.map { jsonObject($0)?["time"] as? String }, "\(history.text)")
         // The camera's name, without --name: its stream's file name, on the live page too.
         #expect(readings.allSatisfy { $0["source"] as? String == "leaves.mjpg" }, "\(history.text)")
-        #expect(page.text.contains("<h2 class=\"camera-name\">leaves.mjpg</h2>"))
+        #expect(page.text.contains("<h2 class=\"camera-name\" dir=\"auto\">leaves.mjpg</h2>"))
         let chart = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/history"))
         #expect(chart.status == 200 && chart.text.contains("<table id=\"readings\">"))
         let metrics = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/metrics"))
