@@ -30,6 +30,8 @@ public struct CameraCommandOptions: Sendable {
     public var iterations = CameraCommandOptions.Declared.iterations.defaultValue
     public var modelPath: String?
     public var labelsPath: String?
+    /// --name NAME; nil: the device's own name (`CameraMonitor.defaultName`).
+    public var cameraName: String?
     /// --log FILE: one JSON line appended per result.
     public var logPath: String?
     /// --journal FILE, --no-journal, events and retention.
@@ -118,6 +120,7 @@ public struct CameraCommandOptions: Sendable {
         Declared.preview.spec,
         CameraMonitorOptions.saveFrames.spec,
         CameraMonitorOptions.input.spec,
+        CameraMonitorOptions.name.spec,
         CameraMonitorOptions.every.spec,
         CameraMonitorOptions.log.spec,
     ] + JournalOptions.all + [

@@ -24,8 +24,9 @@ struct CameraMonitor {
     private let log: AppendLog?
     private let publisher: MQTTPublisher?
     private let journal: JournalRecorder?
-    /// The readings' source in the journal: the device's path, or the stream's file ("stdin" for -).
-    private let source: String
+    /// The camera's name (--name, else `defaultName`): the readings' source in the journal, the
+    /// live page's heading and the Home Assistant device's name.
+    let name: String
     private var options: CameraOptions
     /// The language of the status block, the JSON lines' "display" and "advice", and MQTT's names.
     let catalogue: Catalogue
@@ -49,7 +50,7 @@ struct CameraMonitor {
           openJournal: (Catalogue) -> JournalRecorder?) {
         self.command = command
         options = parsed.session
-        source = parsed.session.inputPath.map { $0 == "-" ? "stdin" : $0 } ?? parsed.session.devicePath
+        name = parsed.cameraName ?? CameraMonitor.defaultName(parsed.session)
         catalogue = OutputLanguage.catalogue(option: parsed.language)
         lineCatalogue = linesInEnglish ? .english : catalogue
         // The broker's connection is started first, to be made while the model loads.
@@ -57,7 +58,8 @@ struct CameraMonitor {
         if let url = parsed.mqttURL {
             do {
                 let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
-                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version, catalogue: catalogue, connectTimeout: 0)
+                publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version, cameraName: name, catalogue: catalogue,
+                                              connectTimeout: 0)
                 // Home Assistant's image entity shows the frame the reading was made from.
                 options.keepModelInput = true
             } catch {
@@ -111,6 +113,18 @@ struct CameraMonitor {
         session = CameraSession(workers: workers, verdictPolicy: parsed.verdictPolicy, options: options)
     }
 
+    /// A camera's name when --name gives none: a device's own (its V4L2 card name, "UVC Camera
+    /// (046d:0825)"), else its path when it cannot be asked now; a stream's file name, or
+    /// "Camera" for standard input. Never a word only a programmer reads, such as "stdin".
+    static func defaultName(_ session: CameraOptions) -> String {
+        if let input = session.inputPath {
+            guard input != FileReader.standardInput, let file = input.split(separator: "/").last else { return "Camera" }
+            return String(file)
+        }
+        let card = (try? V4L2Device(path: session.devicePath))?.card.trimmingWhitespace() ?? ""
+        return card.isEmpty ? session.devicePath : card
+    }
+
     /// Keeps each result's model input (for a preview, or a page that shows the frame).
     mutating func keepModelInput() {
         guard !options.keepModelInput else { return }
@@ -151,7 +165,7 @@ struct CameraMonitor {
                 // only when a reading may start an event or is its hour's first, and takes this one if it fits.
                 let frame = publisher == nil && alsoDeliver == nil ? nil
                     : result.modelInput.flatMap { try? JPEGEncoder.encode($0, quality: CameraOutput.frameJPEGQuality) }
-                let established = journal?.record(record, source: source, time: JournalTime(iso8601: result.time) ?? .now(), makesEvents: true) {
+                let established = journal?.record(record, source: name, time: JournalTime(iso8601: result.time) ?? .now(), makesEvents: true) {
                     frame.flatMap { $0.count <= EventPicture.maximumBytes ? $0 : nil } ?? result.modelInput.flatMap(EventPicture.encode)
                 }
                 var reading = MQTTReading(record: record, frameJPEG: frame)

@@ -80,6 +80,14 @@ public enum CameraMonitorOptions {
                                               "the device is closed in between, and one that fails is waited for and reopened"]))
     }()
 
+    /// The longest --name: a name for a page's heading and Home Assistant's device list.
+    static let nameCharacters = 64
+    static let name = Declare.text(
+        "--name", placeholder: "NAME",
+        help: .lines(["the camera's name on the pages, in the journal and in Home Assistant,",
+                      "e.g. \"Greenhouse 1\", up to \(nameCharacters) characters (default: the device's own name,",
+                      "such as \"UVC Camera (046d:0825)\"; for --input, the file's name, or Camera for -)"]))
+
     static let log = Declare.text("--log", placeholder: "FILE",
                                   help: .lines(["append one JSON line per result to FILE, on disk before the next frame (fsync);",
                                                 "SIGHUP reopens FILE (for logrotate)"]))
@@ -95,7 +103,7 @@ public enum CameraMonitorOptions {
     static let mqttCA = Declare.text("--mqtt-ca", placeholder: "FILE", help: .mentionedIn("--mqtt"))
 
     /// Every one of them, as serve lists them; camera's help places each where it reads best.
-    static let all: [OptionSpec] = [device.spec, input.spec, pixelFormat.spec, size.spec, fps.spec, SharedOptions.crop.spec,
+    static let all: [OptionSpec] = [device.spec, input.spec, name.spec, pixelFormat.spec, size.spec, fps.spec, SharedOptions.crop.spec,
                                     timeout.spec, every.spec, log.spec, mqtt.spec, mqttPasswordFile.spec, mqttCA.spec, saveFrames.spec]
 
     /// Whether `parsed` names a camera: a device or a stream.
@@ -103,12 +111,23 @@ public enum CameraMonitorOptions {
 
     /// The first of these options `parsed` holds, by name (serve refuses them without a camera).
     static func firstGiven(_ parsed: Arguments) -> String? {
-        let given: [(String, Bool)] = [(pixelFormat.name, parsed.gave(pixelFormat)), (size.name, parsed.gave(size)),
+        let given: [(String, Bool)] = [(name.name, parsed.gave(name)), (pixelFormat.name, parsed.gave(pixelFormat)), (size.name, parsed.gave(size)),
                                        (fps.name, parsed.gave(fps)), (SharedOptions.crop.name, parsed.gave(SharedOptions.crop)),
                                        (timeout.name, parsed.gave(timeout)), (every.name, parsed.gave(every)), (log.name, parsed.gave(log)),
                                        (mqtt.name, parsed.gave(mqtt)), (mqttPasswordFile.name, parsed.gave(mqttPasswordFile)),
                                        (mqttCA.name, parsed.gave(mqttCA)), (saveFrames.name, parsed.gave(saveFrames))]
         return given.first { $0.1 }?.0
+    }
+
+    /// --name's text, checked: some visible characters, at most `nameCharacters`, no control
+    /// characters (it is a heading, a journal source and a Home Assistant name).
+    static func cameraName(_ text: String) throws(UsageError) -> String {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty, trimmed.count <= nameCharacters,
+              !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw UsageError("--name must be 1 to \(nameCharacters) characters with no control characters, got '\(TerminalText.neutralised(text))'")
+        }
+        return trimmed
     }
 
     /// These options of `parsed` into `options`, checked for what goes together.
@@ -132,6 +151,7 @@ public enum CameraMonitorOptions {
         }
         session.interval = try parsed.value(every)
         options.session = session
+        if let text = try parsed.value(name) { options.cameraName = try cameraName(text) }
         options.logPath = try parsed.value(log)
         options.mqttURL = try parsed.value(mqtt)
         options.mqttPasswordFile = try parsed.value(mqttPasswordFile)

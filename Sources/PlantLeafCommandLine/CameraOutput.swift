@@ -47,7 +47,7 @@ public enum CameraOutput {
     public static func statusLines(_ result: CameraResult, header: String, preview: TerminalPreview?, catalogue: Catalogue) -> [String] {
         var lines = [header, ClassificationOutput.verdictLine(result.verdict, in: catalogue)]
         // Always a line, empty for a diagnosis: the block keeps its height, so a redraw covers the last.
-        lines.append(result.reason.map(catalogue.advice) ?? "")
+        lines.append(result.reason.map { catalogue.advice($0, for: .camera) } ?? "")
         if let preview, let image = result.modelInput { lines += preview.render(image) }
         let counts = result.counts
         lines.append("\(result.time)   frame \(result.sequence)   age \(JSONObject.number(result.ageMilliseconds, decimals: 0)) ms   "

@@ -105,6 +105,7 @@ enum ServeCommand {
                                          feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, journal: journal,
                                          keepsUploadPhotos: options.keepUploadPhotos, corrections: corrections,
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,
+                                     referencePictures: ReferencePictures(folder: ProjectPaths.defaultSampleFolder()), cameraName: monitor?.name,
                                      log: { line in Console.error("plantleaf serve: \(line)") })
             server = try HTTPServer(address: options.listen, limits: limits, tls: tls, service: service,
                                     log: { line in Console.error("plantleaf serve: libmicrohttpd: \(line)") })

@@ -112,7 +112,7 @@ public struct ServeOptions: Sendable {
         OptionSpec(names: CameraMonitorOptions.device.spec.names, kind: CameraMonitorOptions.device.spec.kind, help: .sharesEntryWithNext(separator: " | ")),
         OptionSpec(names: CameraMonitorOptions.input.spec.names, kind: CameraMonitorOptions.input.spec.kind, help: .lines([
             "run the camera monitor on this V4L2 device or motion-JPEG stream, shown live at",
-            "/live; with it camera's --pixel-format, --size, --fps, --crop, --timeout, --every, --log,",
+            "/live; with it camera's --name, --pixel-format, --size, --fps, --crop, --timeout, --every, --log,",
             "--mqtt (--mqtt-password-file, --mqtt-ca) and --save-frames, as plantleaf camera --help",
             "describes them",
         ])),

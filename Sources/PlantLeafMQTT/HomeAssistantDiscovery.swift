@@ -7,9 +7,11 @@ import PlantLeafCore
 /// states are the same in every language.
 ///
 /// - sensor `top_class`, "Reading": the readable state (`MQTTReading.state`: "Tomato — Early
-///   blight" for a diagnosis, else the verdict in words), with the verdict, time and top 3 as
-///   attributes. Its object id is the one the raw-label sensor had, so an existing entity (and
-///   the dashboards using it) carries on;
+///   blight" for a diagnosis, else the verdict in words, in English for automations), with the
+///   reading's details as attributes (`MQTTReading.details`: verdict, reason, advice, top 3 by
+///   name; nothing that changes at every reading, so the recorder keeps a row per change of
+///   reading, not per reading). Its object id is the one the raw-label sensor had, so an
+///   existing entity (and the dashboards using it) carries on;
 /// - sensor `top_score`: the best class's score as a percentage, 0-100 with one decimal, for a
 ///   diagnosis; unknown otherwise, so it never shows a score the state says not to trust;
 /// - sensor `last_seen`: the reading's time (ISO 8601 with offset), as a timestamp sensor;
@@ -17,7 +19,9 @@ import PlantLeafCore
 ///   healthy; with a journal, once such a diagnosis has held as long as an event needs, and on
 ///   through a blocked view (no leaf or no picture), with the reading's attributes (the
 ///   `view_blocked` one says so);
-/// - image `frame`: the picture the reading was made from (JPEG).
+/// - image `frame`: the picture the reading was made from (JPEG);
+/// - sensor `reading_words`, "Reading in words": the reading in the grower's language
+///   (`MQTTReading.display`: «طماطم — اللفحة المتأخرة»), for a dashboard.
 ///
 /// Each entity goes offline with the availability topic. Config topics are
 /// `<prefix>/<component>/<nodeId>/<object id>/config`.
@@ -46,13 +50,15 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     ///   - settings: gives the base topic (hence the node id) and the topics read.
     ///   - softwareVersion: shown as the device's firmware version.
     ///   - prefix: Home Assistant's discovery prefix, if changed from the default there.
+    ///   - cameraName: the camera's name, which names the device ("PlantLeaf Greenhouse 1"); the
+    ///     base topic when there is none.
     ///   - catalogue: the language of the names Home Assistant shows.
     public init(settings: MQTTSettings, softwareVersion: String, prefix: String = HomeAssistantDiscovery.defaultPrefix,
-                catalogue: Catalogue = .english) {
+                cameraName: String? = nil, catalogue: Catalogue = .english) {
         nodeId = HomeAssistantDiscovery.nodeId(baseTopic: settings.baseTopic)
         var device = JSONObject()
         device.add("identifiers", json: "[" + JSONObject.quote("plantleaf_" + nodeId) + "]")
-        device.add("name", catalogue.text("mqtt.device", ["topic": settings.baseTopic]))
+        device.add("name", catalogue.text("mqtt.device", ["camera": cameraName ?? settings.baseTopic]))
         device.add("model", "PlantLeaf")
         device.add("sw_version", softwareVersion)
 
@@ -89,7 +95,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     private static let entities: [Entity] = [
         Entity(component: "sensor", objectId: "top_class", entityIdSuffix: "reading", nameKey: "mqtt.reading") { settings in
-            [("state_topic", settings.stateTopic), ("json_attributes_topic", settings.attributesTopic), ("icon", "mdi:leaf")]
+            [("state_topic", settings.stateTopic), ("json_attributes_topic", settings.detailsTopic), ("icon", "mdi:leaf")]
         },
         Entity(component: "sensor", objectId: "top_score", entityIdSuffix: "top_score", nameKey: "mqtt.top-score") { settings in
             [("state_topic", settings.attributesTopic), ("value_template", HomeAssistantDiscovery.topScoreTemplate),
@@ -100,11 +106,14 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         },
         Entity(component: "binary_sensor", objectId: "problem", entityIdSuffix: "problem", nameKey: "mqtt.problem") { settings in
             [("state_topic", settings.problemTopic), ("payload_on", problemOn), ("payload_off", problemOff), ("device_class", "problem"),
-             ("json_attributes_topic", settings.attributesTopic)]
+             ("json_attributes_topic", settings.detailsTopic)]
         },
         // Home Assistant's MQTT image platform: the topic's payload is the image file itself.
         Entity(component: "image", objectId: "frame", entityIdSuffix: "frame", nameKey: "mqtt.frame") { settings in
             [("image_topic", settings.imageTopic), ("content_type", "image/jpeg")]
+        },
+        Entity(component: "sensor", objectId: "reading_words", entityIdSuffix: "reading_in_words", nameKey: "mqtt.reading-words") { settings in
+            [("state_topic", settings.detailsTopic), ("value_template", "{{ value_json.display }}"), ("icon", "mdi:leaf")]
         },
     ]
 

@@ -49,8 +49,8 @@ final class MQTTConnection: @unchecked Sendable {
     /// QoS 1 messages handed to libmosquitto and not yet acknowledged, at most, before readings
     /// wait in the slot instead.
     static let maximumUnacknowledged = 8
-    /// Messages one reading may be made of, at most (result, state, attributes, problem, image).
-    static let maximumMessagesPerReading = 5
+    /// Messages one reading may be made of, at most (result, state, attributes, details, problem, image).
+    static let maximumMessagesPerReading = 6
     /// Events kept for `takeEvents`; older ones are dropped so a caller that never asks costs nothing.
     static let maximumEvents = 64
     /// Reconnection back-off: the first delay, doubled after each failed attempt up to the last.

@@ -58,11 +58,12 @@ public final class MQTTPublisher: Sendable {
     ///   ``MQTTError/refused(broker:reason:)`` when the broker refuses (wrong user name or
     ///   password, not authorised); ``MQTTError/tlsFailed(broker:reason:)``; or
     ///   ``MQTTError/setupFailed(step:reason:)``.
-    public init(settings: MQTTSettings, softwareVersion: String, catalogue: Catalogue = .english, connectTimeout: Double = 5) throws(MQTTError) {
+    public init(settings: MQTTSettings, softwareVersion: String, cameraName: String? = nil, catalogue: Catalogue = .english,
+                connectTimeout: Double = 5) throws(MQTTError) {
         self.catalogue = catalogue
         try MQTTPublisher.loadLibrary()
         self.settings = settings
-        discovery = HomeAssistantDiscovery(settings: settings, softwareVersion: softwareVersion, catalogue: catalogue)
+        discovery = HomeAssistantDiscovery(settings: settings, softwareVersion: softwareVersion, cameraName: cameraName, catalogue: catalogue)
         let online = HomeAssistantDiscovery.Message(topic: settings.availabilityTopic, payload: MQTTPublisher.onlinePayload)
         connection = try MQTTConnection(settings: settings, retainedOnConnect: [online] + discovery.messages)
         try connection.start()
@@ -125,6 +126,7 @@ public final class MQTTPublisher: Sendable {
         var messages = [MQTTConnection.Outgoing(topic: settings.resultTopic, payload: reading.resultPayload(in: catalogue), retain: false),
                         MQTTConnection.Outgoing(topic: settings.stateTopic, payload: Array(reading.state.utf8), retain: true),
                         MQTTConnection.Outgoing(topic: settings.attributesTopic, payload: Array(reading.attributes(in: catalogue).utf8), retain: true),
+                        MQTTConnection.Outgoing(topic: settings.detailsTopic, payload: Array(reading.details(in: catalogue).utf8), retain: true),
                         MQTTConnection.Outgoing(topic: settings.problemTopic,
                                                 payload: Array((reading.isProblem ? HomeAssistantDiscovery.problemOn : HomeAssistantDiscovery.problemOff).utf8),
                                                 retain: true)]

@@ -53,6 +53,29 @@ public struct MQTTReading: Sendable, Equatable {
     /// is a diagnosis of a class that is not a healthy one.
     public var isProblem: Bool { establishedProblem ?? Labels.isProblem(verdict: verdict, label: top.first?.label) }
 
+    /// What of the attributes holds while the reading's state does, for the Reading's and the
+    /// Problem's attributes in Home Assistant: the state in `catalogue`'s language ("display"),
+    /// the verdict, reason, advice and where the answer came from, whether the view is blocked,
+    /// and the top classes by name and label. No time, leaf-likeness or score, which change at
+    /// every reading: Home Assistant's recorder writes a row each time an entity's attributes
+    /// change, so with them it would write one for every reading.
+    public func details(in catalogue: Catalogue) -> String {
+        var steady = record
+        steady.time = nil
+        steady.secondOpinion = .notRun
+        var object = JSONObject()
+        object.add("display", display(in: catalogue))
+        steady.addMembers(to: &object, placedBy: \.mqtt, in: catalogue)
+        if let viewBlocked { object.add("view_blocked", viewBlocked) }
+        object.add("top", objects: top.prefix(MQTTReading.attributeClassCount).map { scored in
+            var entry = JSONObject()
+            entry.add("name", catalogue.className(scored.label))
+            entry.add("label", scored.label)
+            return entry
+        })
+        return object.text
+    }
+
     /// The state sensor's attributes: the state in `catalogue`'s language ("display"), the
     /// record's members with a place in the MQTT attributes (`ReadingRecord.fields`: the verdict,
     /// why it is not a diagnosis and what to do, the generalist check's leaf-likeness, null when

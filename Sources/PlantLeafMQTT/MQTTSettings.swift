@@ -41,6 +41,12 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
     /// its attributes (JSON: verdict, time, top classes),
     public var attributesTopic: String { baseTopic + MQTTSettings.attributesSuffix }
     static let attributesSuffix = "/attributes"
+    /// what of them holds while the reading's state does (JSON: the state in words, verdict,
+    /// reason, advice, top classes by name, with no time or score), the Reading's and Problem's
+    /// attributes, so Home Assistant's recorder writes a row when the reading changes, not at
+    /// every reading,
+    public var detailsTopic: String { baseTopic + MQTTSettings.detailsSuffix }
+    static let detailsSuffix = "/details"
     /// `ON` or `OFF` for the problem sensor,
     public var problemTopic: String { baseTopic + MQTTSettings.problemSuffix }
     static let problemSuffix = "/problem"
@@ -178,7 +184,7 @@ public struct MQTTSettings: Sendable, Equatable, CustomStringConvertible {
     /// Every topic published under `baseTopic`: result, availability, Home Assistant's and the
     /// discovery configs.
     static func publishedTopics(baseTopic: String) -> [String] {
-        [resultSuffix, availabilitySuffix, stateSuffix, attributesSuffix, problemSuffix, imageSuffix].map { baseTopic + $0 }
+        [resultSuffix, availabilitySuffix, stateSuffix, attributesSuffix, detailsSuffix, problemSuffix, imageSuffix].map { baseTopic + $0 }
             + HomeAssistantDiscovery.configTopics(baseTopic: baseTopic)
     }
 

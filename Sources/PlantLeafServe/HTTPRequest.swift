@@ -32,9 +32,9 @@ public struct HTTPRequest: Sendable {
                                       // Where a browser's request comes from: corrections refuse another site's.
                                       "sec-fetch-site", "origin"]
 
-    /// The query parameters `query` keeps: the journal's selection and paging, and the page the
-    /// language switch comes back to.
-    public static let keptQueryNames = ["since", "until", "source", "after", "limit", "id", "to"]
+    /// The query parameters `query` keeps: the journal's selection and paging, the page the
+    /// language switch comes back to, and which reference picture ("class", "n").
+    public static let keptQueryNames = ["since", "until", "source", "after", "limit", "id", "to", "class", "n"]
 
     /// Whether a body follows the head: a length above zero, or chunks.
     public var hasBody: Bool {

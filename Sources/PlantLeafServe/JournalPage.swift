@@ -22,7 +22,7 @@ enum JournalPage {
         let corrections = corrections.flatMap { $0.allowed ? $0 : nil }
         var body = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
         body += "<p>\(escaped(catalogue["journal.show"])) " + sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue) + "</p>\n"
-        body += "<p class=\"hint\">\(isolating(catalogue, keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept", ["option": "serve --keep-upload-photos"]))</p>\n"
+        body += "<p class=\"hint\">\(escaped(catalogue[keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept"]))</p>\n"
         body += try dayLines(journal, source: source, now: now, catalogue: catalogue)
         if source == "upload" {
             // Uploads make no events: their own results instead, newest first.

@@ -8,20 +8,24 @@ import PlantLeafCore
 enum WebAssets {
     /// The photo page; with a link to the history when the server keeps a journal (its uploads'
     /// results are there, and the camera's readings when it has one).
-    /// With `corrections`, the form to correct each result and the "Which plants?" section.
-    static func page(_ catalogue: Catalogue, linksHistory: Bool = false, corrections: Corrections? = nil) -> HTTPResponse {
+    /// With `corrections`, the form to correct each result and the "Which plants?" section; with
+    /// `referenceClasses`, the classes whose reference pictures it shows beside a diagnosis.
+    static func page(_ catalogue: Catalogue, linksHistory: Bool = false, corrections: Corrections? = nil, referenceClasses: [String] = []) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title"], head: linkedAssets + scriptTag + correctionScriptTag,
                       main: PageTemplate.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""),
-                                                                           "result": result(catalogue, correction: corrections?.form(picture: "photo", catalogue: catalogue)),
+                                                                           "result": result(catalogue, correction: corrections?.form(picture: "photo", catalogue: catalogue),
+                                                                                            referenceClasses: referenceClasses),
                                                                            "history": linksHistory ? PageTemplate.render("history-link.html", catalogue) : "",
                                                                            "known": corrections?.knownPlants(catalogue: catalogue) ?? ""])))
     }
 
-    /// The camera's page: its frames as they are read, and the newest reading beside them.
-    static func livePage(_ catalogue: Catalogue, corrections: Corrections? = nil) -> HTTPResponse {
+    /// The camera's page: its name, its frames as they are read, and the newest reading beside them.
+    static func livePage(_ catalogue: Catalogue, cameraName: String, corrections: Corrections? = nil, referenceClasses: [String] = []) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title.live"], head: linkedAssets + scriptTag + correctionScriptTag, page: "/live",
-                      main: PageTemplate.render("live.html", catalogue, ["status": status(catalogue, waiting: HTMLText.escaped(catalogue["page.waiting"])),
-                                                                          "result": result(catalogue, correction: corrections?.form(picture: "live", catalogue: catalogue))])))
+                      main: PageTemplate.render("live.html", catalogue, ["camera-name": HTMLText.escaped(cameraName),
+                                                                          "status": status(catalogue, waiting: HTMLText.escaped(catalogue["page.waiting"])),
+                                                                          "result": result(catalogue, correction: corrections?.form(picture: "live", catalogue: catalogue),
+                                                                                           referenceClasses: referenceClasses)])))
     }
 
     /// The status line (and the details of a problem) of the photo page and the camera's.
@@ -29,20 +33,25 @@ enum WebAssets {
         PageTemplate.render("status.html", catalogue, ["waiting": waiting])
     }
 
-    /// Where the script draws a reading, and the words it says, in the page's language.
-    private static func result(_ catalogue: Catalogue, correction: String?) -> String {
-        PageTemplate.render("result.html", catalogue, ["texts": scriptTexts(catalogue), "correct": correction ?? ""])
+    /// Where the script draws a reading, and the words it says, in the page's language; with the
+    /// correction form, and the classes whose reference pictures it shows beside a diagnosis.
+    private static func result(_ catalogue: Catalogue, correction: String?, referenceClasses: [String]) -> String {
+        PageTemplate.render("result.html", catalogue, ["texts": scriptTexts(catalogue), "correct": correction ?? "",
+                                                       "reference-classes": dataBlock("[" + referenceClasses.map(JSONObject.quote).joined(separator: ", ") + "]")])
     }
 
-    /// The catalogue's texts the script uses (the page's words and the verdicts'), as a JSON
+    /// The catalogue's texts the script uses (the page's words, the verdicts' and the reasons'), as a JSON
     /// object inside the page's data block: "</" written "<\/" so no text can end the block.
     static func scriptTexts(_ catalogue: Catalogue) -> String {
         var object = JSONObject()
-        for key in Catalogue.english.ownKeys.sorted() where key.hasPrefix("page.") || key.hasPrefix("verdict.") {
+        for key in Catalogue.english.ownKeys.sorted() where key.hasPrefix("page.") || key.hasPrefix("verdict.") || key.hasPrefix("reason-words.") {
             object.add(key, catalogue[key])
         }
-        return object.text.replacing("</", with: "<\\/")
+        return dataBlock(object.text)
     }
+
+    /// JSON made safe inside a page's data block: "</" written "<\\/" so no text can end it.
+    private static func dataBlock(_ json: String) -> String { json.replacing("</", with: "<\\/") }
 
     /// The icon and the style sheet, as the pages link them once signed in (or without a token).
     static let linkedAssets = EmbeddedFiles.text["assets.html"] ?? ""

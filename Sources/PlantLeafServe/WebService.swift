@@ -24,6 +24,11 @@ public final class WebService: HTTPService {
     private let corrections: Corrections?
     private let log: @Sendable (String) -> Void
     private let logThrottle = LogThrottle()
+    /// The sample leaves a diagnosis is shown beside, and the disease classes that have them.
+    private let referencePictures: ReferencePictures
+    private let referenceClasses: [String]
+    /// The camera's name (camera --name, else the device's own), the live page's heading.
+    private let cameraName: String?
 
     /// The most bytes a sign-in's body may have: a form with the token (and a user name a
     /// password manager fills in) is a few hundred.
@@ -39,6 +44,7 @@ public final class WebService: HTTPService {
     /// connections' threads hand uploads to the workers' queue, and are refused with 503 when it is full.
     package init(workers: InferenceWorkers, topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
                 journal: JournalRecorder? = nil, keepsUploadPhotos: Bool = false, corrections: Corrections? = nil, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
+                referencePictures: ReferencePictures = ReferencePictures(folder: nil), cameraName: String? = nil,
                 log: @escaping @Sendable (String) -> Void) {
         self.workers = workers
         self.topK = topK
@@ -51,6 +57,10 @@ public final class WebService: HTTPService {
         self.journal = journal
         self.keepsUploadPhotos = keepsUploadPhotos && journal != nil
         self.corrections = corrections
+        self.referencePictures = referencePictures
+        self.cameraName = cameraName
+        // Only a disease is compared with pictures: the catalogue has its signs.
+        referenceClasses = referencePictures.classes.filter { Catalogue.english.signs(of: $0) != nil }
         self.log = log
     }
 
@@ -61,6 +71,7 @@ public final class WebService: HTTPService {
              live = "/live", latest = "/api/latest", snapshot = "/snapshot.jpg", stream = "/stream.mjpg",
              historyPage = "/history", historyData = "/api/history", events = "/api/events",
              correct = "/correct", correctionScript = "/correct.js",
+             referencePicture = "/api/reference-picture",
              // Each of `JournalPicture`'s addresses (no request's path is this word).
              journalPicture = "journal picture"
 
@@ -91,7 +102,7 @@ public final class WebService: HTTPService {
             return refusal(request, 401, "this server needs its token: send Authorization: Bearer TOKEN")
         }
         switch route {
-        case .page: return secured(WebAssets.page(WebLanguage.catalogue(for: request), linksHistory: journal != nil, corrections: corrections))
+        case .page: return secured(WebAssets.page(WebLanguage.catalogue(for: request), linksHistory: journal != nil, corrections: corrections, referenceClasses: referenceClasses))
         case .script: return secured(WebAssets.script)
         case .correctionScript: return secured(WebAssets.correctionScript)
         case .correct: return admitCorrection(request)
@@ -105,6 +116,8 @@ public final class WebService: HTTPService {
                                         body: Array(metrics.text(camera: feed?.currentCounts, instances: workers.instances, queued: workers.inputs, classified: workers.counts).utf8)))
         case .live, .latest, .snapshot, .stream:
             return live(route, request)
+        case .referencePicture:
+            return referencePicture(request)
         case .historyPage where journal != nil, .historyData where journal != nil, .events, .journalPicture:
             return journalAnswer(route, request, picture: picture)
         case .historyPage, .historyData:
@@ -173,7 +186,7 @@ public final class WebService: HTTPService {
     /// The camera's routes: its page, its newest reading, that reading's frame, and the stream of frames.
     private func live(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
         guard let feed else { return refusal(request, 404, "no camera: this server was started without --device or --input") }
-        if route == .live { return secured(WebAssets.livePage(WebLanguage.catalogue(for: request), corrections: corrections)) }
+        if route == .live { return secured(WebAssets.livePage(WebLanguage.catalogue(for: request), cameraName: cameraName ?? "", corrections: corrections, referenceClasses: referenceClasses)) }
         if route == .stream {
             var response = HTTPResponse(status: 200, contentType: MJPEGViewer.contentType, body: [])
             response.stream = MJPEGViewer(feed: feed)
@@ -183,6 +196,16 @@ public final class WebService: HTTPService {
         if route == .latest { return secured(.json(200, reading.record.json(in: WebLanguage.catalogue(for: request)))) }
         guard let jpeg = reading.frameJPEG else { return refusal(request, 404, "no frame yet: the camera is starting") }
         return secured(HTTPResponse(status: 200, contentType: "image/jpeg", body: jpeg))
+    }
+
+    /// `/api/reference-picture?class=LABEL&n=0`: a sample leaf of a disease class, to compare a
+    /// diagnosed leaf with. Only the classes and files listed at start are served.
+    private func referencePicture(_ request: HTTPRequest) -> HTTPResponse {
+        guard let label = request.query["class"], let number = request.query["n"].flatMap({ Int($0) }),
+              let picture = referencePictures.picture(of: label, number: number) else {
+            return refusal(request, 404, "no such reference picture: class must be a class with sample leaves, n 0 to \(ReferencePictures.perClass - 1)")
+        }
+        return secured(HTTPResponse(status: 200, contentType: picture.mediaType, body: picture.bytes))
     }
 
     /// The journal's history, events and pictures.

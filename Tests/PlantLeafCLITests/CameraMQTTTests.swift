@@ -157,6 +157,44 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr == "plantleaf camera: --mqtt-ca goes with --mqtt URL (see plantleaf camera --help)\n")
     }
+
+    /// Home Assistant's view of a named camera in each language, as the broker keeps it: the
+    /// device named from the camera, the entity names in the grower's language and the same
+    /// object ids in both, the Reading's state in English for automations and the Reading in
+    /// words in the grower's language, its attributes without what changes at every reading.
+    @Test func homeAssistantSeesTheNamedCameraInTheGrowersLanguage() throws {
+        let broker = try TestBroker()
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let stream = folder + "/one.mjpeg"
+        TestImages.write(try CameraStreamTests.bytes(CameraStreamTests.appleScab), to: stream)
+        let base = "greenhouse/bench2"
+        var configs: [String: [[String: Any]]] = [:]
+        for language in ["en", "ar"] {
+            let result = try runPlantLeaf(["camera", "--input", stream, "--format", "json", "--lang", language, "--name", "Greenhouse 1", "--no-journal",
+                                           "--mqtt", "mqtt://127.0.0.1:\(broker.port)/\(base)"], timeLimit: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let firstLine = try #require(result.stdoutLines.first)
+            let verdict = try #require(jsonObject(firstLine)?["verdict"] as? String)
+            let reader = try TopicReader(port: broker.port, topics: [base + "/#", "homeassistant/#"], folder: broker.folder)
+            configs[language] = try HomeAssistantDiscovery.configTopics(baseTopic: base).map { topic in
+                try #require(reader.waitFor { $0.topic == topic }.flatMap { jsonObject($0.payload) }, "\(topic): \(reader.messages)")
+            }
+            let state = reader.waitFor { $0.topic == base + "/state" }?.payload
+            let details = try #require(reader.waitFor { $0.topic == base + "/details" }.flatMap { jsonObject($0.payload) })
+            #expect(verdict == "diagnosis" && state == "Apple — Apple scab", "\(verdict) \(state ?? "no state")")
+            #expect(details["display"] as? String == (language == "ar" ? "تفاح — جرب التفاح" : "Apple — Apple scab"), "\(details)")
+            #expect(details["verdict"] as? String == verdict && details["time"] == nil && details["leaf_likeness"] == nil, "\(details)")
+            reader.stop()
+        }
+        let english = try #require(configs["en"]), arabic = try #require(configs["ar"])
+        let objectIds = HomeAssistantDiscovery.entityIds(baseTopic: base).map { String($0.drop { $0 != "." }.dropFirst()) }
+        #expect(english.map { $0["object_id"] as? String ?? "" } == objectIds && arabic.map { $0["object_id"] as? String ?? "" } == objectIds)
+        #expect((english + arabic).allSatisfy { ($0["device"] as? [String: Any])?["name"] as? String == "PlantLeaf Greenhouse 1" })
+        #expect(english.map { $0["name"] as? String ?? "" } == ["Reading", "Top score", "Last seen", "Problem", "Frame", "Reading in words"])
+        #expect(arabic.map { $0["name"] as? String ?? "" } == ["القراءة", "أعلى درجة", "آخر قراءة", "مشكلة", "الصورة", "القراءة بالكلمات"])
+        #expect(english[0]["json_attributes_topic"] as? String == base + "/details")
+    }
 }
 
 /// Brokers that misbehave: the camera goes on, with bounded memory and CPU.

@@ -113,6 +113,26 @@ import Testing
     static let lineWaiting = #"lines() { n=$(wc -l < "$1" 2>/dev/null); echo "${n:-0}"; }; "#
         + #"await_lines() { i=0; while [ "$(lines "$1")" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; }; "#
 
+    /// A camera is known by its name in the journal (and so on the history page): --name's, or
+    /// for standard input "Camera", never "stdin"; a name with a control character is refused.
+    @Test func aCameraIsKnownByItsNameNeverStdin() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let journal = folder + "/journal.sqlite"
+        let script = #"cat "$1" "$1" | "$0" camera --input - --format json --journal "$2" "${@:3}" >/dev/null"#
+        #expect(try runPlantLeafInShell(script, [Self.appleScab, journal, "--name", "Greenhouse 1"]).status == 0)
+        #expect(try runPlantLeafInShell(script, [Self.appleScab, journal]).status == 0)
+        let csv = try runPlantLeaf(["journal", "export", "--journal", journal, "--format", "csv"])
+        // Each run read one frame or both (a frame that arrives while one is read supersedes it).
+        let sources = csv.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[2] }
+        #expect(sources.first == "Greenhouse 1" && sources.last == "Camera" && Set(sources) == ["Greenhouse 1", "Camera"], "\(csv.stdout)")
+        let refused = try runPlantLeaf(["camera", "--input", "-", "--name", "Bench\u{1B}[2J"])
+        #expect(refused.status == 2 && refused.stderr.hasPrefix("plantleaf camera: --name must be 1 to 64 characters with no control characters"),
+                "\(refused.stderr)")
+        let empty = try runPlantLeaf(["camera", "--input", "-", "--name", ""])
+        #expect(empty.stderr == "plantleaf camera: --name must be 1 to 64 characters with no control characters, got '' (see plantleaf camera --help)\n")
+    }
+
     @Test func logLinesAreWholeAfterSIGKILL() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }

@@ -153,6 +153,8 @@ import Testing
         // docs/serve.md
         "plantleaf serve: --listen must be an IP address and a port, as 127.0.0.1:8080, 0.0.0.0:8080 or [::]:8080, got 'localhost:80' (see plantleaf serve --help)":
             .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
+        "plantleaf camera: --name must be 1 to 64 characters with no control characters, got '' (see plantleaf camera --help)":
+            .heldBy("PlantLeafCLITests/CameraStreamTests.swift"),
         "plantleaf serve: --keep-upload-photos keeps the photos in the journal: leave out --no-journal (see plantleaf serve --help)":
             .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
         "plantleaf serve: cannot use short.token as the token file: its first line must be a token of at least 16 printable ASCII characters without spaces or semicolons (for example: head -c 24 /dev/urandom | base64 > short.token)":
@@ -200,8 +202,6 @@ import Testing
             .example("the lock let go; JournalKeepingTests.whatOverflowsTheQueueIsCountedAndSaid, worded by CameraWordsTests"),
         "plantleaf camera: journal /var/lib/plantleaf/journal.sqlite was deleted or moved away; a new journal starts there":
             .example("rm of the journal; JournalKeepingTests, and serve's line in JournalKeepingCLITests"),
-        "plantleaf journal: --since must be a time: 2026-12-07T01:05 (this machine's time zone), today, yesterday, 2h or 30m or 3d ago, or ISO 8601 with its offset, 2026-12-07T01:05:00+02:00; got 'Tuesday' (see plantleaf journal --help)":
-            .heldBy("PlantLeafCLITests/JournalCLITests.swift"),
         "plantleaf journal: monitor.jsonl: 120 readings imported into /home/grower/.local/state/plantleaf/journal.sqlite, 2 events":
             .example("a log of 120 readings five minutes apart; JournalCLITests checks the line for its own log of 60"),
         "plantleaf journal: monitor.jsonl: 0 readings imported into /home/grower/.local/state/plantleaf/journal.sqlite, 0 events; 120 readings already in it passed over":

@@ -102,7 +102,7 @@ import Testing
         // The one leaf made one event from the first reading on: it carries on in the new journal
         // from there (the moved file has it too once it was written before the move).
         let first = try #require(jsonObject(String(try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")[0]))?["time"] as? String)
-        #expect(try anew.lastingEvent(source: "stdin")?.start.iso8601 == first)
+        #expect(try anew.lastingEvent(source: "Camera")?.start.iso8601 == first)
         let moved = try Journal(path: journal + ".moved", readOnly: true).events(Journal.Selection())
         #expect(moved.allSatisfy { $0.start.iso8601 == first } && moved.count <= 1)
         #expect(try anew.events(Journal.Selection()).count == 1)

@@ -192,7 +192,7 @@ import Testing
         let records = try Self.records(result.stdout)
         let policy = VerdictPolicy(checks: .classifyDefault)
         #expect(records[0]["verdict"] as? String == "uncertain" && records[0]["reason"] as? String == "not-clearly-leaf")
-        #expect((records[0]["advice"] as? String)?.hasPrefix("This may not be a leaf photo.") == true)
+        #expect((records[0]["advice"] as? String)?.hasPrefix("PlantLeaf cannot tell for sure what this picture shows.") == true)
         let likeness = records[0]["leaf_likeness"] as? Double ?? 1
         #expect(likeness >= policy.unlikeLeavesBelow && likeness < policy.clearlyLeafFrom, "\(likeness)")
         #expect(records[1]["verdict"] as? String == "diagnosis" && records[1]["reason"] == nil)

@@ -43,6 +43,9 @@ import Testing
         #expect(latest.status == 200 && latest.headers["content-type"] == "application/json")
         #expect(latest.text == (lines.last ?? "") + "\n")
         #expect(jsonObject(latest.text)?["verdict"] as? String == "diagnosis")
+        // The advice is for whoever watches a fixed camera: walk to the plant, not photograph it.
+        let best = try #require((jsonObject(latest.text)?["top"] as? [[String: Any]])?.first?["label"] as? String)
+        #expect(jsonObject(latest.text)?["advice"] as? String == Catalogue.english.diagnosisAdvice(best, for: .camera))
         // The camera's record, in the one shape every record has.
         #expect(jsonObject(latest.text)?["schema"] as? Int == 2)
         #expect((jsonObject(latest.text)?["timing_ms"] as? [String: Double]).map { Set($0.keys) } == ["prepare", "invoke", "generalist"])
@@ -70,7 +73,9 @@ import Testing
         #expect(history.status == 200)
         let readings = try #require(jsonObject(history.text)?["readings"] as? [[String: Any]])
         #expect(readings.map { $0["time"] as? String } == lines.map { jsonObject($0)?["time"] as? String }, "\(history.text)")
-        #expect(readings.allSatisfy { ($0["source"] as? String)?.hasSuffix("/leaves.mjpg") == true }, "\(history.text)")
+        // The camera's name, without --name: its stream's file name, on the live page too.
+        #expect(readings.allSatisfy { $0["source"] as? String == "leaves.mjpg" }, "\(history.text)")
+        #expect(page.text.contains("<h2 class=\"camera-name\" dir=\"auto\">leaves.mjpg</h2>"))
         let chart = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/history"))
         #expect(chart.status == 200 && chart.text.contains("<table id=\"readings\">"))
         let metrics = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/metrics"))

@@ -72,6 +72,29 @@ import Testing
         #expect(head.status == 200 && head.body.isEmpty)
     }
 
+    /// A diagnosis is compared with two sample leaves of its class, served by class and number
+    /// from the files listed at start: the installed sample's bytes, nothing for a healthy class
+    /// (no disease to compare), another name, a third number or a path.
+    @Test func referencePicturesAreTheSampleLeavesOfADisease() throws {
+        let server = try TestServer(["--jobs", "1"])
+        let folder = TestPaths.plantVillage + "/Tomato___Late_blight"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for number in 0..<2 {
+            let picture = try Self.get(server, "/api/reference-picture?class=Tomato___Late_blight&n=\(number)")
+            #expect(picture.status == 200 && picture.headers["content-type"] == "image/jpeg")
+            #expect(picture.body == Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + files[number]))), "picture \(number)")
+        }
+        let page = try Self.get(server, "/")
+        #expect(page.text.contains("<script type=\"application/json\" id=\"reference-classes\">[\"Apple___Apple_scab\", \"Apple___Black_rot\""))
+        #expect(!page.text.contains("\"Tomato___healthy\""))
+        for target in ["/api/reference-picture?class=Tomato___Late_blight&n=2", "/api/reference-picture?class=Tomato___Late_blight&n=-1",
+                       "/api/reference-picture?class=Tomato___Late_blight", "/api/reference-picture?class=Rose___Black_spot&n=0",
+                       "/api/reference-picture?class=..%2F..%2Fetc&n=0", "/api/reference-picture?class=Tomato___Late_blight%2F..&n=0"] {
+            let refused = try Self.get(server, target)
+            #expect(refused.status == 404 && refused.headers["content-type"] == "application/json", "\(target): \(refused.status) \(refused.text)")
+        }
+    }
+
     @Test func uploadsGiveClassifysRecord() throws {
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
@@ -125,7 +148,7 @@ import Testing
         let image = try ImageDecoder().decode(picture.body)
         #expect(image.width == 224 && image.height == 224)
         let page = try Self.get(server, "/history?source=upload")
-        #expect(page.text.contains("as <bdi>serve --keep-upload-photos</bdi> asks") && page.text.contains("<img src=\"/api/readings/picture?id=\(id)\""))
+        #expect(page.text.contains("Uploads keep their result and a small copy of the photo") && page.text.contains("<img src=\"/api/readings/picture?id=\(id)\""))
         // The file's name is nowhere in the journal's files.
         let name = Array("greenhouse-row-7".utf8)
         for file in [path, path + "-wal"] {

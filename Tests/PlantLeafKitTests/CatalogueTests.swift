@@ -68,9 +68,56 @@ import Testing
         let keys = Self.english.ownKeys
         var used = Verdict.allCases.flatMap { verdict in ["line", "heading", "name"].map { "verdict." + verdict.rawValue + "." + $0 } }
         used += VerdictReason.allCases.map { "reason." + $0.rawValue }
-        used += ["verdict.diagnosis.advice", "language.name", "language.direction"]
+        used += VerdictReason.allCases.map { "reason-words." + $0.rawValue }
+        used += ["language.name", "language.direction", "advice.other-class"]
+        used += AdviceAudience.allCases.flatMap { ["advice.healthy." + $0.rawValue, "advice.disease." + $0.rawValue] }
         for page in PageTemplate.fileNames where page.hasSuffix(".html") { used += PageTemplate.keys(in: page) }
         #expect(used.filter { !keys.contains($0) } == [])
+    }
+
+    /// Advice fits the result and who reads it: no treatment for a healthy leaf; for each
+    /// disease of the model, the signs to check and where they come from, in every language; a
+    /// fixed camera is never told to photograph a leaf.
+    @Test func adviceFitsTheResultAndWhoReadsIt() throws {
+        let labels = try Labels.load(path: TestPaths.labels)
+        let arabic = try #require(Self.arabic)
+        for catalogue in [Self.english, arabic] {
+            for label in labels.names {
+                let isDisease = Labels.isProblem(verdict: .diagnosis, label: label)
+                #expect((catalogue.signs(of: label) != nil) == isDisease, "\(catalogue) \(label)")
+                #expect(catalogue.ownKeys.contains("source." + label) == isDisease, "\(catalogue) \(label)")
+                for audience in AdviceAudience.allCases {
+                    let advice = catalogue.diagnosisAdvice(label, for: audience)
+                    if isDisease {
+                        #expect(advice.contains(catalogue.signs(of: label) ?? "-") && advice.contains(catalogue["source." + label]), "\(catalogue) \(label)")
+                    } else {
+                        #expect(advice == catalogue["advice.healthy." + audience.rawValue])
+                    }
+                }
+            }
+        }
+        #expect(Self.english.diagnosisAdvice("Tomato___healthy", for: .photo)
+                == "No sign of disease on this leaf: no treatment is needed. Look at the plant again in a few days.")
+        #expect(Self.english.diagnosisAdvice("Tomato___Late_blight", for: .camera).hasPrefix("Go to the plant under the camera to confirm it. Look for large, irregular"))
+        #expect(Self.english.diagnosisAdvice("Rose___Black_spot", for: .photo).hasPrefix("This is the most likely answer. Compare the leaf with pictures of this class"))
+        for reason in VerdictReason.allCases {
+            #expect(!Self.english.advice(reason, for: .camera).contains("Photograph"), "\(reason)")
+        }
+        #expect(Self.english.advice(.noGreen, for: .photo) == Self.english.advice(.noGreen))
+        #expect(!Self.english.advice(.notClearlyLeaf).contains("not be a leaf photo"))
+    }
+
+    /// The words a grower reads on the pages name no option, command or unit abbreviation: those
+    /// are for the docs and the command line (the lines on stderr are not checked here).
+    @Test func theGrowersWordsHaveNoCodeWords() throws {
+        let growersPrefixes = ["page.", "journal.", "history.", "verdict.", "reason.", "reason-words.", "advice.", "signs.", "source."]
+        for language in Catalogue.languages {
+            let catalogue = try #require(Catalogue(language: language))
+            for key in catalogue.ownKeys.sorted() where growersPrefixes.contains(where: key.hasPrefix) && !key.hasPrefix("journal.notice.") {
+                let text = catalogue[key]
+                #expect(!text.contains("--") && !text.contains("plantleaf ") && !text.contains(" ms"), "\(language) \(key): \(text)")
+            }
+        }
     }
 
     @Test func aMissingKeyReadsAsEnglish() {
@@ -100,7 +147,7 @@ import Testing
     @Test func thePagesAreFilledInInEachLanguage() throws {
         let arabic = try #require(Self.arabic)
         for catalogue in [Self.english, arabic] {
-            let pages = [WebAssets.page(catalogue), WebAssets.livePage(catalogue), WebAssets.signInPage(wrongToken: true, catalogue: catalogue)]
+            let pages = [WebAssets.page(catalogue), WebAssets.livePage(catalogue, cameraName: "Greenhouse 1"), WebAssets.signInPage(wrongToken: true, catalogue: catalogue)]
             for page in pages.map({ String(decoding: $0.body, as: UTF8.self) }) {
                 #expect(!page.contains("{{") && !page.contains("}}"))
                 let direction = catalogue.isRightToLeft ? "rtl" : "ltr"
@@ -123,7 +170,7 @@ import Testing
         let translated = HomeAssistantDiscovery(settings: settings, softwareVersion: "1.0", catalogue: arabic)
         #expect(english.messages.map(\.topic) == translated.messages.map(\.topic))
         let names = translated.messages.compactMap { jsonObject($0.payload)?["name"] as? String }
-        #expect(names == ["القراءة", "أعلى درجة", "آخر قراءة", "مشكلة", "الصورة"])
+        #expect(names == ["القراءة", "أعلى درجة", "آخر قراءة", "مشكلة", "الصورة", "القراءة بالكلمات"])
         for (plain, arabicMessage) in zip(english.messages, translated.messages) {
             var first = try #require(jsonObject(plain.payload)), second = try #require(jsonObject(arabicMessage.payload))
             first["name"] = nil; second["name"] = nil

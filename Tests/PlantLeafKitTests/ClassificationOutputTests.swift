@@ -27,7 +27,9 @@ import Testing
 
     @Test func jsonCarriesTheVerdictBeforeTheTopAndTheStagesByTheirOneName() {
         #expect(ClassificationOutput.record(Self.result, path: PathName("leaf.jpg"), format: .json, catalogue: .english)
-            == #"{"schema": 2, "path": "leaf.jpg", "verdict": "diagnosis", "answer_from": "model", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961, "display": "Apple — Black rot"}, "#
+            == #"{"schema": 2, "path": "leaf.jpg", "verdict": "diagnosis", "advice": "#
+            + JSONObject.quote(Catalogue.english.diagnosisAdvice("Apple___Black_rot", for: .photo))
+            + #", "answer_from": "model", "top": [{"index": 1, "label": "Apple___Black_rot", "score": 0.9961, "display": "Apple — Black rot"}, "#
             + #"{"index": 3, "label": "Apple___healthy", "score": 0.0039, "display": "Apple — healthy"}], "#
             + #""timing_ms": {"read": 0.041, "prepare": 0.812, "invoke": 4.2, "postprocess": 0.004}}"#)
     }

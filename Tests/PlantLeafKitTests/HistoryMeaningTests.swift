@@ -168,7 +168,7 @@ import Testing
 /// on, and the uploads' view of the history shows the uploads' results.
 @Suite struct GrowerPageTests {
     @Test func theLanguageSwitchComesBackToThePageItWasOn() throws {
-        let live = String(decoding: WebAssets.livePage(.english).body, as: UTF8.self)
+        let live = String(decoding: WebAssets.livePage(.english, cameraName: "Greenhouse 1").body, as: UTF8.self)
         #expect(live.contains("<a href=\"/language/ar?to=/live\" lang=\"ar\""), "\(live)")
         let photo = String(decoding: WebAssets.page(.english).body, as: UTF8.self)
         #expect(photo.contains("<a href=\"/language/ar\" lang=\"ar\""))

@@ -71,7 +71,7 @@ import Testing
             "--mean": ("1", "2"), "--std": ("2", "3"), "--device": ("/dev/video8", "/dev/video9"), "--pixel-format": ("yuyv", "mjpeg"),
             "--size": ("320x240", "640x360"), "--fps": ("15", "30"), "--frames": ("5", "6"), "--duration": ("9", "10"),
             "--timeout": ("2", "3"), "--save-frames": ("a", "b"), "--input": ("a.mjpeg", "-"), "--every": ("5s", "1m"),
-            "--log": ("a.jsonl", "b.jsonl"), "--mqtt": ("mqtt://h/a", "mqtt://h/b"), "--mqtt-password-file": ("a", "b"),
+            "--log": ("a.jsonl", "b.jsonl"), "--name": ("Greenhouse 1", "Bench 2"), "--mqtt": ("mqtt://h/a", "mqtt://h/b"), "--mqtt-password-file": ("a", "b"),
             "--mqtt-ca": ("a", "b"), "--iterations": ("5", "6"), "--bench-frames": ("a.jpg", "b.jpg"), "--listen": ("127.0.0.1:1", "[::1]:2"),
             "--token-file": ("a", "b"), "--tls-cert": ("a", "b"), "--tls-key": ("a", "b"), "--max-upload": ("2", "3"),
             "--request-timeout": ("2", "3"), "--image": ("a.jpg", "b.jpg"), "--runs": ("2", "3"), "--warmup": ("2", "3"),

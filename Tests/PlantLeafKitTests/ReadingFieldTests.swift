@@ -170,16 +170,26 @@ import Testing
         #expect(Set(keys) == Set(ReadingRecord.fields.filter { $0.places.mqtt != nil }.map(\.key) + ["display", "top"]))
     }
 
-    /// Home Assistant's templates read the attributes topic: each member they name is one the
-    /// attributes carry.
+    /// Home Assistant's templates read the attributes topic, or the details topic (the Reading in
+    /// words): each member they name is one the topic they read carries.
     @Test func homeAssistantTemplatesReadMembersTheAttributesHave() throws {
         let settings = try MQTTSettings(url: "mqtt://localhost/plantleaf/bench", environment: [:])
-        let attributes = try Self.object(MQTTReading(record: Self.full).attributes(in: .english))
-        let templates = HomeAssistantDiscovery(settings: settings, softwareVersion: "test").messages.map(\.payload).joined()
+        let reading = MQTTReading(record: Self.full)
+        let payloads = [settings.attributesTopic: try Self.object(reading.attributes(in: .english)),
+                        settings.detailsTopic: try Self.object(reading.details(in: .english))]
         let named = try Regex(#"value_json\.([a-z_]+)"#)
-        let members = templates.matches(of: named).map { String($0.output[1].substring!) }
-        #expect(Set(members) == ["top", "verdict", "time"])
-        for member in members { #expect(attributes[member] != nil, "\(member)") }
+        var members: Set<String> = []
+        for message in HomeAssistantDiscovery(settings: settings, softwareVersion: "test").messages {
+            let config = try #require(jsonObject(message.payload))
+            guard let template = config["value_template"] as? String, let topic = config["state_topic"] as? String else { continue }
+            let payload = try #require(payloads[topic], "\(topic) carries no JSON")
+            for match in template.matches(of: named) {
+                let member = String(match.output[1].substring!)
+                members.insert(member)
+                #expect(payload[member] != nil, "\(topic) has no \(member)")
+            }
+        }
+        #expect(members == ["top", "verdict", "time", "display"])
     }
 
     /// The page's script reads answers (classify's and the camera's records): each member it

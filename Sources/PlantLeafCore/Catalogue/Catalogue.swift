@@ -80,8 +80,34 @@ public struct Catalogue: Sendable, Equatable, CustomStringConvertible {
     /// What a verdict means, as a heading a grower reads first ("No leaf found").
     public func heading(_ verdict: Verdict) -> String { self["verdict." + verdict.rawValue + ".heading"] }
 
-    /// What to do about a result that is not a diagnosis, in plain words.
+    /// What to do about a result that is not a diagnosis, in plain words, for someone who sent
+    /// a photo; `advice(_:for:)` words it for a fixed camera.
     public func advice(_ reason: VerdictReason) -> String { self["reason." + reason.rawValue] }
+
+    /// What to do about a result that is not a diagnosis, for who is looking: a fixed camera
+    /// cannot "photograph one leaf", so its words (`reason.camera.REASON`) say what to check
+    /// at the camera instead, where they differ.
+    public func advice(_ reason: VerdictReason, for audience: AdviceAudience) -> String {
+        if audience == .camera, let camera = text(ofOwnOrEnglish: "reason.camera." + reason.rawValue) { return camera }
+        return advice(reason)
+    }
+
+    /// What to do about a diagnosis of `label`: a healthy class needs no treatment; a disease
+    /// the catalogue knows gets the signs to check on the plant (`signs.LABEL`), a general next
+    /// step and where the signs come from (`source.LABEL`, listed in docs/advice.md); a class
+    /// the catalogue has no signs for (another model's) is to be compared with pictures of it.
+    public func diagnosisAdvice(_ label: String, for audience: AdviceAudience) -> String {
+        if !Labels.isProblem(verdict: .diagnosis, label: label) { return self["advice.healthy." + audience.rawValue] }
+        guard let signs = signs(of: label) else { return self["advice.other-class"] }
+        return text("advice.disease." + audience.rawValue, ["signs": signs, "source": self["source." + label]])
+    }
+
+    /// The signs of the disease `label` to check on the plant, in plain words; nil for a class
+    /// the catalogue has none for (a healthy one, another model's).
+    public func signs(of label: String) -> String? { text(ofOwnOrEnglish: "signs." + label) }
+
+    /// The text of `key` in this language or English; nil when neither has it.
+    private func text(ofOwnOrEnglish key: String) -> String? { texts[key] ?? Catalogue.tables["en"]?[key] }
 
     /// The catalogue for a locale name as the environment gives it ("ar_EG.UTF-8", "ar-EG", "ar",
     /// "C"): its language part, when there is a file for that language.

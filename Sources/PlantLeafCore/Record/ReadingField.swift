@@ -127,7 +127,7 @@ extension ReadingRecord {
               value: { r, _ in .text(r.verdict.rawValue) }, set: { r, v in v.text.flatMap(Verdict.init(rawValue:)).map { r.verdict = $0 } != nil }),
         .init("reason", .text, sql: "reason", csv: "reason", .init(classifyCSV: 10, journalCSV: 4, mqtt: 2),
               value: { r, _ in .text(r.reason?.rawValue) }, set: { r, v in r.reason = v.text.flatMap(VerdictReason.init(rawValue:)); return r.reason != nil }),
-        .init("advice", .words, .init(mqtt: 3), value: { r, catalogue in .text(r.reason.map(catalogue.advice)) }),
+        .init("advice", .words, .init(mqtt: 3), value: { r, catalogue in .text(r.advice(in: catalogue)) }),
         // Where the answer came from: every record says it ("model" for lines written before lessons).
         .init("answer_from", .text, sql: "answer_from", csv: "answer_from", .init(classifyCSV: 14, journalCSV: 10, mqtt: 7),
               value: { r, _ in .text(r.answerFrom.rawValue) }, set: { r, v in v.text.flatMap(AnswerSource.init(rawValue:)).map { r.answerFrom = $0 } != nil }),

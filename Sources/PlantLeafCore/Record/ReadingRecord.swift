@@ -13,8 +13,9 @@
 /// - camera: "frame" (the driver's sequence number) and "time" (capture time, ISO 8601 local
 ///   time with its offset);
 /// - "verdict" (`Verdict`'s names); "reason" when it is not a diagnosis (`VerdictReason`'s
-///   names: the reading that decided) and "advice", what to do, in words (read back from
-///   "reason", not from the line);
+///   names: the reading that decided) and "advice", what to do, in words (derived from the
+///   verdict, "reason" and the best class, for a photo or for a camera's reading: never read
+///   back from the line);
 /// - "answer_from": "model", or "lessons" when the grower's taught class is the answer, then
 ///   "taught" (that class's name as the grower wrote it) and "taught_similarity" (0...1);
 /// - "top" (best first: "index", "label", "score", and "display", the class's name for people);
@@ -131,6 +132,19 @@ public struct ReadingRecord: Sendable, Equatable {
     package static func pathMembers(_ path: PathName) -> (path: String, hex: String?) {
         guard let text = path.string else { return (path.escaped, path.hex) }
         return (text, nil)
+    }
+
+    /// Who reads this record's advice: a camera's reading (it has a frame number) is watched
+    /// at a fixed camera; any other is a photo someone sent.
+    public var audience: AdviceAudience { frame == nil ? .photo : .camera }
+
+    /// What to do, in `catalogue`'s words for `audience`: the reason's advice when it is not a
+    /// diagnosis; the class's (no treatment for a healthy one, the signs to check for a disease)
+    /// when it is; none when the grower's lessons named the class (they know what they taught).
+    public func advice(in catalogue: Catalogue) -> String? {
+        if let reason { return catalogue.advice(reason, for: audience) }
+        guard verdict == .diagnosis, answerFrom == .model, let best = top.first else { return nil }
+        return catalogue.diagnosisAdvice(best.label, for: audience)
     }
 
     /// The record as its JSON line in English (schema above; no newline).

@@ -14,6 +14,8 @@ const status = document.getElementById("status");
 const result = document.getElementById("result");
 const details = document.getElementById("details");
 const topList = document.getElementById("top");
+// The disease classes this server has sample leaves of, to show beside a diagnosis.
+const referenceClasses = JSON.parse(document.getElementById("reference-classes").textContent);
 
 // A problem in plain words on the status line, and what the server or browser said behind "Details".
 function problem(message, technical) {
@@ -55,8 +57,8 @@ function show(answer, timing) {
   const taught = answer.answer_from === "lessons" && verdict === "diagnosis";
   heading.textContent = taught ? answer.taught : verdict === "diagnosis" ? answer.top[0].display : say("verdict." + verdict + ".heading");
   heading.className = verdict;
-  document.getElementById("meaning").textContent = taught ? say("page.taught-answer")
-    : verdict === "diagnosis" ? say("verdict.diagnosis.advice") : (answer.advice || "");
+  // The advice comes with the answer, worded for a photo or for a camera.
+  document.getElementById("meaning").textContent = taught ? say("page.taught-answer") : (answer.advice || "");
   topList.replaceChildren(...answer.top.slice(0, 3).map(entry => {
     const item = document.createElement("li");
     const bar = document.createElement("meter");
@@ -70,15 +72,34 @@ function show(answer, timing) {
     return item;
   }));
   // The model names a class for any picture: only a diagnosis shows it as the answer.
-  if (verdict === "diagnosis" && !taught) result.insertBefore(topList, details);
-  else details.insertBefore(topList, document.getElementById("codes"));
-  document.getElementById("codes").textContent = say("page.result-code", { verdict: verdict })
-    + (answer.reason ? " " + say("page.reason-code", { reason: answer.reason }) : "");
+  if (verdict === "diagnosis" && !taught) document.getElementById("meaning").after(topList);
+  else document.getElementById("verdict-words").after(topList);
+  showReferences(verdict === "diagnosis" && !taught ? answer.top[0] : null);
+  // What was found, in words; the machine codes (for a report, the docs) behind their own toggle.
+  const verdictName = say("verdict." + verdict + ".name");
+  document.getElementById("verdict-words").textContent = answer.reason
+    ? say("page.result-words.reason", { verdict: verdictName, reason: say("reason-words." + answer.reason) })
+    : say("page.result-words", { verdict: verdictName });
+  document.getElementById("codes").textContent = verdict + (answer.reason ? " · " + answer.reason : "");
   const likeness = answer.leaf_likeness === undefined ? ""
     : answer.leaf_likeness === null ? say("page.likeness-skipped", { why: answer.leaf_likeness_skipped }) + " "
     : say("page.likeness", { percent: Math.round(answer.leaf_likeness * 100) }) + " ";
   document.getElementById("timing").textContent = likeness + timing;
   result.hidden = false;
+}
+
+// Two sample leaves of a diagnosed disease to compare with, when the server has them; none else.
+function showReferences(best) {
+  const references = document.getElementById("references");
+  const shown = best !== null && referenceClasses.includes(best.label);
+  references.hidden = !shown;
+  if (!shown) return;
+  for (const number of [0, 1]) {
+    const picture = document.getElementById("reference-" + number);
+    const address = "/api/reference-picture?class=" + encodeURIComponent(best.label) + "&n=" + number;
+    if (picture.getAttribute("src") !== address) picture.src = address;
+    picture.alt = say("page.references.photo", { class: best.display });
+  }
 }
 
 // What to say of a refused upload, by its status.

@@ -109,7 +109,12 @@ return {
   hosts: [...new Set(performance.getEntriesByType("resource").concat(performance.getEntriesByType("navigation"))
                      .map(entry => new URL(entry.name).host))],
   meaning: document.getElementById("meaning").textContent,
+  references: [...document.querySelectorAll("#references img")].filter(picture => picture.getBoundingClientRect().width > 0)
+                .map(picture => picture.naturalWidth + "x" + picture.naturalHeight),
+  reference_names: [...document.querySelectorAll("#references img")].filter(picture => picture.getBoundingClientRect().width > 0)
+                     .map(picture => picture.alt),
   codes: document.getElementById("codes").textContent,
+  verdict_words: document.getElementById("verdict-words").textContent,
   problem: document.getElementById("problem").hidden ? "" : document.getElementById("problem-text").textContent,
   photo_controls: [...document.querySelectorAll("input[type=file], label.button")].filter(element => {
     const box = element.getBoundingClientRect();
@@ -247,6 +252,9 @@ def main(url, photo, screenshot, phone=False, language="en"):
             driver.find_element(By.ID, "photo").send_keys(photo)
             try:
                 WebDriverWait(driver, ANSWER_SECONDS).until(answered)
+                # The reference pictures a diagnosis shows load after its answer.
+                WebDriverWait(driver, ANSWER_SECONDS).until(lambda driver: driver.execute_script(
+                    'return [...document.querySelectorAll("#references img")].every(picture => picture.complete)'))
                 timed_out = False
             except TimeoutException:
                 timed_out = True
