@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# make test's test run (and make test-perf's): the built test binary's suites as two processes
-# side by side.
+# make test's test run (and make test-perf's): the built test binary's suites as three
+# processes side by side, one a test target.
 #
 #   scripts/test/run.sh [ARGUMENT...]            every test, the time, CPU and memory floors unchecked (make test)
 #   scripts/test/run.sh --floors [ARGUMENT...]   the tests that hold floors, with the floors checked (make test-perf)
 #
-# ARGUMENTs go to each process (--skip NAME); TEST_BINARY names another build's test binary
-# (make test-sanitize's).
+# ARGUMENTs go to each process (--skip NAME); TEST_BINARY names the test binary of another
+# scratch folder.
+#
 # Most tests wait for programs they start (plantleaf, the camera fixture's VM, chromium,
-# mosquitto), and Swift Testing runs as many tests at once as there are cores: two processes
-# keep twice as many in flight. They run the test binary itself, not `swift test`, which holds
+# mosquitto), and Swift Testing runs as many tests at once as there are cores: three processes
+# keep three times as many in flight. They run the test binary itself, not `swift test`, which holds
 # the build folder's lock for as long as it runs. Each process's whole output is kept in
 # .build/test-output/test-run/; what is shown is each one's issues, the tests' own lines and its
 # summary, then one line for the run.
@@ -22,7 +23,7 @@ mkdir -p "$logs"
 # The processes, by test target: the end-to-end tests, the unit tests, and the camera tests,
 # whose one VM boot (minutes, under TCG) starts at once in a process of its own rather than when
 # a busy process gets to it.
-halves=(
+processes=(
     "cli:^PlantLeafCLITests\."
     "kit:^PlantLeafKitTests\."
     "camera:^PlantLeafCameraTests\."
@@ -34,21 +35,21 @@ floors='HostileImageTests|ServeHostileTests|oversizedUploadsAreRefusedQuickly|sl
 if [ "${1:-}" = --floors ]; then
     shift
     export PLANTLEAF_TEST_FLOORS=1
-    halves=("floors:$floors")
+    processes=("floors:$floors")
 fi
 
 started=$SECONDS
 pids=()
-for half in "${halves[@]}"; do
-    name=${half%%:*} filter=${half#*:}
+for process in "${processes[@]}"; do
+    name=${process%%:*} filter=${process#*:}
     NO_COLOR=1 "$bin" --testing-library swift-testing --filter "$filter" "$@" > "$logs/$name.log" 2>&1 &
     pids+=($!)
 done
 
 status=0
 results=()
-for index in "${!halves[@]}"; do
-    name=${halves[$index]%%:*}
+for index in "${!processes[@]}"; do
+    name=${processes[$index]%%:*}
     wait "${pids[$index]}"
     code=$?
     [ $code -eq 0 ] || status=1
