@@ -1,5 +1,6 @@
 import Glibc
 import PlantLeafCore
+import PlantLeafJournal
 
 /// The camera's --log file read back for the history page and `/api/history`: its readings over
 /// the last day and the last week, counted by verdict per hour (day) or per six hours (week),
@@ -144,44 +145,12 @@ struct LogReading {
     init(line: [UInt8]) throws(ReadingRecordError) {
         let record = try ReadingRecord(decoding: line)
         guard let text = record.time else { throw .missingField("time") }
-        guard let time = ISO8601Time.seconds(text) else { throw .invalidField("time") }
-        self.time = time
+        guard let time = JournalTime(iso8601: text) else { throw .invalidField("time") }
+        // Whole seconds, rounded down also before 1970.
+        self.time = (time.milliseconds - (time.milliseconds < 0 ? 999 : 0)) / 1000
         verdict = record.verdict
         topLabel = record.top.first?.label
     }
-}
-
-/// ISO 8601 as the camera writes its times: 2026-12-03T18:40:01.280+00:00 (or Z).
-enum ISO8601Time {
-    /// Seconds since the epoch; nil when the text is not of that form.
-    static func seconds(_ text: String) -> Int64? {
-        let characters = Array(text.utf8)
-        guard characters.count >= 20 else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int64? {
-            var value: Int64 = 0
-            for index in from..<from + count {
-                guard index < characters.count, characters[index] >= 48, characters[index] <= 57 else { return nil }
-                value = value * 10 + Int64(characters[index] - 48)
-            }
-            return value
-        }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-              let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...31).contains(day) else { return nil }
-        var index = 19
-        if index < characters.count, characters[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < characters.count, characters[index] >= 48, characters[index] <= 57 { index += 1 }
-        }
-        guard index < characters.count else { return nil }
-        var offset: Int64 = 0
-        if characters[index] != UInt8(ascii: "Z") {
-            guard characters[index] == UInt8(ascii: "+") || characters[index] == UInt8(ascii: "-"),
-                  let hours = number(index + 1, 2), let minutes = number(index + 4, 2) else { return nil }
-            offset = (hours * 60 + minutes) * 60 * (characters[index] == UInt8(ascii: "-") ? -1 : 1)
-        }
-        return Int64(CivilDate.daysSinceEpoch(year: Int(year), month: Int(month), day: Int(day))) * 86_400 + hour * 3600 + minute * 60 + second - offset
-    }
-
 }
 
 /// The history's line reader for the fuzzer, which sees the package's surface only.

@@ -5,16 +5,6 @@ import Testing
 
 /// The history page's reading of the --log file: camera times, windows and buckets.
 @Suite struct ReadingHistoryTests {
-    @Test func timesAsTheCameraWritesThem() {
-        #expect(ISO8601Time.seconds("1970-01-01T00:00:00Z") == 0)
-        #expect(ISO8601Time.seconds("2026-12-03T18:40:01.280+00:00") == 1_796_323_201)
-        #expect(ISO8601Time.seconds("2024-02-29T23:59:59.5-05:30") == 1_709_270_999)
-        #expect(ISO8601Time.seconds("1999-12-31T01:02:03+09:00") == 946_569_723)
-        for broken in ["", "2026-12-03", "2026-13-03T18:40:01Z", "2026-12-03T18:40:01", "2026-12-03T18:40:01+0", "yesterday at noon, more or less"] {
-            #expect(ISO8601Time.seconds(broken) == nil, "\(broken)")
-        }
-    }
-
     /// A camera record at `time` (seconds since the epoch), as the camera writes it in its --log.
     static func record(_ time: Int64, _ verdict: Verdict, label: String = "Apple___Apple_scab") -> String {
         ReadingRecord(frame: 1, time: stamp(time), verdict: verdict, top: [ScoredClass(index: 0, label: label, score: 0.9)],
