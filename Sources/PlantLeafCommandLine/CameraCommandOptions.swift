@@ -27,8 +27,7 @@ public struct CameraCommandOptions: Sendable {
     /// --bench-frames IMAGE, and its --iterations.
     public var benchFramesImage: String?
     public var iterations = CameraCommandOptions.Declared.iterations.defaultValue
-    /// --model, --labels, --top-k, --threads, --no-cache, --reference and --lessons; the session
-    /// gets --top-k when the monitor starts it.
+    /// The model options classify and serve share; the monitor hands the session its class count.
     public var model = ModelOptions()
     /// --name NAME; nil: the device's own name (`CameraMonitor.defaultName`).
     public var cameraName: String?

@@ -9,7 +9,7 @@ public struct ClassifyOptions: Equatable, Sendable {
 
     public var help = false
     public var format = ClassifyOptions.Declared.format.defaultValue
-    /// --model, --labels, --top-k, --threads, --no-cache, --reference and --lessons.
+    /// The model options camera and serve share.
     public var model = ModelOptions()
     /// nil: one job per core (BatchClassifier.defaultJobs).
     public var jobs: Int?

@@ -13,8 +13,7 @@ public struct ServeOptions: Sendable {
     public var tlsKeyFile: String?
     public var maxUploadBytes = ServeOptions.Declared.maxUpload.defaultValue << 20
     public var requestSeconds = ServeOptions.Declared.requestTimeout.defaultValue
-    /// --model, --labels, --top-k, --threads, --no-cache, --reference and --lessons: for uploads
-    /// and the camera alike.
+    /// The model options classify and camera share: for uploads and the camera alike.
     public var model = ModelOptions()
     /// nil: one per core, divided by --threads.
     public var jobs: Int?
