@@ -86,7 +86,9 @@ import Testing
         }
         let page = try Self.get(server, "/")
         #expect(page.text.contains("<script type=\"application/json\" id=\"reference-classes\">[\"Apple___Apple_scab\", \"Apple___Black_rot\""))
-        #expect(!page.text.contains("\"Tomato___healthy\""))
+        // The correction form lists every class: the data block is what lists the reference pictures.
+        let referenceClasses = page.text.firstRange(of: "id=\"reference-classes\">").map { page.text[$0.upperBound...].prefix { $0 != "<" } } ?? ""
+        #expect(referenceClasses.contains("\"Tomato___Late_blight\"") && !referenceClasses.contains("\"Tomato___healthy\""), "\(referenceClasses)")
         for target in ["/api/reference-picture?class=Tomato___Late_blight&n=2", "/api/reference-picture?class=Tomato___Late_blight&n=-1",
                        "/api/reference-picture?class=Tomato___Late_blight", "/api/reference-picture?class=Rose___Black_spot&n=0",
                        "/api/reference-picture?class=..%2F..%2Fetc&n=0", "/api/reference-picture?class=Tomato___Late_blight%2F..&n=0"] {
