@@ -24,12 +24,11 @@ public struct CameraCommandOptions: Sendable {
     public var session = CameraOptions()
     /// --checks and --min-score.
     public var verdictPolicy = VerdictPolicy(checks: CameraCommandOptions.Declared.checks.defaultValue)
-    public var threads = SharedOptions.threads.defaultValue
     /// --bench-frames IMAGE, and its --iterations.
     public var benchFramesImage: String?
     public var iterations = CameraCommandOptions.Declared.iterations.defaultValue
-    public var modelPath: String?
-    public var labelsPath: String?
+    /// The model options classify and serve share; the monitor hands the session its class count.
+    public var model = ModelOptions()
     /// --name NAME; nil: the device's own name (`CameraMonitor.defaultName`).
     public var cameraName: String?
     /// --log FILE: one JSON line appended per result.
@@ -40,12 +39,6 @@ public struct CameraCommandOptions: Sendable {
     public var mqttURL: String?
     public var mqttPasswordFile: String?
     public var mqttCAFile: String?
-    /// --no-cache: compile without the XNNPACK weight cache.
-    public var noCache = false
-    /// --reference FILE; nil: the user's or the default one.
-    public var referencePath: String?
-    /// --lessons FILE; nil: the default lessons file, when there is one.
-    public var lessonsPath: String?
     /// One line each for old spellings used (`DeprecatedSpelling`), for the command to print.
     public var notices: [String] = []
 
@@ -161,20 +154,14 @@ public struct CameraCommandOptions: Sendable {
         }
         try CameraMonitorOptions.read(parsed, into: &options)
         options.journal = try JournalOptions.read(parsed)
-        options.session.topK = try parsed.value(SharedOptions.topK)
+        options.model = try ModelOptions(parsed)
         options.session.frameLimit = try parsed.value(Declared.frames)
         options.session.duration = try parsed.value(Declared.duration)
         options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: Declared.checks)
-        options.threads = try parsed.value(SharedOptions.threads)
         options.iterations = try parsed.value(Declared.iterations)
         options.list = parsed.has(Declared.list)
         options.preview = parsed.has(Declared.preview)
         options.benchFramesImage = try parsed.value(Declared.benchFrames)
-        options.modelPath = try parsed.value(SharedOptions.model)
-        options.labelsPath = try parsed.value(SharedOptions.labels)
-        options.noCache = parsed.has(SharedOptions.noCache)
-        options.referencePath = try parsed.value(SharedOptions.reference)
-        options.lessonsPath = try parsed.value(LessonsOptions.lessons)
         return options
     }
 }

@@ -36,9 +36,8 @@ struct CameraMonitor {
 
     /// The classifier the monitor runs on, from the options' model, labels, threads and checks.
     static func classifierOptions(_ parsed: CameraCommandOptions) throws(LessonsError) -> Classifier.Options {
-        try LessonsOptions.applying(parsed.lessonsPath, to: ProjectPaths.classifierOptions(
-            modelPath: parsed.modelPath, labelsPath: parsed.labelsPath, threads: parsed.threads, crop: parsed.session.crop,
-            verdictPolicy: parsed.verdictPolicy, weightCache: !parsed.noCache, referencePath: parsed.referencePath))
+        try LessonsOptions.applying(parsed.model.lessonsPath,
+                                    to: parsed.model.classifierOptions(crop: parsed.session.crop, verdictPolicy: parsed.verdictPolicy))
     }
 
     /// Loads the model (unless it reads on `shared` instances, a server's) and opens the --log
@@ -50,6 +49,7 @@ struct CameraMonitor {
           openJournal: (Catalogue) -> JournalRecorder?) {
         self.command = command
         options = parsed.session
+        options.topK = parsed.model.topK
         name = parsed.cameraName ?? CameraMonitor.defaultName(parsed.session)
         catalogue = OutputLanguage.catalogue(option: parsed.language)
         lineCatalogue = linesInEnglish ? .english : catalogue

@@ -52,16 +52,13 @@ enum ClassifyCommand {
             Console.error("plantleaf classify: \(refusal) (see plantleaf classify --help)")
             return ExitCode.setupFailure
         }
-        let (format, topK, threads) = (options.format, options.topK, options.threads)
+        let (format, topK, threads) = (options.format, options.model.topK, options.model.threads)
         let catalogue = OutputLanguage.catalogue(option: options.language)
         let normalization = options.normalization
-        let modelOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
-                                                               threads: threads, normalization: normalization, crop: options.crop,
-                                                               verdictPolicy: options.verdictPolicy, weightCache: !options.noCache,
-                                                               referencePath: options.referencePath)
+        let modelOptions = options.model.classifierOptions(normalization: normalization, crop: options.crop, verdictPolicy: options.verdictPolicy)
         let classifierOptions: Classifier.Options
         do {
-            classifierOptions = try LessonsOptions.applying(options.lessonsPath, to: modelOptions)
+            classifierOptions = try LessonsOptions.applying(options.model.lessonsPath, to: modelOptions)
         } catch {
             Console.error("plantleaf classify: \(error)")
             return ExitCode.setupFailure

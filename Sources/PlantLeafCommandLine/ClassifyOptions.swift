@@ -9,24 +9,16 @@ public struct ClassifyOptions: Equatable, Sendable {
 
     public var help = false
     public var format = ClassifyOptions.Declared.format.defaultValue
-    public var topK = SharedOptions.topK.defaultValue
-    public var threads = SharedOptions.threads.defaultValue
+    /// The model options camera and serve share.
+    public var model = ModelOptions()
     /// nil: one job per core (BatchClassifier.defaultJobs).
     public var jobs: Int?
     public var normalization: Normalization?
     public var crop = SharedOptions.crop.defaultValue
     /// --checks and --min-score.
     public var verdictPolicy = VerdictPolicy(checks: SharedOptions.checks.defaultValue)
-    public var modelPath: String?
-    public var labelsPath: String?
-    /// --no-cache: compile without the XNNPACK weight cache.
-    public var noCache = false
-    /// --reference FILE; nil: the user's or the default one.
-    public var referencePath: String?
     /// --lang; nil: the environment's (`OutputLanguage`).
     public var language: Catalogue?
-    /// --lessons FILE; nil: the default lessons file, when there is one.
-    public var lessonsPath: String?
     /// Where each input path is in the arguments, to take its bytes from there.
     public var inputIndices: [Int] = []
 
@@ -77,8 +69,7 @@ public struct ClassifyOptions: Equatable, Sendable {
         }
         options.format = try parsed.value(Declared.format)
         options.language = try parsed.value(SharedOptions.language)
-        options.topK = try parsed.value(SharedOptions.topK)
-        options.threads = try parsed.value(SharedOptions.threads)
+        options.model = try ModelOptions(parsed)
         options.jobs = try parsed.value(SharedOptions.jobs)
         let mean = try parsed.value(Declared.mean), std = try parsed.value(Declared.std)
         if mean != nil || std != nil { options.normalization = Normalization(mean: mean ?? 0, std: std ?? 255) }
@@ -88,15 +79,10 @@ public struct ClassifyOptions: Equatable, Sendable {
         guard parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
             throw UsageError("- (standard input) can be given once")
         }
-        options.modelPath = try parsed.value(SharedOptions.model)
-        options.labelsPath = try parsed.value(SharedOptions.labels)
-        if options.labelsPath == FileReader.standardInput, parsed.positionals.contains(FileReader.standardInput) {
+        if options.model.labelsPath == FileReader.standardInput, parsed.positionals.contains(FileReader.standardInput) {
             throw UsageError("--labels - and the image - would both read standard input: give one of them a file")
         }
         options.inputIndices = parsed.positionalIndices
-        options.noCache = parsed.has(SharedOptions.noCache)
-        options.referencePath = try parsed.value(SharedOptions.reference)
-        options.lessonsPath = try parsed.value(LessonsOptions.lessons)
         return options
     }
 }

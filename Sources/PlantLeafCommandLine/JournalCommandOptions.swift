@@ -27,8 +27,9 @@ public struct JournalCommandOptions: Sendable {
     static let defaultImportSource = "camera"
 
     enum Declared {
-        static let journal = Declare.text("--journal", placeholder: "FILE",
-                                          help: .lines(["the journal (default: $XDG_STATE_HOME/plantleaf/journal.sqlite, as camera and serve keep it)"]))
+        /// camera's and serve's --journal, described as the file read rather than kept.
+        static let journal = JournalOptions.journal.described(
+            .lines(["the journal (default: $XDG_STATE_HOME/plantleaf/journal.sqlite, as camera and serve keep it)"]))
         static func time(_ name: String, _ what: String) -> Option<JournalTime?> {
             Option<JournalTime?>(name, placeholder: "TIME", default: nil, help: .lines([what])) { text throws(UsageError) in
                 guard let time = JournalTime(typed: text, now: .now()) else {

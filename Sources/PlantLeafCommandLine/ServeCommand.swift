@@ -67,10 +67,9 @@ enum ServeCommand {
             try HTTPServer.loadLibrary()
             let token = try options.tokenFile.map { path throws(ServeError) in try AccessToken(file: path) }
             let tls = try tlsFiles(options)
-            jobs = options.jobs ?? BatchClassifier.defaultJobs(inputs: Int.max, threads: options.threads)
-            var classifierOptions = try LessonsOptions.applying(options.lessonsPath, to: ProjectPaths.classifierOptions(
-                modelPath: options.modelPath, labelsPath: options.labelsPath, threads: options.threads, verdictPolicy: options.verdictPolicy,
-                weightCache: !options.noCache, referencePath: options.referencePath), mayBeNew: true)
+            jobs = options.jobs ?? BatchClassifier.defaultJobs(inputs: Int.max, threads: options.model.threads)
+            var classifierOptions = try LessonsOptions.applying(options.model.lessonsPath,
+                                                                to: options.model.classifierOptions(verdictPolicy: options.verdictPolicy), mayBeNew: true)
             // Corrections on the page teach while serve runs: every instance reads the features,
             // and the newest lessons before each photo.
             let liveLessons = LiveLessons(classifierOptions.lessons)
@@ -93,7 +92,7 @@ enum ServeCommand {
                 monitor = made
                 feed = LiveFeed()
             }
-            let corrections = LessonsOptions.path(options.lessonsPath).map { path in
+            let corrections = LessonsOptions.path(options.model.lessonsPath).map { path in
                 Corrections(lessonsPath: path, live: liveLessons, sampleFolder: ProjectPaths.defaultSampleFolder(),
                             allowed: token != nil || options.listen.isLoopback, labels: classifiers.first?.labels.names ?? [])
             }
@@ -101,7 +100,7 @@ enum ServeCommand {
             limits.bodyBytes = options.maxUploadBytes
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
-            let service = WebService(workers: workers, topK: options.topK, token: token, bodyLimit: options.maxUploadBytes,
+            let service = WebService(workers: workers, topK: options.model.topK, token: token, bodyLimit: options.maxUploadBytes,
                                          feed: feed, journal: journal,
                                          keepsUploadPhotos: options.keepUploadPhotos, corrections: corrections,
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,

@@ -13,17 +13,10 @@ public struct ServeOptions: Sendable {
     public var tlsKeyFile: String?
     public var maxUploadBytes = ServeOptions.Declared.maxUpload.defaultValue << 20
     public var requestSeconds = ServeOptions.Declared.requestTimeout.defaultValue
-    public var topK = SharedOptions.topK.defaultValue
-    public var threads = SharedOptions.threads.defaultValue
+    /// The model options classify and camera share: for uploads and the camera alike.
+    public var model = ModelOptions()
     /// nil: one per core, divided by --threads.
     public var jobs: Int?
-    public var modelPath: String?
-    public var labelsPath: String?
-    public var noCache = false
-    /// --reference FILE; nil: the user's or the default one.
-    public var referencePath: String?
-    /// --lessons FILE; nil: the default lessons file, when there is one.
-    public var lessonsPath: String?
     /// --checks and --min-score, for uploads (the camera reads them with its own default checks).
     public var verdictPolicy = VerdictPolicy(checks: SharedOptions.checks.defaultValue)
     /// --journal FILE or --no-journal, events and retention: for uploads and the camera alike.
@@ -139,14 +132,8 @@ public struct ServeOptions: Sendable {
         }
         options.maxUploadBytes = try parsed.value(Declared.maxUpload) << 20
         options.requestSeconds = try parsed.value(Declared.requestTimeout)
-        options.topK = try parsed.value(SharedOptions.topK)
-        options.threads = try parsed.value(SharedOptions.threads)
+        options.model = try ModelOptions(parsed)
         options.jobs = try parsed.value(SharedOptions.jobs)
-        options.modelPath = try parsed.value(SharedOptions.model)
-        options.labelsPath = try parsed.value(SharedOptions.labels)
-        options.noCache = parsed.has(SharedOptions.noCache)
-        options.referencePath = try parsed.value(SharedOptions.reference)
-        options.lessonsPath = try parsed.value(LessonsOptions.lessons)
         options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: SharedOptions.checks)
         options.journal = try JournalOptions.read(parsed)
         options.keepUploadPhotos = parsed.has(Declared.keepUploadPhotos)
@@ -176,13 +163,7 @@ public struct ServeOptions: Sendable {
         var camera = CameraCommandOptions()
         camera.session.request.format = try CameraMonitorOptions.pixelFormat(named: try parsed.value(Declared.oldPixelFormat), option: "--format")
         try CameraMonitorOptions.read(parsed, into: &camera)
-        camera.session.topK = serve.topK
-        camera.threads = serve.threads
-        camera.modelPath = serve.modelPath
-        camera.labelsPath = serve.labelsPath
-        camera.noCache = serve.noCache
-        camera.referencePath = serve.referencePath
-        camera.lessonsPath = serve.lessonsPath
+        camera.model = serve.model
         camera.journal = serve.journal
         camera.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: CameraCommandOptions.Declared.checks)
         return camera

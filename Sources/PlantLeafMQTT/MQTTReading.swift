@@ -63,17 +63,7 @@ public struct MQTTReading: Sendable, Equatable {
         var steady = record
         steady.time = nil
         steady.secondOpinion = .notRun
-        var object = JSONObject()
-        object.add("display", display(in: catalogue))
-        steady.addMembers(to: &object, placedBy: \.mqtt, in: catalogue)
-        if let viewBlocked { object.add("view_blocked", viewBlocked) }
-        object.add("top", objects: top.prefix(MQTTReading.attributeClassCount).map { scored in
-            var entry = JSONObject()
-            entry.add("name", catalogue.className(scored.label))
-            entry.add("label", scored.label)
-            return entry
-        })
-        return object.text
+        return members(of: steady, scores: false, in: catalogue)
     }
 
     /// The state sensor's attributes: the state in `catalogue`'s language ("display"), the
@@ -84,6 +74,12 @@ public struct MQTTReading: Sendable, Equatable {
     /// view is blocked (with a journal), and the top
     /// classes by readable name and label, with scores from 0 to 1.
     public func attributes(in catalogue: Catalogue) -> String {
+        members(of: record, scores: true, in: catalogue)
+    }
+
+    /// `record`'s members with a place in the MQTT attributes, the display, the blocked view and
+    /// the top classes (with their scores when `scores`), as one JSON object.
+    private func members(of record: ReadingRecord, scores: Bool, in catalogue: Catalogue) -> String {
         var object = JSONObject()
         object.add("display", display(in: catalogue))
         record.addMembers(to: &object, placedBy: \.mqtt, in: catalogue)
@@ -92,7 +88,7 @@ public struct MQTTReading: Sendable, Equatable {
             var entry = JSONObject()
             entry.add("name", catalogue.className(scored.label))
             entry.add("label", scored.label)
-            entry.add("score", scored.score, decimals: 4)
+            if scores { entry.add("score", scored.score, decimals: 4) }
             return entry
         })
         return object.text

@@ -11,6 +11,10 @@ package struct ReferencePictures: Sendable {
     /// The largest picture served: the samples are 256 × 256 JPEGs of some 20 KiB.
     package static let maximumBytes = 1 << 20
 
+    /// Where the sample leaves come from and under which licence, as the credit under them
+    /// names them (left to right, isolated, in every language).
+    package static let credit = ["collection": "PlantVillage", "licence": "CC BY-SA 3.0"]
+
     private let files: [String: [PathName]]
 
     /// The pictures under `folder` (nil, or a folder that cannot be listed: none).

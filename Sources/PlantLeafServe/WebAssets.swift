@@ -37,6 +37,7 @@ enum WebAssets {
     /// correction form, and the classes whose reference pictures it shows beside a diagnosis.
     private static func result(_ catalogue: Catalogue, correction: String?, referenceClasses: [String]) -> String {
         PageTemplate.render("result.html", catalogue, ["texts": scriptTexts(catalogue), "correct": correction ?? "",
+                                                       "credit": JournalPage.isolating(catalogue, "page.references.credit", ReferencePictures.credit),
                                                        "reference-classes": dataBlock("[" + referenceClasses.map(JSONObject.quote).joined(separator: ", ") + "]")])
     }
 

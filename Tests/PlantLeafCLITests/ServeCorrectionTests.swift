@@ -200,8 +200,8 @@ import Testing
     @Test func noCorrectionsBeyondLoopbackWithoutAToken() throws {
         let (server, lessons, folder) = try Self.server(listen: "0.0.0.0:0")
         defer { TestPaths.removeTemporaryDirectory(folder) }
-        for (language, message) in [("en", "Corrections are off: this server is open to other machines without a token. Start it with --token-file to correct answers from this page."),
-                                    ("ar", "التصحيح معطّل: هذا الخادم مفتوح للأجهزة الأخرى بلا كلمة مرور. شغّله مع --token-file لتصحيح الإجابات من هذه الصفحة.")] {
+        for (language, message) in [("en", "Corrections are off: this server is open to other machines without a password. Whoever runs it can set one, to correct answers from this page."),
+                                    ("ar", "التصحيح معطّل: هذا الخادم مفتوح للأجهزة الأخرى بلا كلمة مرور. يستطيع من يشغّله أن يضبط كلمة مرور لتصحيح الإجابات من هذه الصفحة.")] {
             let refused = try Self.correct(server, [("picture", "photo"), ("new", "Mine")], photo: try ServeHTTPTests.leafBytes(), headers: ["Accept-Language: \(language)"])
             #expect(refused.status == 403, "\(refused.text)")
             #expect(Self.answer(refused)["message"] as? String == message)

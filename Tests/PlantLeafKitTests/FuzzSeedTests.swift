@@ -69,7 +69,7 @@ import Testing
         #expect(serve.listen.description == "[::1]:0" && serve.maxUploadBytes == 5 << 20 && serve.requestSeconds == 2.5 && serve.jobs == 2)
         let serveCamera = try ServeOptions.parse(seeds[6].arguments)
         #expect(serveCamera.camera?.session.inputPath == "-" && serveCamera.camera?.session.interval == 60
-            && serveCamera.camera?.logPath == "x.jsonl" && serveCamera.camera?.session.topK == 5)
+            && serveCamera.camera?.logPath == "x.jsonl" && serveCamera.camera?.model.topK == 5)
     }
 
     /// The serve seeds reach the routes they are about: an upload head admitted for its body,

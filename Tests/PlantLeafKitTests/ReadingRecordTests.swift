@@ -131,8 +131,8 @@ import Testing
         #expect(Self.failure(#"{"schema": 2, "time": 12, "verdict": "diagnosis", "top": [], "# + timing + "}") == .invalidField("time"))
         #expect(Self.failure(#"{"schema": 2, "dropped": true, "verdict": "diagnosis", "top": [], "# + timing + "}") == .invalidField("dropped"))
         #expect(Self.failure("[1, 2]") == .notAnObject)
-        #expect(Self.failure(#"{"schema": 2, "frame": 9, "time": "2026-12-0"#) == .notJSON(JSONReadError(.unexpectedEnd, offset: 44)))
-        #expect(ReadingRecordError.notJSON(JSONReadError(.unexpectedEnd, offset: 44)).description
+        #expect(Self.failure(#"{"schema": 2, "frame": 9, "time": "2026-12-0"#) == .notJSON(JSONReadError(.unexpectedEnd, offset: 44, location: "time")))
+        #expect(ReadingRecordError.notJSON(JSONReadError(.unexpectedEnd, offset: 44, location: "time")).description
             == "not a reading record: not JSON at byte 44: the text ends inside a value")
     }
 }

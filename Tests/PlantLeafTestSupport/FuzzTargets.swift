@@ -134,20 +134,20 @@ public enum FuzzTargets {
             switch command {
             case 0:
                 guard let options = try? ClassifyOptions.parse(arguments), !options.help else { return }
-                precondition(OptionRange.topK.contains(options.topK) && OptionRange.threads.contains(options.threads)
+                precondition(OptionRange.topK.contains(options.model.topK) && OptionRange.threads.contains(options.model.threads)
                     && options.jobs.map(OptionRange.jobs.contains) != false && !options.inputIndices.isEmpty, "classify accepted \(arguments)")
                 precondition(options.normalization.map { $0.std > 0 && $0.std <= 1000 && abs($0.mean) <= 1000 } != false)
             case 1:
                 guard let options = try? CameraCommandOptions.parse(arguments), !options.help else { return }
                 let size = options.session.request.size
                 precondition(CameraMonitorOptions.frameWidths.contains(size.width) && size.width % 2 == 0
-                    && CameraMonitorOptions.frameHeights.contains(size.height) && OptionRange.threads.contains(options.threads)
+                    && CameraMonitorOptions.frameHeights.contains(size.height) && OptionRange.threads.contains(options.model.threads)
                     && options.session.frameTimeout >= 0.1 && options.session.duration.map { $0 > 0 } != false
                     && options.session.interval.map(CameraMonitorOptions.intervals.contains) != false, "camera accepted \(arguments)")
             case 3:
                 guard let options = try? ServeOptions.parse(arguments), !options.help else { return }
                 precondition(ServeOptions.uploadMebibytes.contains(options.maxUploadBytes >> 20) && options.maxUploadBytes % (1 << 20) == 0
-                    && ServeOptions.requestSeconds.contains(options.requestSeconds) && OptionRange.topK.contains(options.topK)
+                    && ServeOptions.requestSeconds.contains(options.requestSeconds) && OptionRange.topK.contains(options.model.topK)
                     && (options.tlsCertificateFile == nil) == (options.tlsKeyFile == nil)
                     && (options.camera == nil || arguments.contains { $0.hasPrefix("--device") || $0.hasPrefix("--input") }), "serve accepted \(arguments)")
             default:

@@ -46,11 +46,9 @@ public enum JournalFuzzing {
     /// The SQL the input asks for: each mutation is five bytes or more: table, column, row
     /// (0 is every row), kind of value, and the value's bytes.
     public static func statements(_ bytes: [UInt8]) -> [String] {
-        var input = bytes[...]
+        var input = FuzzedSQL(bytes)
         var statements: [String] = []
-        func next() -> UInt8? { input.popFirst() }
-        func hex(_ count: Int) -> String { input.prefix(count).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
-        while statements.count < 16, let tableByte = next(), let columnByte = next(), let rowByte = next(), let kind = next() {
+        while statements.count < 16, let tableByte = input.next(), let columnByte = input.next(), let rowByte = input.next(), let kind = input.next() {
             let table = tables[Int(tableByte) % tables.count]
             let column = table.columns[Int(columnByte) % table.columns.count]
             let row = Int(rowByte) % 5
@@ -58,31 +56,11 @@ public enum JournalFuzzing {
             let rowNumber = table.name == "reading_counts" ? "(quarter, source, verdict) IN (SELECT quarter, source, verdict FROM reading_counts LIMIT 1 OFFSET \(row - 1))"
                 : "rowid = \(row)"
             let which = row == 0 ? "" : " WHERE " + rowNumber
-            let value: String
-            switch kind % 8 {
-            case 0: value = "NULL"
-            case 1: value = extremes[Int(next() ?? 0) % extremes.count]
-            case 2:
-                let bits = input.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                input = input.dropFirst(8)
-                value = String(Int64(bitPattern: bits))
-            case 3:
-                let bits = input.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                input = input.dropFirst(8)
-                let number = Double(bitPattern: bits)
-                value = number.isFinite ? "\(number)" : number.isNaN ? "NULL" : number > 0 ? "9e999" : "-9e999"
-            case 4: value = reals[Int(next() ?? 0) % reals.count]
-            case 5, 6:
-                let count = Int(next() ?? 0) % 48
-                let content = hex(count)
-                input = input.dropFirst(count)
-                // Text of any bytes, invalid UTF-8 too; or a blob of any length.
-                value = kind % 8 == 5 ? "CAST(x'\(content)' AS TEXT)" : "x'\(content)'"
-            default:
+            guard kind % 8 != 7 else {
                 statements.append("DELETE FROM \(table.name)\(which)")
                 continue
             }
-            statements.append("UPDATE \(table.name) SET \(column) = \(value)\(which)")
+            statements.append("UPDATE \(table.name) SET \(column) = \(input.value(kind: kind % 8, extremes: extremes, reals: reals))\(which)")
         }
         return statements
     }

@@ -40,18 +40,12 @@ public enum LessonsFuzzing {
                                      "4611686018427387904", "2305843009213693952", "7205759403792794", "5001"]
     static let reals: [String] = ["9e999", "-9e999", "1.7976931348623157e308", "-0.0", "0.5", "1e-320"]
 
-    /// Features the fuzzed files are made with: few, so that a blob of the input's bytes can be
-    /// a whole vector (4 bytes a feature).
-    static let featureCount = 4
-
     /// The SQL the input asks for, five bytes or more a change: table, column, row (0: every
     /// row), kind of value, the value's bytes.
     public static func statements(_ bytes: [UInt8]) -> [String] {
-        var input = bytes[...]
+        var input = FuzzedSQL(bytes)
         var statements: [String] = []
-        func next() -> UInt8? { input.popFirst() }
-        func hex(_ count: Int) -> String { input.prefix(count).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
-        while statements.count < 16, let tableByte = next(), let columnByte = next(), let rowByte = next(), let kind = next() {
+        while statements.count < 16, let tableByte = input.next(), let columnByte = input.next(), let rowByte = input.next(), let kind = input.next() {
             let table = tables[Int(tableByte) % tables.count]
             let column = table.columns[Int(columnByte) % table.columns.count]
             let row = Int(rowByte) % 6
@@ -63,33 +57,17 @@ public enum LessonsFuzzing {
             } else {
                 which = " WHERE id = \(row)"
             }
-            let value: String
-            switch kind % 8 {
-            case 0: value = "NULL"
-            case 1: value = extremes[Int(next() ?? 0) % extremes.count]
-            case 2:
-                let bits = input.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                input = input.dropFirst(8)
-                value = String(Int64(bitPattern: bits))
-            case 3: value = reals[Int(next() ?? 0) % reals.count]
-            case 4, 5:
-                // Text of any bytes, invalid UTF-8 too; or a blob of any length (any feature count,
-                // NaNs and infinities among the floats).
-                let count = Int(next() ?? 0) % 40
-                let content = hex(count)
-                input = input.dropFirst(count)
-                value = kind % 8 == 4 ? "CAST(x'\(content)' AS TEXT)" : "x'\(content)'"
-            case 6:
-                // A row added: a lesson copied under a new id, or a meta key written again.
-                statements.append(table.name == "meta" ? "INSERT OR REPLACE INTO meta(key, value) VALUES ('model_classes', \(extremes[Int(next() ?? 0) % extremes.count]))"
+            switch kind % 9 {
+            case 7:
+                statements.append("DELETE FROM \(table.name)\(which)")
+            case 8:
+                // A row added: a lesson copied under a new id, or the class count written again.
+                statements.append(table.name == "meta" ? "INSERT OR REPLACE INTO meta(key, value) VALUES ('model_classes', \(extremes[Int(input.next() ?? 0) % extremes.count]))"
                                                        : "INSERT INTO lessons(class, features, mirrored, picture, source, added) "
                                                          + "SELECT class, features, mirrored, picture, source, added FROM lessons\(which)")
-                continue
             default:
-                statements.append("DELETE FROM \(table.name)\(which)")
-                continue
+                statements.append("UPDATE \(table.name) SET \(column) = \(input.value(kind: kind % 9, extremes: extremes, reals: reals))\(which)")
             }
-            statements.append("UPDATE \(table.name) SET \(column) = \(value)\(which)")
         }
         return statements
     }
@@ -100,12 +78,12 @@ public enum LessonsFuzzing {
     static let seeds: [(name: String, bytes: [UInt8])] = [
         ("model-classes-overflow", [0, 1, 4, 1, 8]),
         ("model-classes-negative", [0, 1, 4, 1, 3]),
-        ("features-of-another-length", [1, 2, 1, 5, 6, 0, 0, 0x80, 0x3f, 0, 0]),
-        ("features-nan", [1, 2, 2, 5, 16, 0, 0, 0xc0, 0x7f, 0, 0, 0xc0, 0x7f, 0, 0, 0xc0, 0x7f, 0, 0, 0xc0, 0x7f]),
-        ("class-with-line-break", [1, 1, 3, 4, 3, 0x61, 0x0a, 0x62]),
+        ("features-of-another-length", [1, 2, 1, 6, 6, 0, 0, 0x80, 0x3f, 0, 0]),
+        ("features-nan", [1, 2, 2, 6, 16, 0, 0, 0xc0, 0x7f, 0, 0, 0xc0, 0x7f, 0, 0, 0xc0, 0x7f, 0, 0, 0xc0, 0x7f]),
+        ("class-with-line-break", [1, 1, 3, 5, 3, 0x61, 0x0a, 0x62]),
         ("centre-deleted", [0, 0, 2, 7]),
-        ("format-as-text", [0, 1, 1, 4, 1, 0x39]),
-        ("every-lesson-copied", [1, 0, 0, 6]),
+        ("format-as-text", [0, 1, 1, 5, 1, 0x39]),
+        ("every-lesson-copied", [1, 0, 0, 8]),
     ]
 
     /// The file each run starts from: written once per process, copied anew for each input.
@@ -116,6 +94,7 @@ public enum LessonsFuzzing {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         do {
             let file = try LessonsFile(path: path)
+            // Four features, so that a blob of the input's bytes can be a whole vector (4 bytes a feature).
             let reference = LessonsFile.Reference(centre: [0.25, 0.5, 0.125, 1], modelClassMeans: [[1, 0, 0, 0], [0, 1, 0, 0]], model: "fuzz.tflite")
             let picture: [UInt8] = [0xff, 0xd8, 0xff, 0xd9]
             var lessons: [LessonsFile.NewLesson] = []

@@ -22,6 +22,9 @@ except ImportError:
 
 WAIT_SECONDS = 60
 
+# The history's text that must not break: days, the legend, the counts, headings.
+WORDS_THAT_MUST_NOT_BREAK = "#readings td, #readings th, .legend li, h2, #timeline li, .day-line-hours span"
+
 # The page drawn at the browser's own offset (clock.js reloads it once when it was not); the live
 # page once it shows a reading.
 ON_THE_VIEWERS_CLOCK = """
@@ -31,20 +34,23 @@ return document.readyState === "complete" && drawn !== null && drawn.content ===
     && [...document.images].every(image => image.complete);
 """
 
+# What a phone shows of a page: what is wider than the screen (but the file input kept off the
+# screen on purpose), the words broken across lines, the Latin words outside names and isolated
+# left-to-right text; on /history also its day line and counts. photo_page.py reads the other pages with it.
 STATE = """
 const root = document.documentElement;
 const wide = [...document.querySelectorAll("body *")].filter(element => {
   const box = element.getBoundingClientRect();
-  return box.width > 0 && (box.right > root.clientWidth + 1 || box.left < -1);
+  return box.width > 0 && (box.right > root.clientWidth + 1 || box.left < -1) && !element.classList.contains("offscreen");
 }).map(element => {
   const box = element.getBoundingClientRect();
   return element.tagName + (element.className && element.className.baseVal === undefined ? "." + element.className : "")
     + " " + Math.round(box.left) + ".." + Math.round(box.right);
 });
-// Each word of the text that must not break (days, the legend, the counts, headings), with
-// the number of lines its letters were laid out on.
+// Each word of the text that must not break (the elements arguments[0] selects), with the
+// number of lines its letters were laid out on.
 const broken = [];
-for (const element of document.querySelectorAll("#readings td, #readings th, .legend li, h2, #timeline li, .day-line-hours span")) {
+for (const element of document.querySelectorAll(arguments[0])) {
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     for (const match of node.textContent.matchAll(/\\S+/g)) {
@@ -90,7 +96,7 @@ def history(url, screenshot, language, zone):
         try:
             driver.get(url)
             WebDriverWait(driver, WAIT_SECONDS).until(lambda page: page.execute_script(ON_THE_VIEWERS_CLOCK))
-            report = driver.execute_script(STATE)
+            report = driver.execute_script(STATE, WORDS_THAT_MUST_NOT_BREAK)
             report["console"] = console(driver)
             report["screenshot_saved"] = driver.save_screenshot(screenshot)
         finally:
