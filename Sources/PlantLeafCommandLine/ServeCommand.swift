@@ -101,7 +101,7 @@ enum ServeCommand {
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
             let service = WebService(workers: workers, topK: options.model.topK, token: token, bodyLimit: options.maxUploadBytes,
-                                         feed: feed, history: options.camera?.logPath.map { ReadingHistory(logPath: $0) }, journal: journal,
+                                         feed: feed, journal: journal,
                                          keepsUploadPhotos: options.keepUploadPhotos, corrections: corrections,
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,
                                      referencePictures: ReferencePictures(folder: ProjectPaths.defaultSampleFolder()), cameraName: monitor?.name,

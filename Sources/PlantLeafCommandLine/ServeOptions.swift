@@ -141,6 +141,8 @@ public struct ServeOptions: Sendable {
             throw UsageError("--keep-upload-photos keeps the photos in the journal: leave out --no-journal")
         }
         options.camera = try cameraOptions(parsed, serve: options)
+        // The history was once read from the camera's --log when serve kept no journal.
+        if options.camera?.logPath != nil, options.journal.disabled { options.notices.append(WebService.historyWithoutJournal) }
         if parsed.gave(Declared.oldPixelFormat) {
             let text = try parsed.value(Declared.oldPixelFormat)
             options.notices.append(DeprecatedSpelling.notice("--format \(text)", replacement: "--pixel-format \(text)"))

@@ -29,6 +29,7 @@ public struct JournalTime: Sendable, Equatable, Comparable {
     public static func < (left: JournalTime, right: JournalTime) -> Bool { left.milliseconds < right.milliseconds }
 
     /// Reads ISO 8601 as records write it: YYYY-MM-DDTHH:MM:SS, optional fraction, then Z or ±HH:MM.
+    /// The program's one ISO 8601 reader: every time read back (journal, import, API) comes here.
     /// A date alone (YYYY-MM-DD) is its midnight UTC. nil for anything else, and for a day the
     /// month does not have (2026-02-31 is no 3 March) or an offset no place has (beyond ±18:00,
     /// or minutes of 60 and more).
@@ -46,7 +47,7 @@ public struct JournalTime: Sendable, Equatable, Comparable {
         guard let year = number(0, 4), bytes.count >= 10, bytes[4] == 45, let month = number(5, 2), bytes[7] == 45,
               let day = number(8, 2), (1...12).contains(month), (1...31).contains(day) else { return nil }
         let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
-        guard JournalTime.civil(fromDays: days) == (year, month, day) else { return nil }
+        guard CivilDate.civil(fromDays: days) == (year, month, day) else { return nil }
         var hour = 0, minute = 0, second = 0, milliseconds = 0, offset = 0
         var index = 10
         if bytes.count > 10 {
@@ -119,7 +120,7 @@ public struct JournalTime: Sendable, Equatable, Comparable {
         let fraction = Int(local - seconds * 1000)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = Int(seconds - days * 86_400)
-        let (year, month, day) = JournalTime.civil(fromDays: Int(days))
+        let (year, month, day) = CivilDate.civil(fromDays: Int(days))
         func padded(_ value: Int, _ digits: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, digits - text.count)) + text
@@ -127,19 +128,5 @@ public struct JournalTime: Sendable, Equatable, Comparable {
         let sign = offsetMinutes < 0 ? "-" : "+"
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T\(padded(inDay / 3600, 2)):\(padded(inDay / 60 % 60, 2)):"
             + "\(padded(inDay % 60, 2)).\(padded(fraction, 3))\(sign)\(padded(abs(offsetMinutes) / 60, 2)):\(padded(abs(offsetMinutes) % 60, 2))"
-    }
-
-
-    /// The date of a day count since 1970-01-01 (civil_from_days, the inverse of the above).
-    static func civil(fromDays count: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = count + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

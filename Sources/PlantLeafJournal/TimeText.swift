@@ -18,7 +18,7 @@ public enum TimeText {
     public static func day(_ time: JournalTime, in catalogue: Catalogue = .english) -> String {
         let local = time.milliseconds + Int64(time.offsetMinutes) * 60_000
         let days = Int(local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000)
-        let date = JournalTime.civil(fromDays: days)
+        let date = CivilDate.civil(fromDays: days)
         return catalogue.text("time.day", ["weekday": catalogue["time.weekday." + weekdays[((days % 7) + 7) % 7]], "day": String(date.day),
                                            "month": catalogue["time.month." + months[date.month - 1]]])
     }

@@ -55,7 +55,8 @@ enum JournalAPI {
     }
 }
 
-extension ServeFuzzing {
+/// Serve's readers for the fuzzer, which sees the package's surface only.
+package enum ServeFuzzing {
     /// What serve answers from `journal` at `now`: /api/history, /api/events and the /history page.
     package static func journalAnswers(_ journal: Journal, now: JournalTime) throws(JournalError) -> [String] {
         let everything = Journal.Selection(limit: JournalAPI.maximumLimit)

@@ -16,7 +16,6 @@ public final class WebService: HTTPService {
     private let secureCookies: Bool
     private let metrics = ServeMetrics()
     private let feed: LiveFeed?
-    private let history: ReadingHistory?
     private let journal: JournalRecorder?
     /// --keep-upload-photos: each upload's journal row gets the model's input picture.
     private let keepsUploadPhotos: Bool
@@ -36,13 +35,18 @@ public final class WebService: HTTPService {
 
     /// Serves with the model instances of `workers` (one upload at a time on each, the camera's
     /// readings ahead of uploads waiting), `topK` classes per result, and
-    /// the camera's readings from `feed` when there is a camera, and their history from its
-    /// --log file when it has one. `journal`, when kept, gets each upload's result (with
+    /// the camera's readings from `feed` when there is a camera. `journal`, when kept, gets each
+    /// upload's and camera reading's result (with
     /// `keepsUploadPhotos` a small copy of the picture the model read, never the file itself)
     /// and answers /history, /api/history and /api/events. `servedNames` are the Host
     /// values it answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS). The
     /// connections' threads hand uploads to the workers' queue, and are refused with 503 when it is full.
-    package init(workers: InferenceWorkers, topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?, history: ReadingHistory?,
+    /// Why there is no history without the journal, and how a camera's --log becomes one: the
+    /// answer of /history and /api/history with --no-journal, and serve's notice when given --log too.
+    package static let historyWithoutJournal = "no history: it comes from the journal only, which --no-journal turns off; "
+        + "to see a camera's --log there, run plantleaf journal import LOG.jsonl, then serve with --journal FILE"
+
+    package init(workers: InferenceWorkers, topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?,
                 journal: JournalRecorder? = nil, keepsUploadPhotos: Bool = false, corrections: Corrections? = nil, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
                 referencePictures: ReferencePictures = ReferencePictures(folder: nil), cameraName: String? = nil,
                 log: @escaping @Sendable (String) -> Void) {
@@ -53,7 +57,6 @@ public final class WebService: HTTPService {
         self.servedNames = servedNames
         self.secureCookies = secureCookies
         self.feed = feed
-        self.history = history
         self.journal = journal
         self.keepsUploadPhotos = keepsUploadPhotos && journal != nil
         self.corrections = corrections
@@ -118,10 +121,8 @@ public final class WebService: HTTPService {
             return live(route, request)
         case .referencePicture:
             return referencePicture(request)
-        case .historyPage where journal != nil, .historyData where journal != nil, .events, .journalPicture:
+        case .historyPage, .historyData, .events, .journalPicture:
             return journalAnswer(route, request, picture: picture)
-        case .historyPage, .historyData:
-            return readings(route, request)
         case .classify:
             if let length = request.declaredLength, length > UInt64(bodyLimit) {
                 return refusal(request, 413, "the upload is \(length) bytes, over the \(FileReader.sizeText(bodyLimit)) limit")
@@ -210,7 +211,10 @@ public final class WebService: HTTPService {
 
     /// The journal's history, events and pictures.
     private func journalAnswer(_ route: Route, _ request: HTTPRequest, picture: JournalPicture?) -> HTTPResponse {
-        guard let journal else { return refusal(request, 404, "no journal: this server was started with --no-journal") }
+        guard let journal else {
+            return refusal(request, 404, route == .historyPage || route == .historyData ? WebService.historyWithoutJournal
+                                                                                        : "no journal: this server was started with --no-journal")
+        }
         let now = ViewerClock.now(for: request)
         if let picture {
             guard let id = request.query["id"].flatMap({ Int64($0) }) else { return refusal(request, 400, "id must be a picture's number") }
@@ -244,26 +248,6 @@ public final class WebService: HTTPService {
         } catch {
             return refusal(request, 503, "\(error)")
         }
-    }
-
-    /// The history of the --log file, as a page or as JSON.
-    private func readings(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
-        let problem: String
-        if let history {
-            do {
-                let summary = try history.summary()
-                return secured(route == .historyPage ? HistoryPage.page(summary, problem: nil, now: ViewerClock.now(for: request), catalogue: WebLanguage.catalogue(for: request))
-                                                     : .json(200, HistoryPage.json(summary)))
-            } catch {
-                // The camera has not written its first reading yet, or the file went away.
-                problem = "cannot read the log \(history.path): \(error.reason)"
-            }
-        } else {
-            problem = "no history: this server was started without a camera's --log FILE"
-        }
-        refused(request.line, status: 404, reason: problem)
-        return secured(route == .historyPage ? HistoryPage.page(nil, problem: problem, now: ViewerClock.now(for: request), catalogue: WebLanguage.catalogue(for: request))
-                                             : .error(404, problem))
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {

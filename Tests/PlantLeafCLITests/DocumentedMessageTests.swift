@@ -163,6 +163,9 @@ import Testing
             .example("serve --listen 0.0.0.0:8080 on the 2-core build machine; TestServer waits for the same line on 127.0.0.1"),
         "plantleaf serve: 401 POST /sign-in: wrong token": .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
         "plantleaf serve: stopped by SIGTERM": .heldBy("PlantLeafCLITests/ServeHTTPTests.swift"),
+        // docs/serve.md, The history: --log with --no-journal.
+        "plantleaf serve: no history: it comes from the journal only, which --no-journal turns off; to see a camera's --log there, "
+            + "run plantleaf journal import LOG.jsonl, then serve with --journal FILE": .heldBy("PlantLeafCLITests/ServeCameraTests.swift"),
         "plantleaf serve: 404 GET /nowhere: no such page: /nowhere": .printed(.serveRefusals),
         "plantleaf serve: 405 GET /api/classify: /api/classify takes POST, not GET": .printed(.serveRefusals),
         "plantleaf serve: 415 POST /api/classify: send the image as the body (image/jpeg, image/png) or as form field 'image' (multipart/form-data)":

@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func withoutACameraTheLiveRoutesSaySo() throws {
-        // Without a journal, the history is the camera's --log, which there is none of.
+        // Without a journal there is no history, and the answer says how a camera's --log becomes one.
         let server = try TestServer(["--jobs", "1", "--no-journal"])
         let message = #"{"error": "no camera: this server was started without --device or --input"}"# + "\n"
         for target in ["/live", "/api/latest", "/snapshot.jpg", "/stream.mjpg"] {
@@ -96,7 +96,17 @@ import Testing
         }
         let history = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/api/history"))
         #expect(history.status == 404)
-        #expect(history.text == #"{"error": "no history: this server was started without a camera's --log FILE"}"# + "\n")
+        #expect(history.text == #"{"error": "no history: it comes from the journal only, which --no-journal turns off; "#
+                + #"to see a camera's --log there, run plantleaf journal import LOG.jsonl, then serve with --journal FILE"}"# + "\n")
+    }
+
+    /// A camera's --log was once serve's history without a journal: given both, serve says at
+    /// its start what to do instead (here before the missing model ends it).
+    @Test func aLogWithoutJournalSaysHowToSeeItsHistory() throws {
+        let result = try runPlantLeaf(["serve", "--input", "-", "--log", "/nonexistent/readings.jsonl", "--no-journal", "--model", "/nonexistent/model.tflite"])
+        #expect(result.status == 2)
+        #expect(result.stderrLines.first == "plantleaf serve: no history: it comes from the journal only, which --no-journal turns off; "
+                + "to see a camera's --log there, run plantleaf journal import LOG.jsonl, then serve with --journal FILE", "\(result.stderr)")
     }
 
     @Test func cameraOptionsNeedACamera() throws {

@@ -27,6 +27,15 @@ import Testing
         #expect(Self.time("1969-12-31T23:59:59.500Z").iso8601 == "1969-12-31T23:59:59.500+00:00")
         #expect(JournalTime(iso8601: "2026-12-02")?.milliseconds == 1_796_169_600_000)
         #expect(JournalTime(iso8601: "2026-13-02T10:15:30Z") == nil && JournalTime(iso8601: "yesterday") == nil)
+        // As cameras write their times, with any fraction, Z or an offset.
+        #expect(JournalTime(iso8601: "1970-01-01T00:00:00Z")?.milliseconds == 0)
+        #expect(JournalTime(iso8601: "2026-12-03T18:40:01.280+00:00")?.milliseconds == 1_796_323_201_280)
+        #expect(JournalTime(iso8601: "2024-02-29T23:59:59.5-05:30")?.milliseconds == 1_709_270_999_500)
+        #expect(JournalTime(iso8601: "1999-12-31T01:02:03+09:00")?.milliseconds == 946_569_723_000)
+        for broken in ["", "2026-12-03T18:40:01", "2026-12-03T18:40:01+0", "2026-12-03T18:40:01+01:60", "2026-12-03T18:40:01+18:01",
+                       "2026-02-31T10:00:00Z", "2026-02-29", "yesterday at noon, more or less"] {
+            #expect(JournalTime(iso8601: broken) == nil, "\(broken)")
+        }
     }
 
     @Test func readingsReadBackAsWritten() throws {

@@ -178,11 +178,11 @@ public enum FuzzTargets {
     }
 
     /// The web service as it sees a request's head (with a token, so the token check runs), and
-    /// the texts serve reads besides requests: listen addresses and --log lines.
+    /// the text serve reads besides requests: listen addresses.
     public static let serveRequest = FuzzTarget(
         name: "serve-request",
         summary: "WebService.admit on a request head (route, method, token in header or cookie, Content-Type, Content-Length): "
-            + "head lines then CRLF CRLF; ListenAddress(parsing:) and the history's log-line reader on the same bytes",
+            + "head lines then CRLF CRLF; and ListenAddress(parsing:) on the same bytes",
         run: { bytes in
             let request = serveRequestHead(bytes)
             if let response = fuzzService.admit(request) {
@@ -192,7 +192,6 @@ public enum FuzzTargets {
             }
             let text = String(decoding: bytes, as: UTF8.self)
             if let address = ListenAddress(parsing: text) { precondition(ListenAddress(parsing: address.description) == address) }
-            _ = ServeFuzzing.logReading(bytes)
         },
         seeds: {
             [("upload-head", Array("POST /api/classify\r\nContent-Type: image/jpeg\r\nContent-Length: 9999\r\nAuthorization: Bearer fuzz-token-0123456789\r\n\r\n".utf8)),
@@ -201,20 +200,18 @@ public enum FuzzTargets {
              ("address", Array("[::1]:8080".utf8)),
              // Found by the fuzzer: inet_pton stops at a NUL, so this passed as ::1 and did not
              // read back from its own description.
-             ("address-with-nul", Array("::1\0]:8080".utf8)),
-             ("log-line", readingRecordSeeds()[2].bytes)]
+             ("address-with-nul", Array("::1\0]:8080".utf8))]
         })
 
-    /// The record every front end writes and serve's history reads back: the JSON reader under
+    /// The record every front end writes and `journal import` reads back: the JSON reader under
     /// it, then the record decoder. What decodes must encode to a line that decodes to the same
     /// line again: the encoder writes nothing its own decoder refuses, and reading keeps what was written.
     public static let readingRecord = FuzzTarget(
         name: "reading-record",
         summary: "JSONValue(parsing:) (the core's strict JSON reader: escapes, surrogate pairs, numbers, depth and size limits), "
-            + "ReadingRecord(decoding:) of schema 1 and 2 and its encoder's line read back, and the history's log-line reader",
+            + "ReadingRecord(decoding:) of schema 1 and 2 and its encoder's line read back",
         run: { bytes in
             _ = try? JSONValue(parsing: bytes, maximumDepth: 16, maximumBytes: 1 << 16)
-            _ = ServeFuzzing.logReading(bytes)
             guard let record = try? ReadingRecord(decoding: bytes) else { return }
             let line = record.json
             let again: ReadingRecord
@@ -251,7 +248,7 @@ public enum FuzzTargets {
 
     /// A service with no model instances: admit never reaches them.
     public static let fuzzService = try! WebService(workers: InferenceWorkers([]), topK: 3, token: AccessToken(token: "fuzz-token-0123456789"), bodyLimit: 1 << 20,
-                                        feed: nil, history: nil, log: { _ in })
+                                        feed: nil, log: { _ in })
 
     /// "METHOD PATH" then "Name: value" lines, up to a blank line.
     public static func serveRequestHead(_ bytes: [UInt8]) -> HTTPRequest {
