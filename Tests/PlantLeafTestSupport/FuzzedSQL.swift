@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// The values the SQLite fuzz targets (journal-rows, lessons-rows) write into a real file's
 /// columns, read from the fuzzer's input: a kind byte, then the value's bytes.
 struct FuzzedSQL {
@@ -34,5 +37,39 @@ struct FuzzedSQL {
         let bits = input.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         input = input.dropFirst(8)
         return bits
+    }
+}
+
+/// The SQLite file a fuzz target starts each run from: made once per process by `make`, copied
+/// anew for each input to a path of its own, as tests run a target on several threads at once.
+final class FuzzedFileTemplate: Sendable {
+    private let name: String
+    private let bytes: [UInt8]
+    private let runs = Atomic<Int>(0)
+
+    /// `make` writes the file at the path it is given, in a folder removed afterwards; what it
+    /// opened must be closed when it returns, so that the file holds everything.
+    init(name: String, make: (String) throws -> Void) {
+        let folder = NSTemporaryDirectory() + "plantleaf-fuzz-\(name)-template-\(getpid())"
+        let path = folder + "/\(name).sqlite"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        do {
+            try make(path)
+        } catch {
+            preconditionFailure("the fuzz target's \(name) could not be made: \(error)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { preconditionFailure("the fuzz target's \(name) is not at \(path)") }
+        self.name = name
+        bytes = Array(data)
+    }
+
+    /// A new copy of the file, with no side files of an earlier copy at its path.
+    func freshCopy() -> String {
+        let run = runs.add(1, ordering: .relaxed).newValue
+        let path = NSTemporaryDirectory() + "plantleaf-fuzz-\(name)-\(getpid())-\(run).sqlite"
+        for side in ["-wal", "-shm"] { unlink(path + side) }
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafServe
@@ -78,46 +77,27 @@ public enum JournalFuzzing {
         ("snapshot-hour-extreme", [2, 2, 1, 1, 1, 4, 3, 1, 1, 0]),
     ]
 
-    /// The journal each run starts from: written once per process, copied anew for each input.
-    private static let template: [UInt8] = {
-        let folder = NSTemporaryDirectory() + "plantleaf-fuzz-template-\(getpid())"
-        let path = folder + "/journal.sqlite"
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        do {
-            // Closed at the end of this scope, its write-ahead log checkpointed into the file.
-            let journal = try Journal(path: path)
-            var follower = EventFollower(readingsToHold: 1)
-            let picture: [UInt8] = [0xff, 0xd8, 0xff, 0xd9]
-            for (minute, label) in ["Tomato___healthy", "Tomato___Early_blight", "Tomato___healthy", "Apple___Apple_scab"].enumerated() {
-                let time = JournalTime(milliseconds: 1_796_202_930_000 + Int64(minute) * 3_600_000, offsetMinutes: 60)
-                let record = ReadingRecord(frame: minute, time: time.iso8601, verdict: minute == 3 ? .uncertain : .diagnosis, reason: minute == 3 ? .lowScore : nil,
-                                           top: [ScoredClass(index: minute, label: label, score: 0.875), ScoredClass(index: 9, label: "Tomato___Late_blight", score: 0.125)],
-                                           secondOpinion: minute == 2 ? .skipped(reason: "no reference") : .leafLikeness(0.5), ageMilliseconds: 41.25,
-                                           timings: .init(read: 0.5, prepare: 0.75, invoke: 4.5, postprocess: 0.25, generalist: 2.25),
-                                           captureFramesPerSecond: 29.5, inferenceFramesPerSecond: 14.75, dropped: 2, saved: "frames/\(minute).jpg")
-                try journal.insert(record, source: "camera", time: time)
-                _ = try follower.follow(record, source: "camera", time: time, in: journal) { picture }
-                try journal.keepSnapshot(source: "camera", time: time) { picture }
-                try journal.insert(record, source: "upload", time: time, picture: picture)
-            }
-        } catch {
-            preconditionFailure("the fuzz target's journal could not be made: \(error)")
+    /// The journal each run starts from.
+    private static let template = FuzzedFileTemplate(name: "journal") { path in
+        // Closed when this closure returns, its write-ahead log checkpointed into the file.
+        let journal = try Journal(path: path)
+        var follower = EventFollower(readingsToHold: 1)
+        let picture: [UInt8] = [0xff, 0xd8, 0xff, 0xd9]
+        for (minute, label) in ["Tomato___healthy", "Tomato___Early_blight", "Tomato___healthy", "Apple___Apple_scab"].enumerated() {
+            let time = JournalTime(milliseconds: 1_796_202_930_000 + Int64(minute) * 3_600_000, offsetMinutes: 60)
+            let record = ReadingRecord(frame: minute, time: time.iso8601, verdict: minute == 3 ? .uncertain : .diagnosis, reason: minute == 3 ? .lowScore : nil,
+                                       top: [ScoredClass(index: minute, label: label, score: 0.875), ScoredClass(index: 9, label: "Tomato___Late_blight", score: 0.125)],
+                                       secondOpinion: minute == 2 ? .skipped(reason: "no reference") : .leafLikeness(0.5), ageMilliseconds: 41.25,
+                                       timings: .init(read: 0.5, prepare: 0.75, invoke: 4.5, postprocess: 0.25, generalist: 2.25),
+                                       captureFramesPerSecond: 29.5, inferenceFramesPerSecond: 14.75, dropped: 2, saved: "frames/\(minute).jpg")
+            try journal.insert(record, source: "camera", time: time)
+            _ = try follower.follow(record, source: "camera", time: time, in: journal) { picture }
+            try journal.keepSnapshot(source: "camera", time: time) { picture }
+            try journal.insert(record, source: "upload", time: time, picture: picture)
         }
-        guard let data = FileManager.default.contents(atPath: path) else { preconditionFailure("the fuzz target's journal is not at \(path)") }
-        return Array(data)
-    }()
-
-    private static let runs = Atomic<Int>(0)
-
-    /// A copy of the template at a path of its own: tests run the target on several threads at once.
-    static func freshJournal() -> String {
-        let run = runs.add(1, ordering: .relaxed).newValue
-        let path = NSTemporaryDirectory() + "plantleaf-fuzz-journal-\(getpid())-\(run).sqlite"
-        for side in ["-wal", "-shm"] { unlink(path + side) }
-        _ = FileManager.default.createFile(atPath: path, contents: Data(template))
-        return path
     }
+
+    static func freshJournal() -> String { template.freshCopy() }
 
     /// Every reader of the journal at `path`, as export, events and serve use them.
     public static func readEverything(_ path: String) {

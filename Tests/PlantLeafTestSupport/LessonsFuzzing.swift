@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafLessons
@@ -86,43 +85,24 @@ public enum LessonsFuzzing {
         ("every-lesson-copied", [1, 0, 0, 8]),
     ]
 
-    /// The file each run starts from: written once per process, copied anew for each input.
-    private static let template: [UInt8] = {
-        let folder = NSTemporaryDirectory() + "plantleaf-fuzz-lessons-template-\(getpid())"
-        let path = folder + "/lessons.sqlite"
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        do {
-            let file = try LessonsFile(path: path)
-            // Four features, so that a blob of the input's bytes can be a whole vector (4 bytes a feature).
-            let reference = LessonsFile.Reference(centre: [0.25, 0.5, 0.125, 1], modelClassMeans: [[1, 0, 0, 0], [0, 1, 0, 0]], model: "fuzz.tflite")
-            let picture: [UInt8] = [0xff, 0xd8, 0xff, 0xd9]
-            var lessons: [LessonsFile.NewLesson] = []
-            for (index, name) in ["Bean — angular leaf spot", "خيار — البياض الزغبي", "Bean — rust"].enumerated() {
-                for step in 0..<2 {
-                    let features: [Float] = [Float(index), Float(step) + 0.5, 2 - Float(index), 0.75]
-                    lessons.append(LessonsFile.NewLesson(className: name, features: features, mirroredFeatures: features.reversed(),
-                                                         picture: picture, source: "photo-\(index)-\(step).jpg"))
-                }
+    /// The lessons each run starts from.
+    private static let template = FuzzedFileTemplate(name: "lessons") { path in
+        let file = try LessonsFile(path: path)
+        // Four features, so that a blob of the input's bytes can be a whole vector (4 bytes a feature).
+        let reference = LessonsFile.Reference(centre: [0.25, 0.5, 0.125, 1], modelClassMeans: [[1, 0, 0, 0], [0, 1, 0, 0]], model: "fuzz.tflite")
+        let picture: [UInt8] = [0xff, 0xd8, 0xff, 0xd9]
+        var lessons: [LessonsFile.NewLesson] = []
+        for (index, name) in ["Bean — angular leaf spot", "خيار — البياض الزغبي", "Bean — rust"].enumerated() {
+            for step in 0..<2 {
+                let features: [Float] = [Float(index), Float(step) + 0.5, 2 - Float(index), 0.75]
+                lessons.append(LessonsFile.NewLesson(className: name, features: features, mirroredFeatures: features.reversed(),
+                                                     picture: picture, source: "photo-\(index)-\(step).jpg"))
             }
-            try file.add(lessons, reference: reference, time: "2026-12-07T10:00:00.000+00:00")
-        } catch {
-            preconditionFailure("the fuzz target's lessons could not be made: \(error)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { preconditionFailure("the fuzz target's lessons are not at \(path)") }
-        return Array(data)
-    }()
-
-    private static let runs = Atomic<Int>(0)
-
-    /// A copy of the template at a path of its own: tests run the target on several threads at once.
-    static func freshFile() -> String {
-        let run = runs.add(1, ordering: .relaxed).newValue
-        let path = NSTemporaryDirectory() + "plantleaf-fuzz-lessons-\(getpid())-\(run).sqlite"
-        remove(path)
-        _ = FileManager.default.createFile(atPath: path, contents: Data(template))
-        return path
+        try file.add(lessons, reference: reference, time: "2026-12-07T10:00:00.000+00:00")
     }
+
+    static func freshFile() -> String { template.freshCopy() }
 
     static func remove(_ path: String) {
         for file in [path, path + "-wal", path + "-shm", path + ".export", path + ".export-wal", path + ".export-shm",
