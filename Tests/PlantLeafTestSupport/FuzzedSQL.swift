@@ -12,10 +12,14 @@ struct FuzzedSQL {
 
     mutating func next() -> UInt8? { input.popFirst() }
 
-    /// The SQL literal of the value kind `kind % 7` picks: NULL, one of `extremes`, any 64-bit
-    /// integer, any double (infinities as 9e999, NaN as NULL), one of `reals`, text of any
-    /// bytes (invalid UTF-8 too), or a blob of any length up to 47 bytes.
-    mutating func value(kind: UInt8, extremes: [String], reals: [String]) -> String {
+    /// Reals: infinities (9e999), the largest, a negative zero, a subnormal.
+    static let reals: [String] = ["9e999", "-9e999", "1.7976931348623157e308", "-0.0", "0.5", "1e-320"]
+
+    /// The SQL literal of the value kind `kind % 7` picks: NULL, one of `extremes` (the integers
+    /// at the edges of what the target's readers compute with), any 64-bit integer, any double
+    /// (infinities as 9e999, NaN as NULL), one of `reals`, text of any bytes (invalid UTF-8
+    /// too), or a blob of any length up to 47 bytes.
+    mutating func value(kind: UInt8, extremes: [String]) -> String {
         switch kind % 7 {
         case 0: return "NULL"
         case 1: return extremes[Int(next() ?? 0) % extremes.count]
@@ -23,7 +27,7 @@ struct FuzzedSQL {
         case 3:
             let number = Double(bitPattern: bits())
             return number.isFinite ? "\(number)" : number.isNaN ? "NULL" : number > 0 ? "9e999" : "-9e999"
-        case 4: return reals[Int(next() ?? 0) % reals.count]
+        case 4: return FuzzedSQL.reals[Int(next() ?? 0) % FuzzedSQL.reals.count]
         default:
             let count = Int(next() ?? 0) % 48
             let content = input.prefix(count).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
