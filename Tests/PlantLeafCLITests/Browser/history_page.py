@@ -62,13 +62,14 @@ for (const element of document.querySelectorAll(arguments[0])) {
     }
   }
 }
-// Latin words a reader meets: not in a name or other text isolated left to right (<bdi>,
-// dir="ltr"), nor in a link to another language (named in itself), nor the product's name.
+// Latin words a reader meets: not in a name or other text isolated (<bdi>, dir="ltr", or
+// dir="auto", as the camera's name heads /live), nor in a link to another language (named in
+// itself), nor the product's name.
 const latin = new Set();
 const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 for (let node = walker.nextNode(); node; node = walker.nextNode()) {
   const parent = node.parentElement;
-  if (parent.closest("bdi, [dir=ltr], script, style, title") || parent.closest("[lang]") !== root && parent.closest("[lang]")) continue;
+  if (parent.closest("bdi, [dir=ltr], [dir=auto], script, style, title") || parent.closest("[lang]") !== root && parent.closest("[lang]")) continue;
   for (const word of node.textContent.match(/[A-Za-z]+/g) || []) if (word !== "PlantLeaf") latin.add(word);
 }
 const cells = [...document.querySelectorAll(".day-line-cells rect[class]")].map(rect => [rect.getBoundingClientRect().left, rect.getAttribute("fill")]);
