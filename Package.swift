@@ -37,8 +37,8 @@ let package = Package(
         // The resize's inner loops with SIMD intrinsics (SSE4.1/AVX2 chosen at run time, NEON);
         // the portable Swift loops stay as their reference and fallback.
         .target(name: "CResample"),
-        // Dependencies run one way: core <- camera, core <- bench, core <- mqtt, core <- journal <- serve,
-        // and the command line over all six. Serve reads the journal; none of the others over the core uses another.
+        // Dependencies run one way: core <- camera, core <- bench, core <- mqtt, core <- journal <- lessons <- serve,
+        // and the command line over all seven (docs/pipeline.md's table, checked by ModuleTableTests).
         // The core: LiteRT, decoding, resizing, frame conversion, scoring, the Classifier, and the
         // machine-readable result every front end writes.
         // Its Embedded/ folder holds the text catalogue, one file per language (Locales/en.json...).
