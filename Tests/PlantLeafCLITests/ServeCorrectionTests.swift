@@ -214,7 +214,7 @@ import Testing
 
     /// The floor "a correction made on the page changes the answer for the same photo uploaded
     /// again", in Chromium at a phone's size in Arabic, with an Arabic name.
-    @Test func correctionOnThePageChangesTheAnswerForTheSamePhoto() throws {
+    @Test func correctionInTheBrowserChangesTheAnswerForTheSamePhoto() throws {
         let (server, _, folder) = try Self.server()
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let name = "خيار — البياض الزغبي"
