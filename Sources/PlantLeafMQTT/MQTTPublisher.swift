@@ -35,7 +35,7 @@ public final class MQTTPublisher: Sendable {
     public static let offlinePayload = "offline"
     /// Seconds the publisher waits before reconnecting: the first delay, doubled after each
     /// failed attempt up to the last.
-    public static let reconnectDelays = (first: Int(MQTTConnection.firstReconnectDelay), last: Int(MQTTConnection.lastReconnectDelay))
+    public static let reconnectDelays = (first: Int(MQTTLink.firstReconnectDelay), last: Int(MQTTLink.lastReconnectDelay))
 
     public let settings: MQTTSettings
     public let discovery: HomeAssistantDiscovery

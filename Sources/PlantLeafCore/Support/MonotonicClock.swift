@@ -23,3 +23,17 @@ package enum MonotonicClock {
         return Int32(min((deadline - now) / 1_000_000 + 1, 1_000_000))
     }
 }
+
+/// Where a decision that depends on time reads the time: the system's monotonic clock in the
+/// program, a clock set by hand in tests, so what the decision does at each moment is tested
+/// without waiting for it.
+package protocol MonotonicTimeSource: Sendable {
+    /// Now, in nanoseconds on the scale of `MonotonicClock.nanoseconds()`.
+    func nanoseconds() -> UInt64
+}
+
+/// `MonotonicClock` as a time source.
+package struct SystemMonotonicTime: MonotonicTimeSource {
+    package init() {}
+    package func nanoseconds() -> UInt64 { MonotonicClock.nanoseconds() }
+}
