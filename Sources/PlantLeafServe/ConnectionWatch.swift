@@ -12,36 +12,14 @@ import PlantLeafCore
 /// only its own writes, which go on succeeding into the system's buffers long after a viewer has
 /// stopped reading, and stop only once those are full, when nothing counts time at all.
 final class ConnectionWatch: Sendable {
-    private struct Watched {
-        var socket: Int32
-        /// When the request under way (or the next one's head) must be in; nil once answered.
-        var deadline: UInt64?
-        /// "POST /api/classify" once the head is in.
-        var request: String?
-        /// Requests begun on this connection so far.
-        var requests = 0
-        /// How far the client has taken a streamed response; nil when none is being sent.
-        var stream: StreamProgress?
-    }
-
-    /// The bytes a streamed response's client had acknowledged, and since when it has taken
-    /// none while some were waiting for it.
-    private struct StreamProgress {
-        var acknowledged: UInt64 = 0
-        var since: UInt64
-    }
-
     private struct Watch {
-        /// By the library's connection handle, kept as a number: the watch never follows it.
-        var watched: [UInt: Watched] = [:]
+        var deadlines: ExchangeDeadlines
         var stopping = false
         /// The watch's thread, until `stop` joins it.
         var thread: WorkerThread?
     }
 
-    private let watch = Lock(Watch())
-    private let limit: UInt64
-    private let streamLimit: UInt64
+    private let watch: Lock<Watch>
     /// Called (on the watch's thread, under its lock) just before it shuts a socket down: keep it short.
     private let willShutDown: @Sendable () -> Void
     /// Called (on the watch's thread) for each connection it ended: the request, if its head came.
@@ -56,8 +34,7 @@ final class ConnectionWatch: Sendable {
     /// to take nothing of what waits for it.
     init(limitSeconds: Double, streamLimitSeconds: Double, willShutDown: @escaping @Sendable () -> Void,
          onDropped: @escaping @Sendable (String?) -> Void, onStalled: @escaping @Sendable (String?) -> Void) throws(ServeError) {
-        limit = UInt64(limitSeconds * 1e9)
-        streamLimit = UInt64(streamLimitSeconds * 1e9)
+        watch = Lock(Watch(deadlines: ExchangeDeadlines(limitSeconds: limitSeconds, streamLimitSeconds: streamLimitSeconds)))
         self.willShutDown = willShutDown
         self.onDropped = onDropped
         self.onStalled = onStalled
@@ -70,43 +47,30 @@ final class ConnectionWatch: Sendable {
     }
 
     func opened(_ connection: OpaquePointer, socket: Int32) {
-        watch.withLock { $0.watched[key(connection)] = Watched(socket: socket, deadline: MonotonicClock.nanoseconds() + limit) }
+        watch.withLock { $0.deadlines.opened(key(connection), socket: socket, at: MonotonicClock.nanoseconds()) }
     }
 
-    /// A request's head is in: its body must follow within the limit, counted from the connection
-    /// opening or the previous request's end. Returns how many requests the connection has begun.
+    /// See `ExchangeDeadlines.requestStarted`.
     func requestStarted(_ connection: OpaquePointer, _ request: String) -> Int {
-        watch.withLock { watch in
-            watch.watched[key(connection)]?.request = request
-            watch.watched[key(connection)]?.requests += 1
-            return watch.watched[key(connection)]?.requests ?? 1
-        }
+        watch.withLock { $0.deadlines.requestStarted(key(connection), request) }
     }
 
-    /// The request is in whole (or answered before its body): what remains is the server's work
-    /// and the client reading the answer, at its own pace.
     func requestIn(_ connection: OpaquePointer) {
-        watch.withLock { $0.watched[key(connection)]?.deadline = nil }
+        watch.withLock { $0.deadlines.requestIn(key(connection)) }
     }
 
-    /// A streamed response is queued: from now on its client must keep taking what is sent.
     func streamStarted(_ connection: OpaquePointer) {
-        watch.withLock { $0.watched[key(connection)]?.stream = StreamProgress(since: MonotonicClock.nanoseconds()) }
+        watch.withLock { $0.deadlines.streamStarted(key(connection), at: MonotonicClock.nanoseconds()) }
     }
 
-    /// The response went out: the next request on this connection starts its own clock.
     func requestEnded(_ connection: OpaquePointer) {
-        watch.withLock { watch in
-            watch.watched[key(connection)]?.deadline = MonotonicClock.nanoseconds() + limit
-            watch.watched[key(connection)]?.request = nil
-            watch.watched[key(connection)]?.stream = nil
-        }
+        watch.withLock { $0.deadlines.requestEnded(key(connection), at: MonotonicClock.nanoseconds()) }
     }
 
     /// Called by the library before it closes the socket, so the watch never touches a
     /// descriptor that may already belong to another connection.
     func closed(_ connection: OpaquePointer) {
-        watch.withLock { _ = $0.watched.removeValue(forKey: key(connection)) }
+        watch.withLock { $0.deadlines.closed(key(connection)) }
     }
 
     func stop() {
@@ -125,49 +89,33 @@ final class ConnectionWatch: Sendable {
 
     private func run() {
         while true {
-            var dropped: [String?] = []
-            var stalled: [String?] = []
-            let done: Bool = watch.withLock(waitingUntil: { $0.stopping }, deadline: MonotonicClock.nanoseconds() + ConnectionWatch.tick) { watch in
-                if watch.stopping { return true }
-                let now = MonotonicClock.nanoseconds()
-                for (key, entry) in watch.watched {
-                    if let deadline = entry.deadline, now >= deadline {
-                        // Under the lock, so the library cannot close and reuse the descriptor meanwhile.
-                        willShutDown()
-                        shutdown(entry.socket, Int32(SHUT_RDWR))
-                        watch.watched[key]?.deadline = nil
-                        dropped.append(entry.request)
-                    } else if let stream = entry.stream {
-                        let progress = streamProgress(entry.socket, was: stream, now: now)
-                        guard now - progress.since >= streamLimit else {
-                            watch.watched[key]?.stream = progress
-                            continue
-                        }
-                        willShutDown()
-                        discardUnsent(entry.socket)
-                        shutdown(entry.socket, Int32(SHUT_RDWR))
-                        watch.watched[key]?.stream = nil
-                        stalled.append(entry.request)
-                    }
+            let drops: [ExchangeDeadlines.Drop]? = watch.withLock(waitingUntil: { $0.stopping }, deadline: MonotonicClock.nanoseconds() + ConnectionWatch.tick) { watch in
+                if watch.stopping { return nil }
+                let drops = watch.deadlines.tick(at: MonotonicClock.nanoseconds(), progress: ConnectionWatch.sendProgress)
+                // Under the lock, so the library cannot close and reuse a descriptor meanwhile.
+                for drop in drops {
+                    willShutDown()
+                    if drop.reason == .streamStalled { discardUnsent(drop.socket) }
+                    shutdown(drop.socket, Int32(SHUT_RDWR))
                 }
-                return false
+                return drops
             }
-            if done { return }
-            dropped.forEach(onDropped)
-            stalled.forEach(onStalled)
+            guard let drops else { return }
+            for drop in drops {
+                switch drop.reason {
+                case .requestLate: onDropped(drop.request)
+                case .streamStalled: onStalled(drop.request)
+                }
+            }
         }
     }
 
-    /// A stream's client is taking it while it acknowledges bytes, or has nothing waiting for it
-    /// (the stream is waiting for a frame). A slow client makes progress, however slowly; one
-    /// that reads nothing acknowledges nothing once its receive buffer is full.
-    private func streamProgress(_ socket: Int32, was stream: StreamProgress, now: UInt64) -> StreamProgress {
+    /// The kernel's counts of what the socket's client has acknowledged and what waits for it.
+    private static func sendProgress(_ socket: Int32) -> ExchangeDeadlines.SendProgress? {
         var acknowledged: UInt64 = 0
         var waiting: UInt64 = 0
-        // Without the kernel's counts nothing is known: the client is given the benefit of the doubt.
-        guard pl_socket_send_progress(socket, &acknowledged, &waiting) == 0 else { return StreamProgress(acknowledged: stream.acknowledged, since: now) }
-        if waiting == 0 || acknowledged != stream.acknowledged { return StreamProgress(acknowledged: acknowledged, since: now) }
-        return stream
+        guard pl_socket_send_progress(socket, &acknowledged, &waiting) == 0 else { return nil }
+        return ExchangeDeadlines.SendProgress(acknowledged: acknowledged, waiting: waiting)
     }
 
     /// The close that follows resets the connection: what is unsent is thrown away at once

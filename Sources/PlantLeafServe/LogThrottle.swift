@@ -15,19 +15,21 @@ final class LogThrottle: Sendable {
     private let kinds = Mutex<[String: Kind]>([:])
     private let window: UInt64
     private let burst: Int
+    private let clock: any MonotonicTimeSource
     /// The most kinds remembered: the oldest windows are forgotten past it, so kinds made up by a
     /// client (each path its own) cannot grow the table.
     private static let kindsKept = 256
 
-    init(windowSeconds: Double = 10, burst: Int = 10) {
+    init(windowSeconds: Double = 10, burst: Int = 10, clock: any MonotonicTimeSource = SystemMonotonicTime()) {
         window = UInt64(windowSeconds * 1e9)
         self.burst = burst
+        self.clock = clock
     }
 
     /// `line` as it is to be written (with a count of the lines of its kind left out before it),
     /// or nil when it is to be left out.
     func admit(_ line: String, kind: String) -> String? {
-        let now = MonotonicClock.nanoseconds()
+        let now = clock.nanoseconds()
         return kinds.withLock { kinds in
             var entry = kinds[kind] ?? Kind(windowStart: now)
             var note = ""
