@@ -173,6 +173,12 @@ final class MQTTConnection: @unchecked Sendable {
         shared.withLock { $0.link.takeEvents() }
     }
 
+    /// As `takeEvents`, but waits up to `seconds` for the next change when there is none yet.
+    func takeEvents(waitingUpTo seconds: Double) -> [MQTTEvent] {
+        let deadline = MonotonicClock.nanoseconds() + UInt64(max(seconds, 0) * 1e9)
+        return shared.withLock(waitingUntil: { $0.link.hasEvents }, deadline: deadline) { $0.link.takeEvents() }
+    }
+
     /// Has the network thread publish `offline` (retained) if connected, wait up to `timeout`
     /// seconds for the broker to acknowledge everything sent, disconnect and end; waits for that.
     /// A clean disconnect means the broker does not send the last will; the `offline` sent here

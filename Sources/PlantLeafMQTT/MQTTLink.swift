@@ -309,6 +309,8 @@ struct MQTTLink: Sendable {
         return true
     }
 
+    var hasEvents: Bool { !events.isEmpty }
+
     /// The connection changes since the last call, oldest first.
     mutating func takeEvents() -> [MQTTEvent] {
         defer { events.removeAll() }

@@ -145,6 +145,12 @@ public final class MQTTPublisher: Sendable {
         connection.takeEvents()
     }
 
+    /// As ``takeEvents()``, but waits up to `seconds` for the next change when there is none yet:
+    /// for a caller with nothing to do until the link changes (a test waiting for the broker).
+    func takeEvents(waitingUpTo seconds: Double) -> [MQTTEvent] {
+        connection.takeEvents(waitingUpTo: seconds)
+    }
+
     /// Publishes `offline` to the availability topic, waits up to `timeout` seconds for the broker
     /// to acknowledge it and any result still on its way, then disconnects. Later calls do nothing.
     /// A publisher released without it closes the same way without waiting.
