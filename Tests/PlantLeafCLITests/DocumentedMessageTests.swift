@@ -413,11 +413,10 @@ import Testing
         _ = RawHTTP.send(silent, head)
         let start = Date()
         while Date().timeIntervalSince(start) < 40 {
-            let log = server.stderr
-            if log.contains("408 a connection: dropped") && log.contains("408 POST /api/classify: dropped") { break }
             RawHTTP.send(body, [0xFF])
             RawHTTP.send(line, Array("G".utf8))
-            usleep(2_000_000)
+            // A byte every 2 s keeps both under the 10 s idle limit; the drops' lines end the wait.
+            if server.waitForStderr(containing: ["408 a connection: dropped", "408 POST /api/classify: dropped"], timeout: 2) { break }
         }
         return CommandResult(status: 0, stdout: "", stderr: server.stderr(containing: "408 a connection: dropped"))
     }

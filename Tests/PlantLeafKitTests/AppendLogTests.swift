@@ -27,22 +27,25 @@ import Testing
         try #require(mkfifo(path, 0o644) == 0)
         Self.hangUp()
 
-        // Should the open wait for a reader after all, one comes after 5 s, so the test ends.
+        // Should the open wait for a reader after all, one comes after 5 s and stays until the
+        // append returns, so the test ends (and fails: the append waited).
+        let appended = DispatchSemaphore(value: 0), readerCame = DispatchSemaphore(value: 0)
         let reader = Thread {
-            sleep(5)
+            guard appended.wait(timeout: .now() + 5) == .timedOut else { return }
+            readerCame.signal()
             let descriptor = open(path, O_RDONLY | O_NONBLOCK)
-            sleep(1)
+            appended.wait()
             close(descriptor)
         }
         reader.start()
-        let start = Date()
         var reason: String?
         do {
             try log.append("second")
         } catch {
             reason = error.reason
         }
-        #expect(Date().timeIntervalSince(start) < 2)
+        appended.signal()
+        #expect(readerCame.wait(timeout: .now()) == .timedOut, "the append waited for a reader of the FIFO")
         #expect(reason == "is a FIFO (named pipe), not a regular file")
         #expect(try FileReader.readAll(path: path + ".1") == Array("first\n".utf8))
     }

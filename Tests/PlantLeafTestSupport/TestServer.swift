@@ -87,6 +87,17 @@ public final class TestServer {
         return stderr
     }
 
+    /// Whether its stderr holds every one of `texts` within `timeout` seconds; true as soon as it does.
+    public func waitForStderr(containing texts: [String], timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            let log = stderr
+            if texts.allSatisfy(log.contains) { return true }
+            usleep(100_000)
+        } while Date() < deadline
+        return false
+    }
+
     /// Stops it as systemd would (SIGTERM) and waits for it to end.
     public func stop() { process.stop() }
 }
