@@ -431,7 +431,7 @@ private final class ServerContext: Sendable {
 
 /// The library's own lines: kept until the daemon has started, then passed to the server's log,
 /// less those that only repeat what a refusal's or a drop's line has said.
-private final class LibraryLog: Sendable {
+final class LibraryLog: Sendable {
     private struct Lines {
         /// Until the daemon has started, the library's lines are kept: a failure to start is then
         /// said once, as the error; afterwards they go to the log.
@@ -455,7 +455,13 @@ private final class LibraryLog: Sendable {
     private let lines = Mutex(Lines())
     /// The library repeats itself under a flood (a line per refused connection): each line is
     /// its own kind, written a few times a window.
-    private let throttle = LogThrottle()
+    private let throttle: LogThrottle
+    private let clock: any MonotonicTimeSource
+
+    init(clock: any MonotonicTimeSource = SystemMonotonicTime()) {
+        self.clock = clock
+        throttle = LogThrottle(clock: clock)
+    }
 
     var startupLines: [String] { lines.withLock { $0.startupLines } }
 
@@ -465,7 +471,7 @@ private final class LibraryLog: Sendable {
                 lines.refusalsClosing -= 1
                 return
             }
-            let now = MonotonicClock.nanoseconds()
+            let now = clock.nanoseconds()
             lines.dropsClosing.removeAll { $0 < now }
             if !lines.dropsClosing.isEmpty, line.hasPrefix(Self.dropClosingLine) {
                 lines.dropsClosing.removeFirst()
@@ -494,6 +500,6 @@ private final class LibraryLog: Sendable {
 
     /// The watch is about to shut a connection down.
     func expectDropClosing() {
-        lines.withLock { $0.dropsClosing.append(MonotonicClock.nanoseconds() + Self.dropClosingWait) }
+        lines.withLock { $0.dropsClosing.append(clock.nanoseconds() + Self.dropClosingWait) }
     }
 }
