@@ -130,6 +130,7 @@ struct MQTTLink: Sendable {
 
     /// No client could be made for the attempt.
     mutating func clientNotMade(reason: String, at now: UInt64) -> Action {
+        attemptBegins()
         record(.cannotConnect(broker: broker, reason: reason))
         return connectionOver(at: now)
     }

@@ -61,12 +61,14 @@ import Testing
         _ = connect()
         link.ended(.failed(reason: "connection lost"))
         #expect(link.tick(at: now, loopFailed: true) == [.waitUntil(seconds(1))])
+        #expect(link.clientNotMade(reason: "out of memory", at: now) == .waitUntil(seconds(2)), "a client not made backs off too")
         link.attemptBegins()
-        #expect(link.attemptFailed(.unreachable(reason: "connection refused"), at: now) == .waitUntil(seconds(2)))
+        #expect(link.attemptFailed(.unreachable(reason: "connection refused"), at: now) == .waitUntil(seconds(4)))
         // After "lost", the broker still being away is not reported again.
         #expect(link.takeEvents() == [.cannotConnect(broker: Self.broker, reason: "connection refused"),
                                        .connected(broker: Self.broker),
-                                       .lost(broker: Self.broker, reason: "connection lost")])
+                                       .lost(broker: Self.broker, reason: "connection lost"),
+                                       .cannotConnect(broker: Self.broker, reason: "out of memory")])
     }
 
     @Test func aBrokerThatTakesTheConnectionAndNeverAnswersIsGivenUpOnAfterFiveSeconds() {
