@@ -136,6 +136,19 @@ import Testing
                                        .connected(broker: Self.broker)])
     }
 
+    @Test func aConnectionThatEndsBeforeTheAnswerIsAFailedAttemptReportedOnce() {
+        for delay in [1.0, 2, 4] {
+            link.attemptBegins()
+            link.connectSent(at: now)
+            link.ended(.failed(reason: "connection reset by peer"))
+            #expect(link.tick(at: now, loopFailed: true) == [.waitUntil(seconds(delay))])
+        }
+        link.ended(.expected)
+        #expect(link.takeEvents() == [.cannotConnect(broker: Self.broker, reason: "connection reset by peer")],
+                "our own disconnect is no news")
+        #expect(link.connected == false)
+    }
+
     @Test func aRefusalIsReportedOnceAndIsTheFirstAnswer() {
         for _ in 0..<3 {
             link.attemptBegins()
