@@ -28,6 +28,10 @@ processes=(
     "kit:^PlantLeafKitTests\."
     "camera:^PlantLeafCameraTests\."
 )
+# The camera process is the run's longest (its VM emulates every instruction), and the others
+# have time to spare: they run at a lower priority, so that the VM is not the one kept waiting
+# for a core.
+lower_priority="cli kit"
 # The tests whose floors make test-perf checks (TestPaths.checksFloors): run alone, with nothing
 # else on the machine's cores but what they measure.
 floors='HostileImageTests|ServeHostileTests|oversizedUploadsAreRefusedQuickly|slowClientsNeitherBlockOthersNorStay|unreleasedQoS2PublishesDoNotGrowMemory|resumesAfterTheBrokerRestartsWithOnlyTheNewestResult|tlsToARefusingPortBacksOffAndSaysSoPromptly'
@@ -42,7 +46,9 @@ started=$SECONDS
 pids=()
 for process in "${processes[@]}"; do
     name=${process%%:*} filter=${process#*:}
-    NO_COLOR=1 "$bin" --testing-library swift-testing --filter "$filter" "$@" > "$logs/$name.log" 2>&1 &
+    niceness=0
+    case " $lower_priority " in *" $name "*) niceness=5;; esac
+    NO_COLOR=1 nice -n $niceness "$bin" --testing-library swift-testing --filter "$filter" "$@" > "$logs/$name.log" 2>&1 &
     pids+=($!)
 done
 
