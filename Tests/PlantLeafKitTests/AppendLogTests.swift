@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlantLeafCommandLine
 import PlantLeafCore
 import PlantLeafTestSupport
 import Testing

@@ -1,6 +1,7 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
 @testable import PlantLeafBench
+import PlantLeafSupport
 import Testing
 
 /// The bench report's fixed-decimal numbers, ratios and latency histogram rows.

@@ -1,6 +1,7 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
 import PlantLeafCommandLine
+import PlantLeafSupport
 import Testing
 
 /// camera's records, summary and status block, whole, from results made here.

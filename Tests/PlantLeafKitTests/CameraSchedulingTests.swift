@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PlantLeafCamera
 import PlantLeafCore
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

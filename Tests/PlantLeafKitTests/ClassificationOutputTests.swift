@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafSupport
 import Testing
 
 /// classify's three output forms, whole, from a result made here.

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafSupport
 import Testing
 
 /// The one number formatter every output goes through.

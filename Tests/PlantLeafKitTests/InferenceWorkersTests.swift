@@ -1,6 +1,7 @@
 import CScheduler
 import Glibc
 import PlantLeafCore
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 import Testing
 
 /// The core's JSON reader: the values it reads, every escape, and each way bytes are refused,

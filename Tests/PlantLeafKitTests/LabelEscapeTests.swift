@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

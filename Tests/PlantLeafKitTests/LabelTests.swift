@@ -1,6 +1,7 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
+import PlantLeafSupport
 import Testing
 
 /// Statistics against values worked out by hand (type-7 percentiles: rank p/100 x (n - 1)).

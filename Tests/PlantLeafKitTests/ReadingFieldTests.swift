@@ -2,6 +2,7 @@ import Foundation
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafMQTT
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import PlantLeafCore
 @testable import PlantLeafCamera
 import PlantLeafMQTT
+import PlantLeafSupport
 import Testing
 
 /// The one record every front end writes: what each writes reads back as the same record, old

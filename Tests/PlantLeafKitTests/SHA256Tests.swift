@@ -1,6 +1,7 @@
 @testable import PlantLeafCore
 @testable import PlantLeafCamera
 import PlantLeafServe
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import PlantLeafCore
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafSupport
 import Testing
 
 /// Calendar times in camera records: ISO 8601, milliseconds, the local offset.

@@ -53,12 +53,6 @@ public enum SHA256 {
         return state.flatMap { word in stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 
-    /// The digest of a file's contents, or nil when it cannot be read.
-    public static func hex(ofFile path: String) -> String? {
-        guard let bytes = try? FileReader.readAll(path: path) else { return nil }
-        return hex(of: bytes)
-    }
-
     private static func compress(_ block: UnsafeBufferPointer<UInt8>, into state: inout [UInt32]) {
         var schedule = [UInt32](repeating: 0, count: 64)
         for index in 0..<16 {

@@ -1,16 +1,8 @@
 import Glibc
+import PlantLeafSupport
 
-/// Why a system call failed: its errno, and the system's words for it.
-public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var code: Int32
-
-    /// Pass `errno` right after the failed call: any later call may change it.
-    public init(_ code: Int32) { self.code = code }
-
-    /// strerror's text, lower-cased to sit inside a sentence ("permission denied").
-    public var reason: String { String(cString: strerror(code)).lowercased() }
-    public var description: String { reason }
-
+// SystemError itself is PlantLeafSupport's, which knows no catalogue: its words for people are here.
+extension SystemError {
     /// The reason in `catalogue`'s language: the catalogue's words for the failures a file or a
     /// folder meets, strerror's for the rarer rest (the process does not set a locale, so the C
     /// library speaks English). The English catalogue's words are strerror's own.

@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafSupport
 
 extension FileWriter {
     /// Creates or replaces `path` with `bytes`, whole or not at all: the bytes go to a temporary

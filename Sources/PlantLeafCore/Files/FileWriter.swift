@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafSupport
 
 /// Writes whole files with plain POSIX calls, so an error carries the system's own reason.
 package enum FileWriter {

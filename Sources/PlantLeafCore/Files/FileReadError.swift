@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafSupport
 
 /// Why a path gave no bytes to read or no images to classify (the caller knows which path): the
 /// system's reason, a file of a kind that is not read, a size past the limit, or what walking a

@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafSupport
 
 /// Reads whole files with plain POSIX calls, so an error carries the system's own reason.
 /// Only regular files are read: a FIFO would wait for a writer forever, a device never ends or

@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafSupport
 
 /// The running executable's path and the folders around it, where PlantLeaf finds what it was
 /// installed or built with. Never the working directory: running plantleaf in a folder must not

@@ -1,4 +1,6 @@
 import Glibc
+import PlantLeafCore
+import PlantLeafSupport
 
 /// The write end of the hang-up pipe, for the signal handler (which can reach only globals).
 nonisolated(unsafe) private var hangupPipeWriteEnd: Int32 = -1
