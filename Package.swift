@@ -77,7 +77,21 @@ let package = Package(
                 path: "Tests/PlantLeafTestSupport"),
         // Fuzz driver (seeds, replay; libFuzzer when built by `make fuzz`), targets in PlantLeafTestSupport.
         .executableTarget(name: "plantleaf-fuzz", dependencies: ["PlantLeafTestSupport", "CFuzzer"], path: "Fuzz"),
-        .testTarget(name: "PlantLeafKitTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafJournal", "PlantLeafLessons", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport", "CPNG"]),
+        // One unit-test target per module, each depending on its module and the modules under it
+        // (a test that checks several modules' forms of one thing lives with the lowest module that
+        // sees them all: the record's and catalogue's checks with the command line's).
+        .testTarget(name: "PlantLeafSupportTests", dependencies: ["PlantLeafSupport"]),
+        .testTarget(name: "PlantLeafCoreTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafTestSupport", "CLibraryLoader", "CPNG", "CScheduler"]),
+        // PlantLeafCameraTests is the camera fixture's VM suite (below); these need no camera.
+        .testTarget(name: "PlantLeafCameraUnitTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafCamera", "PlantLeafTestSupport"]),
+        .testTarget(name: "PlantLeafBenchTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafBench", "PlantLeafTestSupport"]),
+        .testTarget(name: "PlantLeafMQTTTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafMQTT", "PlantLeafTestSupport"]),
+        .testTarget(name: "PlantLeafJournalTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafJournal", "PlantLeafTestSupport"]),
+        .testTarget(name: "PlantLeafLessonsTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafLessons", "PlantLeafTestSupport"]),
+        .testTarget(name: "PlantLeafServeTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafJournal", "PlantLeafServe", "PlantLeafTestSupport"]),
+        .testTarget(name: "PlantLeafCommandLineTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafCamera", "PlantLeafJournal", "PlantLeafMQTT", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport"]),
+        // The helpers' own tests (the runner, temporary folders, the diff) and the fuzz seeds.
+        .testTarget(name: "PlantLeafTestSupportTests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafServe", "PlantLeafCommandLine", "PlantLeafTestSupport"]),
         // Expected/ holds the recorded whole outputs HelpTextTests compares with; Browser/ the script
         // ServeBrowserTests drives Chromium with.
         .testTarget(name: "PlantLeafCLITests", dependencies: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafJournal", "PlantLeafLessons", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT", "PlantLeafCommandLine", "PlantLeafTestSupport"],
