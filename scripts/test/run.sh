@@ -20,12 +20,13 @@ bin=${TEST_BINARY:-$(swift build --show-bin-path)/PlantLeafPackageTests.xctest}
 logs=.build/test-output/test-run
 mkdir -p "$logs"
 
-# The processes, by test target: the end-to-end tests, the unit tests, and the camera tests,
-# whose one VM boot (minutes, under TCG) starts at once in a process of its own rather than when
-# a busy process gets to it.
+# The processes, by test target: the end-to-end tests, the unit tests of every module (one
+# target a module), and the camera tests, whose one VM boot (minutes, under TCG) starts at once in
+# a process of its own rather than when a busy process gets to it.
+units='PlantLeafSupportTests|PlantLeafCoreTests|PlantLeafCameraUnitTests|PlantLeafBenchTests|PlantLeafMQTTTests|PlantLeafJournalTests|PlantLeafLessonsTests|PlantLeafServeTests|PlantLeafCommandLineTests|PlantLeafTestSupportTests'
 processes=(
     "cli:^PlantLeafCLITests\."
-    "kit:^PlantLeafKitTests\."
+    "unit:^($units)\."
     "camera:^PlantLeafCameraTests\."
 )
 # The camera process is the run's longest (its VM emulates every instruction), and the others
