@@ -5,8 +5,9 @@ import PackageDescription
 let package = Package(
     name: "PlantLeaf",
     products: [
-        // The library others import: PlantLeafCore alone classifies files; the camera, bench and
-        // MQTT modules add frame sources, benchmark runs and reports, and MQTT publishing on top of it.
+        // The library others import: PlantLeafCore (over PlantLeafSupport) alone classifies files;
+        // the camera, bench and MQTT modules add frame sources, benchmark runs and reports, and MQTT
+        // publishing on top of it.
         .library(name: "PlantLeafKit", targets: ["PlantLeafSupport", "PlantLeafCore", "PlantLeafCamera", "PlantLeafBench", "PlantLeafMQTT"]),
         .executable(name: "plantleaf", targets: ["plantleaf"]),
     ],
