@@ -32,7 +32,7 @@ processes=(
 # The camera process is the run's longest (its VM emulates every instruction), and the others
 # have time to spare: they run at a lower priority, so that the VM is not the one kept waiting
 # for a core.
-lower_priority="cli kit"
+lower_priority="cli unit"
 # The tests whose floors make test-perf checks (TestPaths.checksFloors): run alone, with nothing
 # else on the machine's cores but what they measure.
 floors='HostileImageTests|ServeHostileTests|oversizedUploadsAreRefusedQuickly|slowClientsNeitherBlockOthersNorStay|unreleasedQoS2PublishesDoNotGrowMemory|resumesAfterTheBrokerRestartsWithOnlyTheNewestResult|tlsToARefusingPortBacksOffAndSaysSoPromptly'
