@@ -1,7 +1,8 @@
 /// A JSON value as `JSONValue(parsing:)` reads it, for the readers of PlantLeaf's own records
-/// (core has no Foundation, so no JSONSerialization). An object's members are looked up by name,
-/// so their order is not kept; each key is there once, as the reader refuses a key written twice
-/// (other readers would take the first or the last, and disagree on what the text says).
+/// (support and the core use no Foundation, so no JSONSerialization). An object's members are
+/// looked up by name, so their order is not kept; each key is there once, as the reader refuses
+/// a key written twice (other readers would take the first or the last, and disagree on what the
+/// text says).
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)

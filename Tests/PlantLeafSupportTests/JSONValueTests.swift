@@ -1,8 +1,8 @@
 import PlantLeafSupport
 import Testing
 
-/// The core's JSON reader: the values it reads, every escape, and each way bytes are refused,
-/// with where.
+/// PlantLeafSupport's JSON reader: the values it reads, every escape, and each way bytes are
+/// refused, with where.
 @Suite struct JSONValueTests {
     static func parse(_ text: String, maximumDepth: Int = 64, maximumBytes: Int = 1 << 24) throws(JSONReadError) -> JSONValue {
         try JSONValue(parsing: Array(text.utf8), maximumDepth: maximumDepth, maximumBytes: maximumBytes)
