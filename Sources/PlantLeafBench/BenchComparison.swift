@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// `plantleaf bench compare`: boards side by side, per thread count, per stage, and op by op.
 public enum BenchComparison {

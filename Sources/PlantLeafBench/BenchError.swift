@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 /// Why a benchmark could not run or a report could not be read or written: what failed and where.
 public enum BenchError: PlantLeafError {
     case invalidSettings(String)

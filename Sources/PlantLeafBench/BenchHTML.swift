@@ -1,5 +1,6 @@
 import Glibc
 import PlantLeafCore
+import PlantLeafSupport
 
 /// `plantleaf bench compare --html FILE`: the comparison as one self-contained page (inline CSS
 /// and SVG, a few lines of inline script, nothing fetched): per stage one chart with a

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 /// The three ways a benchmark is written out: the readable report, the JSON record (schema
 /// below) and the CSV of every run.
 ///

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import Glibc
+import PlantLeafSupport
 
 /// What `plantleaf bench` measures and how long.
 public struct BenchSettings: Sendable {

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 /// Small text-layout helpers shared by the benchmark report and the comparison.
 enum BenchText {
     /// Milliseconds with microsecond resolution.

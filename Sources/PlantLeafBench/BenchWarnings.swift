@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 /// The conditions that make a benchmark's numbers untrustworthy, each with what to do about it on the machine.
 public enum BenchWarnings {
     /// Above this the SoCs PlantLeaf targets start to throttle (a Raspberry Pi 4/5 soft-limits at 80 °C).

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The `key : value` lines of /proc/cpuinfo.
 struct CPUInfo {

@@ -1,6 +1,7 @@
 import CScheduler
 import Glibc
 import PlantLeafCore
+import PlantLeafSupport
 
 /// A set of CPU numbers, as `bench --cpus 4-7` or `0,2,4-5` names it, and the means to run the
 /// benchmark on them. On a big.LITTLE board (an RK3588's four Cortex-A76 and four A55, say) the

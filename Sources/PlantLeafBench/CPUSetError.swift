@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Why a CPU list could not be read or pinned to.
 public enum CPUSetError: PlantLeafError {

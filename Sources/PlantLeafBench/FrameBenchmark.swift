@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 /// Times the camera's frame → model-input path on recorded frames against the model run, side
 /// by side in one process: how much a frame adds to inference.
 public enum FrameBenchmark {

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import Glibc
+import PlantLeafSupport
 
 /// Reads machine facts from /proc and /sys. The roots are parameters so tests can point the
 /// reader at folders they make; any file that is missing or unreadable reads as unknown.

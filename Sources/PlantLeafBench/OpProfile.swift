@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Where an invoke's time goes, op by op, from LiteRT's profiler over several runs of a
 /// separate, profiling interpreter (so the stage timings beside it are never profiled).

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Why a report's field cannot be read: one line naming the field by its path in the file
 /// (`results[0].stages.invoke.median_ms`).

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The part of a `plantleaf bench --json` report that `plantleaf bench compare` reads, read with
 /// the core's strict JSON reader (UTF-8 only, no key twice in one object) and each field by the

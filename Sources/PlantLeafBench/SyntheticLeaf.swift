@@ -1,6 +1,7 @@
 import PlantLeafCore
 import CJPEG
 import Glibc
+import PlantLeafSupport
 
 /// A made-up leaf photo, encoded as JPEG in memory, for `plantleaf bench --synthetic`: no sample
 /// file is needed, and every board gets the same pixels (the pattern uses only +, -, x, / and

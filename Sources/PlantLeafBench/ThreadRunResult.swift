@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Everything measured with one thread count.
 public struct ThreadRunResult: Sendable {

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Why the camera could not start or stopped early: what failed and on which device, in one line,
 /// in any catalogue's language. The ioctl and system call names, paths and formats stay as they are.

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Why a device, a stream or the folder for saved frames could not be opened or written.
 public enum CameraOpenProblem: Sendable, Equatable {

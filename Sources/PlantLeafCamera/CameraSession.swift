@@ -1,5 +1,6 @@
 import PlantLeafCore
 import Glibc
+import PlantLeafSupport
 import Synchronization
 
 /// Live classification from a V4L2 camera or a motion-JPEG stream: a capture thread keeps the

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Why a set-up step failed.
 public enum CameraSetupProblem: Sendable, Equatable {

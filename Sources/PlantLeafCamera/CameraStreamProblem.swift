@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Why capture stopped part-way: the system call that failed, or what the driver or model did.
 public enum CameraStreamProblem: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// How a session went, for its last report: counts, frame ages, and why it ended.
 public struct CameraSummary: Sendable {

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Why a video node is not one PlantLeaf can capture from: the card and driver it names are its own.
 public enum CaptureDeviceProblem: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The capture thread's work for every source: asks the source for frames until a stop, the end
 /// of the stream, `frameTimeout` seconds without a frame (frames, not bytes: a stream of garbage

@@ -1,6 +1,7 @@
 import PlantLeafCore
 import CV4L2
 import Glibc
+import PlantLeafSupport
 
 /// One dequeued driver buffer. `bytes` points into the driver's mmap'd memory and is valid
 /// until the buffer is queued again (the mailbox copies what it keeps into a `Frame`).

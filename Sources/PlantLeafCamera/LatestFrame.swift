@@ -1,5 +1,6 @@
 import PlantLeafCore
 import Glibc
+import PlantLeafSupport
 
 /// How the capture thread ended.
 package enum CaptureEnd: Sendable {

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import Glibc
+import PlantLeafSupport
 
 /// A motion-JPEG stream from a file, a pipe or standard input as a frame source: read on the
 /// capture thread, split into frames, each whole frame handed to the one-frame mailbox as a

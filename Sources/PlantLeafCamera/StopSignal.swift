@@ -1,5 +1,6 @@
 import PlantLeafCore
 import Glibc
+import PlantLeafSupport
 
 /// The write end of the stop pipe, for the signal handler (which can reach only globals). Set
 /// before the handlers are installed and cleared after they are restored.

@@ -1,6 +1,7 @@
 import PlantLeafCore
 import CV4L2
 import Glibc
+import PlantLeafSupport
 
 /// An open V4L2 capture node (opened non-blocking: frames are waited for with poll).
 public final class V4L2Device {

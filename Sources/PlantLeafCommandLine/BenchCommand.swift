@@ -1,6 +1,7 @@
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafBench
+import PlantLeafSupport
 
 /// `plantleaf bench`: per-stage latency of the classify pipeline on this machine, with the
 /// machine's state recorded; `plantleaf bench compare` lines up saved reports.

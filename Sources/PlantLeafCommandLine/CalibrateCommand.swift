@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// `plantleaf calibrate DIR`: the grower's own leaf reference for the generalist check, made from
 /// photos of their crop in their light with their camera.

@@ -2,6 +2,7 @@ import Glibc
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafBench
+import PlantLeafSupport
 
 /// `plantleaf camera`: live classification of a V4L2 webcam's frames.
 enum CameraCommand {

@@ -4,6 +4,7 @@ import PlantLeafCamera
 import PlantLeafJournal
 import PlantLeafLessons
 import PlantLeafMQTT
+import PlantLeafSupport
 
 /// The camera monitor as `camera` runs it and `serve` runs it beside its pages: the session, its
 /// journal, --log file and MQTT publisher, and the lines it writes on stderr under the command's name.

@@ -1,5 +1,6 @@
 import PlantLeafCamera
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The camera monitor's own options: where frames come from, how they are read, and where the
 /// readings go. `plantleaf camera` lists them in its help; `plantleaf serve` takes the same

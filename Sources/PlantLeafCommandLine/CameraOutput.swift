@@ -2,6 +2,7 @@ import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafBench
 import Glibc
+import PlantLeafSupport
 
 /// What `plantleaf camera` writes. Each classified frame is one JSON line, its `ReadingRecord`
 /// (`CameraResult.record`: "frame", "time", "verdict", "top", "age_ms", "timing_ms" with

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafSupport
 import Synchronization
 
 /// `plantleaf classify`: the top classes for every image file given or found in given folders.

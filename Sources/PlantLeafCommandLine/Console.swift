@@ -1,6 +1,7 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafSupport
 import Synchronization
 
 /// Writes whole lines straight to the file descriptors, so stdout and stderr lines come out in

@@ -2,6 +2,7 @@ import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafJournal
 import PlantLeafMQTT
+import PlantLeafSupport
 
 /// The lines `plantleaf camera` writes on stderr for what happens while it runs: the library
 /// reports typed events, and their wording (and any remedy) lives here with the rest of the

@@ -1,5 +1,6 @@
 import Glibc
 import PlantLeafCore
+import PlantLeafSupport
 
 /// A JSON-lines file read a line at a time in bounded memory: a line longer than the budget is
 /// skipped to its end and reported as too long, never held.

@@ -1,6 +1,7 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafJournal
+import PlantLeafSupport
 
 /// `plantleaf journal export|import|events`: the journal's readings out as JSON lines or CSV, a
 /// camera's --log in as history, and the events with their times.

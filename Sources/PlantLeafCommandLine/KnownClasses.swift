@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafLessons
+import PlantLeafSupport
 
 /// What plantleaf knows, for the help texts: the crops of the model's labels, and the classes the
 /// grower taught in the default lessons file.

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// An argument that is not UTF-8 where PlantLeaf takes it as text. Option values are held as Swift
 /// strings, which turn each invalid byte into U+FFFD, so such a value would name another file

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Ranges of the numeric options more than one subcommand has (docs/command-line.md's "Numeric ranges"
 /// lists every option's). Outside them an option is a usage error, before anything runs.

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The checks an option's text goes through on its way to a value, and the usage errors that
 /// name the option and what it takes.

@@ -2,6 +2,7 @@ import Glibc
 import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafServe
+import PlantLeafSupport
 
 /// The `plantleaf` program: process set-up, the subcommand dispatch and the exit status. The
 /// executable's main.swift only calls `main()`.

@@ -2,6 +2,7 @@ import Glibc
 import PlantLeafCamera
 import PlantLeafCore
 import PlantLeafServe
+import PlantLeafSupport
 import Synchronization
 
 /// `plantleaf serve`: the page, the JSON API and the metrics over HTTP, until SIGINT or SIGTERM.

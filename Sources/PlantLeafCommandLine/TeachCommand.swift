@@ -1,6 +1,7 @@
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafLessons
+import PlantLeafSupport
 
 /// `plantleaf teach`: a grower's own classes (a crop the model does not know, or one of its 38
 /// fitted to their field and camera), learned from a few photos each and kept in the lessons

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The journal's rows as JSON, for `/api/history`, `/api/events` and `plantleaf journal export`.
 public enum JournalJSON {

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 import Synchronization
 
 /// The journal as a running process writes it: each camera reading and upload result, the

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// A row a reader passed over because a column holds what it cannot (a damaged or hand-edited
 /// journal): a value of another type, a NULL where every row has one, or a number out of the

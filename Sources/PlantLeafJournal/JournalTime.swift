@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// An instant as the journal stores it: milliseconds since the Unix epoch (what it sorts and
 /// selects by) and the UTC offset the reading was written with, in minutes (so that an exported

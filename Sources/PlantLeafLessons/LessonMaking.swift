@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// How a photo becomes a lesson and how a new lessons file gets its reference: what
 /// `plantleaf teach add` and serve's corrections share, so a lesson taught either way is the same.

@@ -1,6 +1,7 @@
 import Glibc
 import PlantLeafCore
 import PlantLeafJournal
+import PlantLeafSupport
 
 /// A grower's lessons in an SQLite file of their own (default: beside the journal, which prunes
 /// only itself): each lesson is a class name as the grower wrote it, the model's pooled features

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 /// Home Assistant MQTT discovery: retained config messages that make Home Assistant show a
 /// PlantLeaf camera as one device with these entities, all read from retained topics so that a
 /// restarted Home Assistant shows the last reading at once:

@@ -1,6 +1,7 @@
 import PlantLeafCore
 import CMosquitto
 import Glibc
+import PlantLeafSupport
 
 /// The link to the broker: a network thread of PlantLeaf's own that connects, runs
 /// libmosquitto's loop (mosquitto_loop) and reconnects, doing what ``MQTTLink`` (every decision

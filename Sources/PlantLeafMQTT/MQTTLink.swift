@@ -1,5 +1,3 @@
-import PlantLeafCore
-
 /// Every decision of the link to the broker, as a value: what to do after each event
 /// (connected, lost, publish asked, acknowledged, a pass of libmosquitto's loop at time T),
 /// with time always given, never read. `MQTTConnection` drives libmosquitto from it on its

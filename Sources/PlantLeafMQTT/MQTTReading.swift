@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// One classification as the publisher sends it: the machine-readable record for the result topic,
 /// and what Home Assistant shows, worded here from the verdict and the top classes.

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import Glibc
+import PlantLeafSupport
 
 /// Where and how to publish: the broker, the credentials and the base topic, read from a URL
 /// `mqtt://[user@]host[:port]/base/topic` (or `mqtts://` for TLS) and validated once, up front.

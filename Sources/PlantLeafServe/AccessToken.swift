@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The secret `--token-file` holds. Requests carry it as `Authorization: Bearer TOKEN` or as the
 /// cookie the page's sign-in sets; it is compared through SHA-256 digests byte by byte without an

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import Glibc
+import PlantLeafSupport
 
 /// A client's IP address as bytes (an IPv4 address mapped into IPv6 counted as IPv4), and the
 /// network it is in: its /24 for IPv4, its /64 for IPv6, the blocks one site is usually given.

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Glibc
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Ends connections that take longer than the limit to send a whole request. The library closes
 /// a connection that sends nothing for its idle time, but a client that sends a byte every few

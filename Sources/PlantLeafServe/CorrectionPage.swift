@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The pieces of the pages that corrections and the known plants add, in the page's language:
 /// the "Wrong? Tell PlantLeaf what this is" form under a result, and the "Which plants?" section.

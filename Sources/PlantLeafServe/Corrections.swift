@@ -2,6 +2,7 @@ import Glibc
 import PlantLeafCore
 import PlantLeafJournal
 import PlantLeafLessons
+import PlantLeafSupport
 
 /// "Wrong? Tell PlantLeaf what this is": a grower names a picture on the page (an upload, the
 /// camera's newest reading, a picture the journal keeps) and it becomes a lesson at once, taught

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// A request as the server hands it on: the head, and the body once it has been read whole
 /// (raw, or its form fields when it was a form).

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// A whole response: status, headers and body.
 public struct HTTPResponse: Sendable {

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Glibc
 import PlantLeafCore
+import PlantLeafSupport
 import Synchronization
 
 /// What a server's owner decides about each request: `admit` sees the head before any body is

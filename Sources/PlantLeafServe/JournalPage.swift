@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafJournal
+import PlantLeafSupport
 
 /// `/history` from the journal: what changed and since when. The events newest first, each with
 /// the frame that started it, its class in words, start, end and duration; then one table of the

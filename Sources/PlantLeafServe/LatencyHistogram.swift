@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// A Prometheus histogram of seconds: cumulative counts under each bound, their sum and count.
 struct LatencyHistogram: Sendable {

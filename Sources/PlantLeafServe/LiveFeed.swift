@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The camera's newest reading as `serve` shows it: its record, the frame the model was
 /// given (encoded once, as JPEG, however many viewers there are), and counts for the metrics.

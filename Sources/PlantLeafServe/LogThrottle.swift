@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 import Synchronization
 
 /// Keeps anyone who can reach the port from filling the log: lines of one kind (a status and a

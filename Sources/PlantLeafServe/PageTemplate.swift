@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The pages' HTML files under Embedded/, filled in: `{{key}}` is the catalogue's text of `key`,
 /// escaped; `{{=name}}` is `values[name]`, HTML the server made (and escaped) itself.

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The photos a result page shows beside a diagnosis, to compare the leaf with: the sample
 /// leaves installed with PlantLeaf (samples/plantvillage in a checkout, one folder per class,

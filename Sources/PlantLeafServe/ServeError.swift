@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// Why `plantleaf serve` could not start serving.
 public enum ServeError: PlantLeafError {

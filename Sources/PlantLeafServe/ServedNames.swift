@@ -1,5 +1,6 @@
 import Glibc
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The names and addresses a request's Host header may give. A web page the user visits
 /// elsewhere can point a name of its own at 127.0.0.1 (DNS rebinding) and then read this server

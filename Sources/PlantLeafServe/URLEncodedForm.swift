@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The one field the sign-in needs from an application/x-www-form-urlencoded body, found in a
 /// single pass over the bytes: each pair's name is compared as it is met, and only the value

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafJournal
+import PlantLeafSupport
 
 /// The viewer's clock: every page shows times at the viewer's UTC offset, which the browser tells
 /// in a cookie (`clock.js` sets it on every page); the server's own offset until it has.

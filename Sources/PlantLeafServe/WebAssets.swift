@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The pages `plantleaf serve` shows, from the files under Embedded/ (built into the binary, so it
 /// needs no files and the page no outside request of any kind: its script and style are served

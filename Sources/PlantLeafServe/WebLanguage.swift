@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 /// The language a request's page and answers are in: the one the page's switch chose (its cookie),
 /// else the one the browser asks for most (Accept-Language) of those there is a catalogue for,

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafJournal
+import PlantLeafSupport
 
 /// What `plantleaf serve` answers: the page and its assets (script, style, icon), the JSON API
 /// and the metrics, and with a camera its live view (the newest reading, the frame as a still and

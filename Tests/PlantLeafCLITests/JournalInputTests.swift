@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PlantLeafCore
 import PlantLeafJournal
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

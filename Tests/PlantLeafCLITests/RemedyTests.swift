@@ -4,6 +4,7 @@ import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafBench
 import PlantLeafMQTT
+import PlantLeafSupport
 import Testing
 
 /// The library's errors say what failed and where; the command line adds what to type. These

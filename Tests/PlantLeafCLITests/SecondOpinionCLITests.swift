@@ -1,5 +1,6 @@
 import Foundation
 import PlantLeafCore
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

@@ -155,11 +155,14 @@ import Testing
         let readingsDuringBurst = Mutex(0)
         // Until the camera has read five more frames, or five minutes whatever it did (a bound for
         // a hung server, not a speed: under qemu-user a reading takes most of a second, and a
-        // refused upload a millisecond). A refused client pauses a little, as a phone would.
+        // refused upload a millisecond). A refused client pauses a little, as a phone would. A
+        // queued upload waits behind every camera reading, which under qemu-user on a busy
+        // machine has taken over the usual minute: each client waits as long as the whole burst.
         let giveUp = ContinuousClock.now + .seconds(300)
         ServeHostileTests.inParallel(8) { _ in
             while ContinuousClock.now < giveUp && readingsDuringBurst.withLock({ $0 }) < 5 {
-                let response = try? RawHTTP.exchange(port: port, RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: leaf))
+                let response = try? RawHTTP.exchange(port: port, RawHTTP.request("POST", "/api/classify", headers: ["Content-Type: image/jpeg"], body: leaf),
+                                                     timeout: 300)
                 answers.withLock { $0.append((response?.status ?? 0, response?.headers["retry-after"])) }
                 if response?.status == 503 { usleep(50_000) }
                 let readings = (try? metric("plantleaf_camera_readings_total")) ?? readingsBefore

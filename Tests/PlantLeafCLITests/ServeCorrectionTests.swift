@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PlantLeafCore
+import PlantLeafSupport
 import PlantLeafTestSupport
 import Testing
 

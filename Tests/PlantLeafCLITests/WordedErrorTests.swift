@@ -5,6 +5,7 @@ import Glibc
 import PlantLeafCamera
 import PlantLeafJournal
 import PlantLeafMQTT
+import PlantLeafSupport
 import Testing
 
 /// The errors classify and camera print, with their remedies, come from the catalogue: every

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafSupport
 
 // Every program a test starts goes through here, and every one is bounded: `runCommand` and
 // `runPlantLeafMeasured` kill what is still running at its time limit and throw

@@ -3,6 +3,7 @@ import PlantLeafCore
 import PlantLeafCamera
 import PlantLeafBench
 import PlantLeafServe
+import PlantLeafSupport
 
 /// One entry point that untrusted bytes reach, as the fuzzer drives it: `run` must return for
 /// any input (a trap, a sanitizer report or a failed invariant is a bug), and `seeds` are the

@@ -1,4 +1,4 @@
-import PlantLeafCore
+import PlantLeafSupport
 import Synchronization
 
 /// A monotonic clock that moves only when a test moves it: a decision made by time is then

@@ -1,6 +1,7 @@
 import Foundation
 import PlantLeafCore
 import PlantLeafCamera
+import PlantLeafSupport
 
 /// A mosquitto broker of a test's own (Debian's `mosquitto`), listening on 127.0.0.1 at a free
 /// port, with its config, password file and log in a temporary folder. `stop` and `start` again

@@ -102,6 +102,19 @@ public func jsonObject(_ line: String) -> [String: Any]? {
 
 /// Makes image files in memory with the project's libpng/libjpeg shims.
 public enum TestImages {
+    /// A width x height picture: a red band on the left, a blue band on the right, both as wide as
+    /// the part a centre crop cuts off, and green between (the camera frame suites' picture).
+    public static func bands(width: Int, height: Int) -> RGBImage {
+        let side = (width - height) / 2
+        var pixels: [UInt8] = []
+        for _ in 0..<height {
+            for x in 0..<width {
+                pixels += x < side ? [220, 30, 30] : x >= width - side ? [30, 30, 220] : [30, 200, 40]
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
     /// A JPEG of `pixels` (1, 3 or 4 components a pixel); `exif` becomes an APP1 marker.
     public static func jpeg(_ pixels: [UInt8], width: Int, height: Int, components: Int = 3, quality: Int = 95,
                             progressive: Bool = false, exif: [UInt8]? = nil) -> [UInt8] {

@@ -32,11 +32,12 @@ scripts/setup.sh leaf-reference "$PLANTLEAF_BIN"
 # through the same decoder, resizer and budget code as every other image the suite decodes
 # sanitized, only for longer (four minutes here), and what they measure, peak memory, ASan's
 # shadow memory and quarantine would swamp.
-# The serve pages' browser tests run Chromium (not sanitized itself) three times beside the
-# sanitized suite: the server code they reach runs sanitized in the HTTP and camera-route tests,
-# and the browser's load starved the MQTT tests' TLS handshakes and acknowledgements here.
+# The tests that drive Chromium (each says "Browser" or "browser" in its suite's or its own
+# name) run it, not sanitized itself, beside the sanitized suite: the server code they reach runs
+# sanitized in the HTTP and camera-route tests, and the browser's load starved the MQTT tests'
+# TLS handshakes and acknowledgements here.
 PLANTLEAF_CAMERA_SCENARIOS=yuyv,black "$swift" test --skip-build "${sanitize[@]}" --skip mjpegThroughLoopback --skip alternatingLeavesThroughUnpatchedLoopback \
-    --skip everyIntervalWaitsForAnUnpluggedCamera --skip previewInTmuxShowsTheLeaf --skip ServeBrowserTests
+    --skip everyIntervalWaitsForAnUnpluggedCamera --skip previewInTmuxShowsTheLeaf --skip '[Bb]rowser'
 echo "test-sanitize: sanitized build and tests took $((SECONDS - start)) s"
 
 make --no-print-directory fuzz-build

@@ -20,14 +20,19 @@ bin=${TEST_BINARY:-$(swift build --show-bin-path)/PlantLeafPackageTests.xctest}
 logs=.build/test-output/test-run
 mkdir -p "$logs"
 
-# The processes, by test target: the end-to-end tests, the unit tests, and the camera tests,
-# whose one VM boot (minutes, under TCG) starts at once in a process of its own rather than when
-# a busy process gets to it.
+# The processes, by test target: the end-to-end tests, the unit tests of every module (one
+# target a module), and the camera tests, whose one VM boot (minutes, under TCG) starts at once in
+# a process of its own rather than when a busy process gets to it.
+units='PlantLeafSupportTests|PlantLeafCoreTests|PlantLeafCameraUnitTests|PlantLeafBenchTests|PlantLeafMQTTTests|PlantLeafJournalTests|PlantLeafLessonsTests|PlantLeafServeTests|PlantLeafCommandLineTests|PlantLeafTestSupportTests'
 processes=(
     "cli:^PlantLeafCLITests\."
-    "kit:^PlantLeafKitTests\."
+    "unit:^($units)\."
     "camera:^PlantLeafCameraTests\."
 )
+# The camera process is the run's longest (its VM emulates every instruction), and the others
+# have time to spare: they run at a lower priority, so that the VM is not the one kept waiting
+# for a core.
+lower_priority="cli unit"
 # The tests whose floors make test-perf checks (TestPaths.checksFloors): run alone, with nothing
 # else on the machine's cores but what they measure.
 floors='HostileImageTests|ServeHostileTests|oversizedUploadsAreRefusedQuickly|slowClientsNeitherBlockOthersNorStay|unreleasedQoS2PublishesDoNotGrowMemory|resumesAfterTheBrokerRestartsWithOnlyTheNewestResult|tlsToARefusingPortBacksOffAndSaysSoPromptly'
@@ -42,7 +47,9 @@ started=$SECONDS
 pids=()
 for process in "${processes[@]}"; do
     name=${process%%:*} filter=${process#*:}
-    NO_COLOR=1 "$bin" --testing-library swift-testing --filter "$filter" "$@" > "$logs/$name.log" 2>&1 &
+    niceness=0
+    case " $lower_priority " in *" $name "*) niceness=5;; esac
+    NO_COLOR=1 nice -n $niceness "$bin" --testing-library swift-testing --filter "$filter" "$@" > "$logs/$name.log" 2>&1 &
     pids+=($!)
 done
 

@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// The words PlantLeaf shows people, in one language: the pages, the verdicts' headings and
 /// advice, the class names, the command line's text. Each language is one file,
 /// `Embedded/Locales/CODE.json` (a flat object of key and text, the text's `{name}` filled in by

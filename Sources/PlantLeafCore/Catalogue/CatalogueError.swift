@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// Why a language file of the catalogue cannot be read.
 package enum CatalogueError: Error, CustomStringConvertible {
     case notJSON(JSONReadError)

@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// An error whose words for people are the catalogue's, so a command prints it in the reader's
 /// language. `message` and `details` (and so `description`, the JSON and CSV "error" fields, the
 /// logs) are the English texts: machines and operators read one language.

@@ -1,5 +1,6 @@
 import CJPEG
 import CPNG
+import PlantLeafSupport
 
 /// Where a decoder puts an image, a row at a time, so no caller needs the whole image in memory.
 public protocol DecodedRowSink: AnyObject {

@@ -1,5 +1,6 @@
 import CJPEG
 import Glibc
+import PlantLeafSupport
 
 /// Encodes RGB images as baseline JPEG with the project's libjpeg-turbo shim.
 public enum JPEGEncoder {

@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafSupport
 import Synchronization
 
 /// What happened to one input of a batch.

@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// The three forms `plantleaf classify` writes a result in, and their schema:
 /// - text: the path, then the verdict line (`verdictLine`), the reason's advice when it is not a
 ///   diagnosis, then one line per class: the score as a percentage with one decimal, and the

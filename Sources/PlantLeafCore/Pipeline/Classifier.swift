@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// The whole classify path: file → RGB rows → resize → model input → LiteRT → top-k classes.
 /// Every caller (batch, bench, camera, frame benchmark) goes through these steps; none reaches
 /// into the interpreter, quantiser or decoder.

@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafSupport
 
 /// Expands command-line paths into the image files to classify: files as given (their bytes
 /// decide the format later), folders walked recursively for image extensions, sorted. Nothing

@@ -1,4 +1,5 @@
 import CScheduler
+import PlantLeafSupport
 
 /// Model instances each on a thread of its own, pinned to a CPU of its own where the process may
 /// use as many CPUs as there are instances, fed by one bounded queue that every front end shares:

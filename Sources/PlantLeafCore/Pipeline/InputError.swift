@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// Why an image (`Cause` is `ImageError`) or camera frame (`FrameError`) could not become model
 /// input: the input itself, or the runtime.
 public enum InputError<Cause: PlantLeafError>: WordedError {

@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// One member of a reading record, declared once in `ReadingRecord.fields` (or, for each scored
 /// class, in `ReadingRecord.classFields`): its JSON key, type, decimals, whether every record has
 /// it, and where each other form puts it. Every form is derived from these tables: the record's

@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// One reading as every front end writes it: classify's JSON lines (and its CSV rows, the record
 /// flattened), the camera's lines on stdout and in its --log, the MQTT result payload, and serve's
 /// /api/classify and /api/latest answers. Its members are declared once, in `fields` and

@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// Why a line is not a reading record `ReadingRecord(decoding:)` can read.
 public enum ReadingRecordError: PlantLeafError {
     /// Not JSON, or over the reader's limits: a line cut short, damaged bytes.

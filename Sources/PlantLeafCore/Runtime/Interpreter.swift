@@ -1,4 +1,5 @@
 import CLiteRt
+import PlantLeafSupport
 
 /// One model compiled for the CPU by LiteRT, with a host-memory buffer for its single input and
 /// its first output. LiteRT reads the model from the bytes its `ModelFile` mapped and checked.

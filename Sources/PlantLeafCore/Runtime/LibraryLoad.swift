@@ -1,4 +1,5 @@
 import CLibraryLoader
+import PlantLeafSupport
 
 /// What a library opened at run time (LiteRT, libsqlite3, libmosquitto, libmicrohttpd) came to,
 /// read once from the loader's code and detail: each module words its own error from it.

@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafSupport
 
 /// A model file mapped into memory and checked before LiteRT sees it: LiteRT trusts the
 /// flatbuffer it is given, so a file that is not one, or a damaged one, is refused here with a

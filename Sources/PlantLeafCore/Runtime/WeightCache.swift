@@ -1,4 +1,5 @@
 import Glibc
+import PlantLeafSupport
 
 /// What became of the XNNPACK weight cache when an interpreter was compiled.
 public enum WeightCacheState: Equatable, Sendable {

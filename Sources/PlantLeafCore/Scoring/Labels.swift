@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// Class names in the model's output order, one a line. Blank lines and lines starting with '#'
 /// are skipped, so a label file can say where its names come from.
 public struct Labels: Sendable, Equatable {

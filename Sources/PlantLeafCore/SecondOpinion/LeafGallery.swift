@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// A gallery of photos as the generalist model sees them: each photo cut and resized as the leaf
 /// model would see it (the centred square, bilinear), and the generalist's output for it. What
 /// `plantleaf calibrate` makes a grower's leaf reference from, and counts passing photos with.

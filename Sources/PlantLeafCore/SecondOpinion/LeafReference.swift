@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// What leaf photos look like to the generalist model: the mean of its output distributions over
 /// a gallery of leaf photos. A picture whose distribution is far from it is not a leaf photo of
 /// the kind the leaf model learned, whatever the leaf model says of it (`SecondOpinion`).

@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// The generalist second opinion: an ImageNet model that knows birds, food, people, vehicles and
 /// textures looks at the same model-size picture the leaf model saw, and its output distribution
 /// is compared with what it gives leaf photos (`LeafReference`). The leaf model names one of its

@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 /// Why a list of verdict checks could not be read.
 public enum VerdictChecksError: PlantLeafError {
     /// A name that is no check (an empty one when the list is empty or has ",,").
