@@ -118,10 +118,10 @@ enum JournalPage {
         if let corrections {
             let items = uploads.map { upload in
                 let address = JournalPicture.reading.address(id: upload.id)
-                return PageTemplate.render("kept-upload.html", catalogue, ["address": address, "time": escaped(TimeText.readable(viewers(upload.time, now), in: catalogue)),
+                return PageTemplate.serve.render("kept-upload.html", catalogue, ["address": address, "time": escaped(TimeText.readable(viewers(upload.time, now), in: catalogue)),
                                                                            "correct": corrections.form(picture: address, catalogue: catalogue)])
             }
-            return PageTemplate.render("kept-uploads.html", catalogue, ["items": items.joined()])
+            return PageTemplate.serve.render("kept-uploads.html", catalogue, ["items": items.joined()])
         }
         return "<section>\n<h2>\(escaped(catalogue["journal.upload-pictures"]))</h2>\n<p class=\"strip\">" + uploads.map { upload in
             let label = escaped(TimeText.readable(viewers(upload.time, now), in: catalogue))
@@ -205,7 +205,7 @@ enum JournalPage {
                 let index = Int((row.periodStart.milliseconds - start) / quarter)
                 if quarters.indices.contains(index) { quarters[index] = ReadingMeaning.mostOf(row.counts) }
             }
-            text += PageTemplate.render("day-line.html", catalogue, [
+            text += PageTemplate.serve.render("day-line.html", catalogue, [
                 "title": isolating(catalogue, "journal.day-line", ["camera": camera]),
                 "summary": escaped(dayLineSummary(quarters, start: start, now: now, catalogue: catalogue)),
                 "cells": dayLineCells(quarters, rightToLeft: catalogue.isRightToLeft),

@@ -12,17 +12,17 @@ enum WebAssets {
     /// `referenceClasses`, the classes whose reference pictures it shows beside a diagnosis.
     static func page(_ catalogue: Catalogue, linksHistory: Bool = false, corrections: Corrections? = nil, referenceClasses: [String] = []) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title"], head: linkedAssets + scriptTag + correctionScriptTag,
-                      main: PageTemplate.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""),
+                      main: PageTemplate.serve.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""),
                                                                            "result": result(catalogue, correction: corrections?.form(picture: "photo", catalogue: catalogue),
                                                                                             referenceClasses: referenceClasses),
-                                                                           "history": linksHistory ? PageTemplate.render("history-link.html", catalogue) : "",
+                                                                           "history": linksHistory ? PageTemplate.serve.render("history-link.html", catalogue) : "",
                                                                            "known": corrections?.knownPlants(catalogue: catalogue) ?? ""])))
     }
 
     /// The camera's page: its name, its frames as they are read, and the newest reading beside them.
     static func livePage(_ catalogue: Catalogue, cameraName: String, corrections: Corrections? = nil, referenceClasses: [String] = []) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title.live"], head: linkedAssets + scriptTag + correctionScriptTag, page: "/live",
-                      main: PageTemplate.render("live.html", catalogue, ["camera-name": HTMLText.escaped(cameraName),
+                      main: PageTemplate.serve.render("live.html", catalogue, ["camera-name": HTMLText.escaped(cameraName),
                                                                           "status": status(catalogue, waiting: HTMLText.escaped(catalogue["page.waiting"])),
                                                                           "result": result(catalogue, correction: corrections?.form(picture: "live", catalogue: catalogue),
                                                                                            referenceClasses: referenceClasses)])))
@@ -30,13 +30,13 @@ enum WebAssets {
 
     /// The status line (and the details of a problem) of the photo page and the camera's.
     private static func status(_ catalogue: Catalogue, waiting: String) -> String {
-        PageTemplate.render("status.html", catalogue, ["waiting": waiting])
+        PageTemplate.serve.render("status.html", catalogue, ["waiting": waiting])
     }
 
     /// Where the script draws a reading, and the words it says, in the page's language; with the
     /// correction form, and the classes whose reference pictures it shows beside a diagnosis.
     private static func result(_ catalogue: Catalogue, correction: String?, referenceClasses: [String]) -> String {
-        PageTemplate.render("result.html", catalogue, ["texts": scriptTexts(catalogue), "correct": correction ?? "",
+        PageTemplate.serve.render("result.html", catalogue, ["texts": scriptTexts(catalogue), "correct": correction ?? "",
                                                        "credit": JournalPage.isolating(catalogue, "page.references.credit", ReferencePictures.credit),
                                                        "reference-classes": dataBlock("[" + referenceClasses.map(JSONObject.quote).joined(separator: ", ") + "]")])
     }
@@ -64,7 +64,7 @@ enum WebAssets {
     /// `title`, then `head`), the PlantLeaf heading with the switch to the other languages, and
     /// `main`, the page's content; the language switch comes back to `page`.
     static func document(_ catalogue: Catalogue, title: String, head: String, page: String = "/", main: String) -> String {
-        PageTemplate.render("document.html", catalogue, ["lang": catalogue.language, "dir": catalogue.isRightToLeft ? "rtl" : "ltr",
+        PageTemplate.serve.render("document.html", catalogue, ["lang": catalogue.language, "dir": catalogue.isRightToLeft ? "rtl" : "ltr",
                                                          "title": HTMLText.escaped(title), "head": head, "main": main,
                                                          "languages": languageLinks(catalogue, page: page)])
     }
@@ -86,7 +86,7 @@ enum WebAssets {
         let notice = wrongToken ? "<p class=\"error\" role=\"alert\">" + HTMLText.escaped(catalogue["page.sign-in.wrong"]) + "</p>" : ""
         let head = "<link rel=\"icon\" href=\"\(iconAddress)\" type=\"image/svg+xml\">\n<style>" + styleText + "</style>"
         var response = html(document(catalogue, title: catalogue["page.title.sign-in"], head: head,
-                                     main: PageTemplate.render("sign-in.html", catalogue, ["notice": notice])))
+                                     main: PageTemplate.serve.render("sign-in.html", catalogue, ["notice": notice])))
         response.status = wrongToken ? 401 : 200
         return response
     }

@@ -1,0 +1,52 @@
+/// HTML files filled in: the one way PlantLeaf writes a page (serve's pages, bench's report).
+/// Each module keeps its files under its Embedded/ folder (`EmbeddedFiles.text`) and makes its
+/// `PageTemplate` of them; the markup stays in the files, the Swift code fills in the values.
+/// `{{key}}` is the catalogue's text of `key`, escaped; `{{=name}}` is `values[name]`, HTML the
+/// program made (and escaped, `HTMLText`) itself. A file's last line end is left out: it is the
+/// editor's, not the page's, so that a file can be a piece of a line (a table cell, a swatch).
+package struct PageTemplate: Sendable {
+    private let files: [String: String]
+
+    /// The files by name ("photo.html"), as `EmbeddedFiles.text` holds them.
+    package init(_ files: [String: String]) {
+        self.files = files
+    }
+
+    /// The file `name` ("photo.html") with its fields filled in from `catalogue` and `values`. A
+    /// value not given is left empty (the page tests render every page and find none left).
+    package func render(_ name: String, _ catalogue: Catalogue, _ values: [String: String] = [:]) -> String {
+        pieces(of: name).map { piece in
+            guard let field = piece.field else { return String(piece.text) }
+            if field.hasPrefix("=") { return piece.text + (values[String(field.dropFirst())] ?? "") }
+            return piece.text + HTMLText.escaped(catalogue[String(field)])
+        }.joined()
+    }
+
+    /// The file `name` with its `{{=name}}` fields filled in, for a page in English only (bench's
+    /// report): its words are in the file.
+    package func render(_ name: String, _ values: [String: String] = [:]) -> String {
+        render(name, Catalogue.english, values)
+    }
+
+    /// The catalogue keys (`{{key}}`) the file `name` uses, for the tests.
+    package func keys(in name: String) -> [String] {
+        pieces(of: name).compactMap { $0.field }.filter { !$0.hasPrefix("=") }.map(String.init)
+    }
+
+    /// The names of the files.
+    package var fileNames: [String] { files.keys.sorted() }
+
+    /// The file's text cut at its fields: each piece is the text before a field, and the field's
+    /// name between the braces (nil for the text after the last field).
+    private func pieces(of name: String) -> [(text: Substring, field: Substring?)] {
+        var pieces: [(text: Substring, field: Substring?)] = []
+        var rest = (files[name] ?? "")[...]
+        if rest.hasSuffix("\n") { rest = rest.dropLast() }
+        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
+            pieces.append((rest[..<open.lowerBound], rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        pieces.append((rest, nil))
+        return pieces
+    }
+}
