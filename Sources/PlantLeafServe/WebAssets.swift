@@ -56,7 +56,7 @@ enum WebAssets {
 
     /// The icon and the style sheet, as the pages link them once signed in (or without a token).
     static let linkedAssets = EmbeddedFiles.text["assets.html"] ?? ""
-    private static let scriptTag = "<script src=\"/app.js\" defer></script>"
+    private static let scriptTag = EmbeddedFiles.text["app-script.html"] ?? ""
     /// The script that sends the correction forms (Corrections), apart from app.js: the history page has it alone.
     static let correctionScriptTag = EmbeddedFiles.text["correct-script.html"] ?? ""
 
@@ -73,8 +73,10 @@ enum WebAssets {
     /// and comes back to `page` (`?to=`, one of `WebLanguage.returnPages`).
     private static func languageLinks(_ catalogue: Catalogue, page: String) -> String {
         Catalogue.languages.filter { $0 != catalogue.language }.compactMap { Catalogue(language: $0) }.map { other in
-            "<a href=\"\(WebLanguage.switchPath)\(other.language)\(page == "/" ? "" : "?to=" + page)\" lang=\"\(other.language)\" hreflang=\"\(other.language)\" "
-                + "dir=\"\(other.isRightToLeft ? "rtl" : "ltr")\">\(HTMLText.escaped(other.nativeName))</a>"
+            PageTemplate.serve.render("language-link.html", catalogue, [
+                "address": HTMLText.escaped(WebLanguage.switchPath + other.language + (page == "/" ? "" : "?to=" + page)), "language": other.language,
+                "direction": other.isRightToLeft ? "rtl" : "ltr", "name": HTMLText.escaped(other.nativeName),
+            ])
         }.joined(separator: " ")
     }
 
@@ -83,8 +85,8 @@ enum WebAssets {
     /// the icon as a data: address, each allowed by the page's own policy (`signInPolicy`). The
     /// hidden user name is for password managers, which then keep the token under "plantleaf".
     static func signInPage(wrongToken: Bool, catalogue: Catalogue) -> HTTPResponse {
-        let notice = wrongToken ? "<p class=\"error\" role=\"alert\">" + HTMLText.escaped(catalogue["page.sign-in.wrong"]) + "</p>" : ""
-        let head = "<link rel=\"icon\" href=\"\(iconAddress)\" type=\"image/svg+xml\">\n<style>" + styleText + "</style>"
+        let notice = wrongToken ? PageTemplate.serve.render("sign-in-wrong.html", catalogue) : ""
+        let head = PageTemplate.serve.render("sign-in-head.html", catalogue, ["icon": iconAddress, "style": styleText])
         var response = html(document(catalogue, title: catalogue["page.title.sign-in"], head: head,
                                      main: PageTemplate.serve.render("sign-in.html", catalogue, ["notice": notice])))
         response.status = wrongToken ? 401 : 200
