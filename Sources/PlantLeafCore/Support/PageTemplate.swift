@@ -5,17 +5,22 @@
 /// program made (and escaped, `HTMLText`) itself. A file's last line end is left out: it is the
 /// editor's, not the page's, so that a file can be a piece of a line (a table cell, a swatch).
 package struct PageTemplate: Sendable {
-    private let files: [String: String]
+    /// A file's text cut at its fields: each piece is the text before a field, and the field's
+    /// name between the braces (nil for the text after the last field).
+    private typealias Piece = (text: Substring, field: Substring?)
+
+    /// Each file cut into its pieces once, as a page fills small files (a row, a cell) many times.
+    private let files: [String: [Piece]]
 
     /// The files by name ("photo.html"), as `EmbeddedFiles.text` holds them.
     package init(_ files: [String: String]) {
-        self.files = files
+        self.files = files.mapValues(Self.pieces)
     }
 
     /// The file `name` ("photo.html") with its fields filled in from `catalogue` and `values`. A
     /// value not given is left empty (the page tests render every page and find none left).
     package func render(_ name: String, _ catalogue: Catalogue, _ values: [String: String] = [:]) -> String {
-        pieces(of: name).map { piece in
+        (files[name] ?? []).map { piece in
             guard let field = piece.field else { return String(piece.text) }
             if field.hasPrefix("=") { return piece.text + (values[String(field.dropFirst())] ?? "") }
             return piece.text + HTMLText.escaped(catalogue[String(field)])
@@ -30,17 +35,15 @@ package struct PageTemplate: Sendable {
 
     /// The catalogue keys (`{{key}}`) the file `name` uses, for the tests.
     package func keys(in name: String) -> [String] {
-        pieces(of: name).compactMap { $0.field }.filter { !$0.hasPrefix("=") }.map(String.init)
+        (files[name] ?? []).compactMap { $0.field }.filter { !$0.hasPrefix("=") }.map(String.init)
     }
 
     /// The names of the files.
     package var fileNames: [String] { files.keys.sorted() }
 
-    /// The file's text cut at its fields: each piece is the text before a field, and the field's
-    /// name between the braces (nil for the text after the last field).
-    private func pieces(of name: String) -> [(text: Substring, field: Substring?)] {
-        var pieces: [(text: Substring, field: Substring?)] = []
-        var rest = (files[name] ?? "")[...]
+    private static func pieces(_ file: String) -> [Piece] {
+        var pieces: [Piece] = []
+        var rest = file[...]
         if rest.hasSuffix("\n") { rest = rest.dropLast() }
         while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
             pieces.append((rest[..<open.lowerBound], rest[open.upperBound..<close.lowerBound]))
