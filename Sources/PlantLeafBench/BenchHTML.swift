@@ -27,12 +27,11 @@ public enum BenchHTML {
             "stages": stageCharts(reports, letters: letters, scope: scope),
             "speedup": speedup(reports, letters: letters, scope: scope),
             "profiles": profiles(reports, letters: letters, scope: scope),
+            // Marks the page as drawn: the number of stage charts the browser laid out with a
+            // size, on <body data-charts-drawn>, so a headless browser's DOM shows them rendered.
             "script": template.render("report.js"),
-        ]) + "\n"
+        ]) + "\n"  // the template's last line end, which the loader leaves out
     }
-
-    /// Pieces of the page, one a line.
-    private static func lineByLine(_ pieces: [String]) -> String { pieces.joined(separator: "\n") }
 
     // MARK: - Escaping
 
@@ -73,7 +72,7 @@ public enum BenchHTML {
                 "architecture": escape(machine.architecture), "version": escape(entry.report.plantleafVersion),
             ])
         }
-        return template.render("reports.html", ["rows": lineByLine(rows)])
+        return template.render("reports.html", ["rows": PageTemplate.lineByLine(rows)])
     }
 
     /// The text comparison's notes (what differs from A), each report's warnings, and what the page leaves out.
@@ -89,7 +88,7 @@ public enum BenchHTML {
             }
         }
         guard !items.isEmpty else { return "" }
-        return template.render("notes.html", ["items": lineByLine(items)])
+        return template.render("notes.html", ["items": PageTemplate.lineByLine(items)])
     }
 
     /// Per thread count: the reports by end-to-end median, fastest first, each as a multiple of the fastest.
@@ -113,7 +112,7 @@ public enum BenchHTML {
             }
             items.append(template.render("summary-line.html", ["threads": threadsText(threads), "reports": parts.joined(separator: "; ")]))
         }
-        return template.render("summary.html", ["lines": lineByLine(items)])
+        return template.render("summary.html", ["lines": PageTemplate.lineByLine(items)])
     }
 
     private static func threadsText(_ threads: Int) -> String { "\(threads) thread" + (threads == 1 ? "" : "s") }
@@ -181,7 +180,7 @@ public enum BenchHTML {
 
     private static func stageCharts(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> String {
         let charts = scope.stageNames.map { stageChart(name: $0, reports: reports, letters: letters, scope: scope) }
-        return template.render("stages.html", ["charts": lineByLine(charts)])
+        return template.render("stages.html", ["charts": PageTemplate.lineByLine(charts)])
     }
 
     private static let chartWidth = 1090.0
@@ -242,7 +241,7 @@ public enum BenchHTML {
             ])
         }
         return template.render("stage-chart.html", ["title": escape(title), "stage": escape(name), "width": String(Int(chartWidth)), "height": String(Int(height)),
-                                                    "ticks": lineByLine(tickLines), "rows": lineByLine(rowLines)])
+                                                    "ticks": PageTemplate.lineByLine(tickLines), "rows": PageTemplate.lineByLine(rowLines)])
     }
 
     /// A tick's value with the decimals its step needs, at most four: no report's time is under
@@ -272,7 +271,7 @@ public enum BenchHTML {
     private static func speedup(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> String {
         let drawn = reports.indices.contains { index in scope.threadCounts.filter { scope.result(index, threads: $0) != nil }.count > 1 }
         let charts = drawn
-            ? template.render("speedup-charts.html", ["charts": lineByLine([BenchStage.invoke.rawValue, BenchStage.endToEnd.rawValue].map {
+            ? template.render("speedup-charts.html", ["charts": PageTemplate.lineByLine([BenchStage.invoke.rawValue, BenchStage.endToEnd.rawValue].map {
                 speedupChart(name: $0, reports: reports, letters: letters, scope: scope)
             })])
             : template.render("speedup-none.html")
@@ -285,7 +284,7 @@ public enum BenchHTML {
             return template.render("throughput-row.html", ["swatch": swatch(index), "letter": letters[index], "name": escape(shortened(displayName(entry), 40)),
                                                            "cells": cells.joined()])
         }
-        return template.render("speedup.html", ["charts": charts, "headers": headers, "rows": lineByLine(rows)])
+        return template.render("speedup.html", ["charts": charts, "headers": headers, "rows": PageTemplate.lineByLine(rows)])
     }
 
     /// One report's speed-ups of a stage: the thread count they are measured against, and
@@ -412,12 +411,12 @@ public enum BenchHTML {
                     + " at " + threadsText(last.threads)
                 label = template.render("series-label.html", ["x": number(left + plotWidth + 8), "y": number(labelY + 4), "colour": colour, "label": escape(text)])
             }
-            series.append(template.render("series.html", ["letter": letters[index], "line": polyline, "dots": lineByLine(circles), "label": label]))
+            series.append(template.render("series.html", ["letter": letters[index], "line": polyline, "dots": PageTemplate.lineByLine(circles), "label": label]))
         }
         return template.render("speedup-chart.html", [
             "title": escape(title), "stage": escape(name), "width": String(Int(width)), "height": String(Int(height)),
-            "ticks": lineByLine(tickLines), "thread-ticks": lineByLine(threadTicks),
-            "axis-label-x": number(left + plotWidth / 2), "axis-label-y": number(height - 6), "ideals": lineByLine(idealLines), "series": lineByLine(series),
+            "ticks": PageTemplate.lineByLine(tickLines), "thread-ticks": PageTemplate.lineByLine(threadTicks),
+            "axis-label-x": number(left + plotWidth / 2), "axis-label-y": number(height - 6), "ideals": PageTemplate.lineByLine(idealLines), "series": PageTemplate.lineByLine(series),
         ])
     }
 
@@ -466,11 +465,11 @@ public enum BenchHTML {
                                                     "ms": time(op.medianMs).map { DecimalText.fixed($0, decimals: 4) } ?? "-"])
                 }
                 return template.render("slowest-ops.html", ["swatch": swatch(entry.index), "letter": letters[entry.index], "count": String(slowestOpsShown),
-                                                            "threads": threadsText(threads), "rows": lineByLine(opRows)])
+                                                            "threads": threadsText(threads), "rows": PageTemplate.lineByLine(opRows)])
             }
             sections.append(template.render("profile.html", ["threads": threadsText(threads), "thread-count": String(threads), "headers": headers,
-                                                             "rows": lineByLine(rows), "cut": cut, "slowest": lineByLine(slowest)]))
+                                                             "rows": PageTemplate.lineByLine(rows), "cut": cut, "slowest": PageTemplate.lineByLine(slowest)]))
         }
-        return lineByLine(sections)
+        return PageTemplate.lineByLine(sections)
     }
 }

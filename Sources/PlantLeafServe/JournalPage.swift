@@ -28,7 +28,7 @@ enum JournalPage {
         } else {
             let events = try journal.events(Journal.Selection(source: source, limit: eventCount))
             let list = events.isEmpty ? template("no-events.html", catalogue)
-                : template("timeline.html", catalogue, ["items": lineByLine(events.map { event($0, now: now, catalogue: catalogue, corrections: corrections) })])
+                : template("timeline.html", catalogue, ["items": PageTemplate.lineByLine(events.map { event($0, now: now, catalogue: catalogue, corrections: corrections) })])
             changes = template("events.html", catalogue, ["events": list])
         }
         let body = template("journal.html", catalogue, [
@@ -47,9 +47,6 @@ enum JournalPage {
     private static func template(_ name: String, _ catalogue: Catalogue, _ values: [String: String] = [:]) -> String {
         PageTemplate.serve.render(name, catalogue, values)
     }
-
-    /// Pieces of the page, one a line.
-    private static func lineByLine(_ pieces: [String]) -> String { pieces.joined(separator: "\n") }
 
     private static func sourceLinks(_ names: [String], chosen: String?, catalogue: Catalogue) -> String {
         let choices: [(String, String?)] = [(catalogue["journal.all"], nil)] + names.map { ($0 == "upload" ? catalogue["journal.uploads"] : $0, $0) }
@@ -94,7 +91,7 @@ enum JournalPage {
             return template("upload-result.html", catalogue, ["meaning": ReadingMeaning(verdict: record.verdict, label: label).rawValue, "name": escaped(name),
                                                               "time": escaped(TimeText.readable(viewers(upload.time, now), in: catalogue))])
         }
-        return template("upload-results.html", catalogue, ["results": template("uploads.html", catalogue, ["items": lineByLine(items)])])
+        return template("upload-results.html", catalogue, ["results": template("uploads.html", catalogue, ["items": PageTemplate.lineByLine(items)])])
     }
 
     /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.
@@ -110,7 +107,7 @@ enum JournalPage {
             }
             sections.append(template("strip.html", catalogue, ["title": isolating(catalogue, "journal.strip", ["camera": camera]), "pictures": pictures.joined(separator: " ")]))
         }
-        return lineByLine(sections)
+        return PageTemplate.lineByLine(sections)
     }
 
     /// The newest uploads' pictures, kept with --keep-upload-photos (or before it was left off),
@@ -125,7 +122,7 @@ enum JournalPage {
                 return template("kept-upload.html", catalogue, ["address": address, "time": escaped(TimeText.readable(viewers(upload.time, now), in: catalogue)),
                                                                 "correct": corrections.form(picture: address, catalogue: catalogue)])
             }
-            return template("kept-uploads.html", catalogue, ["items": lineByLine(items)])
+            return template("kept-uploads.html", catalogue, ["items": PageTemplate.lineByLine(items)])
         }
         let pictures = uploads.map { upload in
             template("strip-picture.html", catalogue, ["address": JournalPicture.reading.address(id: upload.id),
@@ -157,7 +154,7 @@ enum JournalPage {
                                                                      "counts": escaped(countsText(row.counts, catalogue))]))
             }
         }
-        return template("readings.html", catalogue, ["legend": legend(catalogue), "rows": lineByLine(rows)])
+        return template("readings.html", catalogue, ["legend": legend(catalogue), "rows": PageTemplate.lineByLine(rows)])
     }
 
     /// "400 healthy, 24 with a problem, 3 not sure": each meaning there is, counted in words.
@@ -219,7 +216,7 @@ enum JournalPage {
                 }.joined(),
             ]))
         }
-        return sections.isEmpty ? "" : lineByLine(sections + [legend(catalogue)])
+        return sections.isEmpty ? "" : PageTemplate.lineByLine(sections + [legend(catalogue)])
     }
 
     /// A rectangle a quarter with readings, in the order of writing: the first quarter at the

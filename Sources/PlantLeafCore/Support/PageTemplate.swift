@@ -33,6 +33,9 @@ package struct PageTemplate: Sendable {
         render(name, Catalogue.english, values)
     }
 
+    /// Filled pieces one a line (rows of a table, items of a list): a file's own line end is left out.
+    package static func lineByLine(_ pieces: [String]) -> String { pieces.joined(separator: "\n") }
+
     /// The catalogue keys (`{{key}}`) the file `name` uses, for the tests.
     package func keys(in name: String) -> [String] {
         (files[name] ?? []).compactMap { $0.field }.filter { !$0.hasPrefix("=") }.map(String.init)
