@@ -1,9 +1,10 @@
 /// HTML files filled in: the one way PlantLeaf writes a page (serve's pages, bench's report).
 /// Each module keeps its files under its Embedded/ folder (`EmbeddedFiles.text`) and makes its
 /// `PageTemplate` of them; the markup stays in the files, the Swift code fills in the values.
-/// `{{key}}` is the catalogue's text of `key`, escaped; `{{=name}}` is `values[name]`, HTML the
-/// program made (and escaped, `HTMLText`) itself. A file's last line end is left out: it is the
-/// editor's, not the page's, so that a file can be a piece of a line (a table cell, a swatch).
+/// `{{key}}` is a word's text (the catalogue's, CataloguePages.swift), escaped; `{{=name}}` is
+/// `values[name]`, HTML the program made (and escaped, `HTMLText`) itself. A file's last line end
+/// is left out: it is the editor's, not the page's, so that a file can be a piece of a line (a
+/// table cell, a swatch).
 package struct PageTemplate: Sendable {
     /// A file's text cut at its fields: each piece is the text before a field, and the field's
     /// name between the braces (nil for the text after the last field).
@@ -17,20 +18,15 @@ package struct PageTemplate: Sendable {
         self.files = files.mapValues(Self.pieces)
     }
 
-    /// The file `name` ("photo.html") with its fields filled in from `catalogue` and `values`. A
-    /// value not given is left empty (the page tests render every page and find none left).
-    package func render(_ name: String, _ catalogue: Catalogue, _ values: [String: String] = [:]) -> String {
+    /// The file `name` ("photo.html") with its fields filled in: `{{key}}` with `words(key)`,
+    /// escaped, and `{{=name}}` from `values`. A value not given is left empty (the page tests
+    /// render every page and find none left). `render(_:_:_:)` takes its words from a catalogue.
+    package func render(_ name: String, words: (String) -> String, _ values: [String: String]) -> String {
         (files[name] ?? []).map { piece in
             guard let field = piece.field else { return String(piece.text) }
             if field.hasPrefix("=") { return piece.text + (values[String(field.dropFirst())] ?? "") }
-            return piece.text + HTMLText.escaped(catalogue[String(field)])
+            return piece.text + HTMLText.escaped(words(String(field)))
         }.joined()
-    }
-
-    /// The file `name` with its `{{=name}}` fields filled in, for a page in English only (bench's
-    /// report): its words are in the file.
-    package func render(_ name: String, _ values: [String: String] = [:]) -> String {
-        render(name, Catalogue.english, values)
     }
 
     /// Filled pieces one a line (rows of a table, items of a list): a file's own line end is left out.
