@@ -53,7 +53,9 @@ let package = Package(
         // Frame sources (V4L2 devices, motion-JPEG streams), the latest-frame mailbox, the session.
         .target(name: "PlantLeafCamera", dependencies: ["PlantLeafSupport", "PlantLeafCore", "CV4L2"]),
         // Bench runs and their reports: the machine record, CPU sets, the runner, comparison, HTML.
-        .target(name: "PlantLeafBench", dependencies: ["PlantLeafSupport", "PlantLeafCore", "CScheduler", "CJPEG"]),
+        // Its Embedded/ folder holds the comparison page's template, style sheet and script.
+        .target(name: "PlantLeafBench", dependencies: ["PlantLeafSupport", "PlantLeafCore", "CScheduler", "CJPEG"],
+                plugins: ["EmbedFiles"]),
         // Results published over MQTT, with Home Assistant's discovery messages.
         .target(name: "PlantLeafMQTT", dependencies: ["PlantLeafSupport", "PlantLeafCore", "CMosquitto", "CLibraryLoader"]),
         // The web front end of `plantleaf serve`: the HTTP server on libmicrohttpd, the page and the

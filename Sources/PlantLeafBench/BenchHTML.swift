@@ -5,41 +5,33 @@ import PlantLeafSupport
 /// `plantleaf bench compare --html FILE`: the comparison as one self-contained page (inline CSS
 /// and SVG, a few lines of inline script, nothing fetched): per stage one chart with a
 /// box-and-whisker bar per report and thread count, each report's speed-up over its thread
-/// counts, and the op profiles. Every text taken from a report (or a path) is HTML-escaped:
-/// reports are untrusted input.
+/// counts, and the op profiles. The page's markup, style and script are the files under
+/// Embedded/ (report.html and its pieces, report.css, report.js); here are the numbers and names
+/// filled into them. Every text taken from a report (or a path) is HTML-escaped: reports are
+/// untrusted input.
 public enum BenchHTML {
     /// Colours of the reports A, B, C … (Okabe–Ito, told apart with colour blindness), repeated past eight.
     static let colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"]
 
-    /// The class of each stage's chart (one per stage), and of the speed-up charts.
-    public static let stageChartClass = "stage-chart"
-    public static let speedupChartClass = "speedup-chart"
+    /// The page's template and its pieces.
+    static let template = PageTemplate(EmbeddedFiles.text)
 
     /// The whole page.
     public static func render(_ reports: [(path: String, report: StoredBenchReport)]) -> String {
         let letters = reports.indices.map(letter)
-        var html: [String] = []
-        html.append("<!DOCTYPE html>")
-        html.append("<html lang=\"en\">")
-        html.append("<head>")
-        html.append("<meta charset=\"utf-8\">")
-        html.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-        html.append("<title>PlantLeaf benchmark comparison</title>")
-        html.append("<style>" + style + "</style>")
-        html.append("</head>")
-        html.append("<body>")
-        html.append("<h1>PlantLeaf benchmark comparison</h1>")
         let scope = ComparisonScope(reports.map(\.report))
-        html += reportTable(reports, letters: letters)
-        html += notes(reports, letters: letters, cuts: scope.cuts)
-        html += summary(reports, letters: letters, scope: scope)
-        html += stageCharts(reports, letters: letters, scope: scope)
-        html += speedup(reports, letters: letters, scope: scope)
-        html += profiles(reports, letters: letters, scope: scope)
-        html.append("<script>" + script + "</script>")
-        html.append("</body>")
-        html.append("</html>")
-        return html.joined(separator: "\n") + "\n"
+        return template.render("report.html", [
+            "style": template.render("report.css"),
+            "reports": reportTable(reports, letters: letters),
+            "notes": notes(reports, letters: letters, cuts: scope.cuts),
+            "summary": summary(reports, letters: letters, scope: scope),
+            "stages": stageCharts(reports, letters: letters, scope: scope),
+            "speedup": speedup(reports, letters: letters, scope: scope),
+            "profiles": profiles(reports, letters: letters, scope: scope),
+            // Marks the page as drawn: the number of stage charts the browser laid out with a
+            // size, on <body data-charts-drawn>, so a headless browser's DOM shows them rendered.
+            "script": template.render("report.js"),
+        ]) + "\n"  // the template's last line end, which the loader leaves out
     }
 
     // MARK: - Escaping
@@ -69,41 +61,40 @@ public enum BenchHTML {
     }
 
     private static func swatch(_ index: Int) -> String {
-        "<span class=\"swatch\" style=\"background:\(colour(index))\"></span>"
+        template.render("swatch.html", ["colour": colour(index)])
     }
 
-    private static func reportTable(_ reports: [(path: String, report: StoredBenchReport)], letters: [String]) -> [String] {
-        var html = ["<h2>Reports</h2>", "<table class=\"reports\">",
-                    "<tr><th></th><th>file</th><th>board</th><th>host</th><th>CPU</th><th>cores</th><th>architecture</th><th>plantleaf</th></tr>"]
-        for (index, entry) in reports.enumerated() {
+    private static func reportTable(_ reports: [(path: String, report: StoredBenchReport)], letters: [String]) -> String {
+        let rows = reports.enumerated().map { index, entry in
             let machine = entry.report.machine
-            let cells = [escape(entry.path), escape(machine.board), escape(machine.host ?? MachineInfo.unknown), escape(machine.cpuModel),
-                         machine.cores.map(String.init) ?? "unknown", escape(machine.architecture), escape(entry.report.plantleafVersion)]
-            html.append("<tr><th>" + swatch(index) + letters[index] + "</th><td>" + cells.joined(separator: "</td><td>") + "</td></tr>")
+            return template.render("report-row.html", [
+                "swatch": swatch(index), "letter": letters[index], "file": escape(entry.path), "board": escape(machine.board),
+                "host": escape(machine.host ?? MachineInfo.unknown), "cpu": escape(machine.cpuModel), "cores": machine.cores.map(String.init) ?? "unknown",
+                "architecture": escape(machine.architecture), "version": escape(entry.report.plantleafVersion),
+            ])
         }
-        html.append("</table>")
-        return html
+        return template.render("reports.html", ["rows": PageTemplate.lineByLine(rows)])
     }
 
     /// The text comparison's notes (what differs from A), each report's warnings, and what the page leaves out.
-    private static func notes(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], cuts: [String]) -> [String] {
-        guard let first = reports.first else { return [] }
-        var items = cuts.map { "<li class=\"cut\">" + escape($0) + "</li>" }
+    private static func notes(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], cuts: [String]) -> String {
+        guard let first = reports.first else { return "" }
+        var items = cuts.map { template.render("note.html", ["kind": "cut", "text": escape($0)]) }
         for (letter, entry) in zip(letters, reports).dropFirst() {
-            items += BenchComparison.differences(entry.report, letter: letter, from: first.report).map { "<li class=\"note\">" + escape($0) + "</li>" }
+            items += BenchComparison.differences(entry.report, letter: letter, from: first.report).map { template.render("note.html", ["kind": "note", "text": escape($0)]) }
         }
         for (letter, entry) in zip(letters, reports) {
             for warning in entry.report.warnings ?? [] {
-                items.append("<li class=\"warning\">warning: " + letter + " measured under: " + escape(warning) + "</li>")
+                items.append(template.render("warning.html", ["letter": letter, "warning": escape(warning)]))
             }
         }
-        guard !items.isEmpty else { return [] }
-        return ["<ul class=\"notes\">"] + items + ["</ul>"]
+        guard !items.isEmpty else { return "" }
+        return template.render("notes.html", ["items": PageTemplate.lineByLine(items)])
     }
 
     /// Per thread count: the reports by end-to-end median, fastest first, each as a multiple of the fastest.
-    private static func summary(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> [String] {
-        var html = ["<h2>At a glance: end to end, median</h2>", "<ul class=\"summary\">"]
+    private static func summary(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> String {
+        var items: [String] = []
         for threads in scope.threadCounts {
             var ranked: [(index: Int, median: Double)] = []
             for index in reports.indices {
@@ -114,15 +105,15 @@ public enum BenchHTML {
             guard let fastest = ranked.first else { continue }
             var parts: [String] = []
             for entry in ranked {
-                let name = letters[entry.index] + " (" + escape(displayName(reports[entry.index])) + ")"
-                let times = BenchText.reportedMilliseconds(entry.median) + " ms"
                 let ratio = entry.index == fastest.index ? "fastest" : BenchText.ratio(entry.median / fastest.median) + " the fastest's time"
-                parts.append(swatch(entry.index) + "<b>" + name + "</b> " + times + ", " + ratio)
+                parts.append(template.render("summary-report.html", [
+                    "swatch": swatch(entry.index), "letter": letters[entry.index], "name": escape(displayName(reports[entry.index])),
+                    "time": BenchText.reportedMilliseconds(entry.median), "ratio": ratio,
+                ]))
             }
-            html.append("<li>" + threadsText(threads) + ": " + parts.joined(separator: "; ") + "</li>")
+            items.append(template.render("summary-line.html", ["threads": threadsText(threads), "reports": parts.joined(separator: "; ")]))
         }
-        html.append("</ul>")
-        return html
+        return template.render("summary.html", ["lines": PageTemplate.lineByLine(items)])
     }
 
     private static func threadsText(_ threads: Int) -> String { "\(threads) thread" + (threads == 1 ? "" : "s") }
@@ -188,15 +179,9 @@ public enum BenchHTML {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    private static func stageCharts(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> [String] {
-        var html = ["<h2>Latency per stage</h2>",
-                    "<p class=\"legend\">One bar per report and thread count: the box spans the middle half of the runs "
-                        + "(p25 to p75), the thick line is the median, the whisker runs from the fastest run to the 99th percentile; "
-                        + "a short box means steady times. The scale starts at 0 ms in every chart.</p>"]
-        for name in scope.stageNames {
-            html += stageChart(name: name, reports: reports, letters: letters, scope: scope)
-        }
-        return html
+    private static func stageCharts(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> String {
+        let charts = scope.stageNames.map { stageChart(name: $0, reports: reports, letters: letters, scope: scope) }
+        return template.render("stages.html", ["charts": PageTemplate.lineByLine(charts)])
     }
 
     private static let chartWidth = 1090.0
@@ -206,7 +191,7 @@ public enum BenchHTML {
     private static let axisHeight = 30.0
 
     private static func stageChart(name: String, reports: [(path: String, report: StoredBenchReport)], letters: [String],
-                                   scope: ComparisonScope) -> [String] {
+                                   scope: ComparisonScope) -> String {
         var rows: [(index: Int, threads: Int, spread: Spread?)] = []
         for threads in scope.threadCounts {
             for index in reports.indices {
@@ -224,50 +209,40 @@ public enum BenchHTML {
 
         let height = Double(rows.count) * rowHeight + axisHeight + 6
         let title = BenchStage(rawValue: name)?.title ?? name
-        var svg: [String] = []
-        svg.append("<figure class=\"stage\">")
-        svg.append("<figcaption>" + escape(title) + " <span class=\"unit\">(ms)</span></figcaption>")
-        svg.append("<svg class=\"\(stageChartClass)\" data-stage=\"" + escape(name) + "\" role=\"img\" viewBox=\"0 0 \(Int(chartWidth)) \(Int(height))\" "
-            + "width=\"\(Int(chartWidth))\" height=\"\(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">")
-        svg.append("<title>" + escape(title) + ": latency per report and thread count</title>")
         // Grid and axis.
         let axisY = Double(rows.count) * rowHeight + 4
-        for tick in ticks {
-            let position = number(x(tick))
-            svg.append("<line class=\"grid\" x1=\"\(position)\" y1=\"0\" x2=\"\(position)\" y2=\"\(number(axisY))\"/>")
-            svg.append("<text class=\"tick\" x=\"\(position)\" y=\"\(number(axisY + 16))\" text-anchor=\"middle\">" + tickLabel(tick, step: step) + "</text>")
+        let tickLines = ticks.map { tick in
+            template.render("stage-tick.html", ["x": number(x(tick)), "axis-y": number(axisY), "label-y": number(axisY + 16), "label": tickLabel(tick, step: step)])
         }
-        for (position, row) in rows.enumerated() {
+        let rowLines = rows.enumerated().map { position, row in
             let middle = Double(position) * rowHeight + rowHeight / 2
             let colour = colour(row.index)
             let reportName = displayName(reports[row.index])
             let label = letters[row.index] + " · " + shortened(reportName, 26) + " · " + threadsText(row.threads)
-            svg.append("<g class=\"row\" data-report=\"" + letters[row.index] + "\" data-threads=\"\(row.threads)\">")
-            svg.append("<title>" + escape(letters[row.index] + " = " + reports[row.index].path + ": " + reportName) + ", " + threadsText(row.threads) + "</title>")
-            svg.append("<text class=\"label\" x=\"\(number(labelWidth - 10))\" y=\"\(number(middle + 4))\" text-anchor=\"end\">" + escape(label) + "</text>")
-            guard let spread = row.spread, let median = spread.median else {
-                svg.append("<text class=\"value\" x=\"\(number(labelWidth + 4))\" y=\"\(number(middle + 4))\">not measured</text>")
-                svg.append("</g>")
-                continue
+            let bar: String
+            if let spread = row.spread, let median = spread.median {
+                let low = spread.min ?? spread.p25 ?? median
+                let high = spread.p99 ?? spread.p75 ?? median
+                var box = ""
+                if let p25 = spread.p25, let p75 = spread.p75, p75 >= p25 {
+                    box = template.render("stage-box.html", ["x": number(x(p25)), "y": number(middle - 8), "width": number(Swift.max(x(p75) - x(p25), 1)), "colour": colour])
+                }
+                bar = template.render("stage-bar.html", [
+                    "low": number(x(low)), "high": number(x(high)), "middle": number(middle), "whisker-top": number(middle - 6), "whisker-bottom": number(middle + 6),
+                    "box": box, "median": number(x(median)), "median-top": number(middle - 10), "median-bottom": number(middle + 10), "colour": colour,
+                    "value-x": number(labelWidth + plotWidth + 12), "text-y": number(middle + 4), "value": valueText(spread, median: median),
+                ])
+            } else {
+                bar = template.render("stage-unmeasured.html", ["x": number(labelWidth + 4), "text-y": number(middle + 4)])
             }
-            let low = spread.min ?? spread.p25 ?? median
-            let high = spread.p99 ?? spread.p75 ?? median
-            svg.append("<line class=\"whisker\" x1=\"\(number(x(low)))\" y1=\"\(number(middle))\" x2=\"\(number(x(high)))\" y2=\"\(number(middle))\" stroke=\"\(colour)\"/>")
-            for end in [low, high] {
-                svg.append("<line class=\"whisker\" x1=\"\(number(x(end)))\" y1=\"\(number(middle - 6))\" x2=\"\(number(x(end)))\" y2=\"\(number(middle + 6))\" stroke=\"\(colour)\"/>")
-            }
-            if let p25 = spread.p25, let p75 = spread.p75, p75 >= p25 {
-                let width = Swift.max(x(p75) - x(p25), 1)
-                svg.append("<rect class=\"box\" x=\"\(number(x(p25)))\" y=\"\(number(middle - 8))\" width=\"\(number(width))\" height=\"16\" "
-                    + "fill=\"\(colour)\" fill-opacity=\"0.35\" stroke=\"\(colour)\"/>")
-            }
-            svg.append("<line class=\"median\" x1=\"\(number(x(median)))\" y1=\"\(number(middle - 10))\" x2=\"\(number(x(median)))\" y2=\"\(number(middle + 10))\" stroke=\"\(colour)\"/>")
-            svg.append("<text class=\"value\" x=\"\(number(labelWidth + plotWidth + 12))\" y=\"\(number(middle + 4))\">" + valueText(spread, median: median) + "</text>")
-            svg.append("</g>")
+            return template.render("stage-row.html", [
+                "letter": letters[row.index], "threads": String(row.threads),
+                "title": escape(letters[row.index] + " = " + reports[row.index].path + ": " + reportName) + ", " + threadsText(row.threads),
+                "label-x": number(labelWidth - 10), "text-y": number(middle + 4), "label": escape(label), "bar": bar,
+            ])
         }
-        svg.append("</svg>")
-        svg.append("</figure>")
-        return svg
+        return template.render("stage-chart.html", ["title": escape(title), "stage": escape(name), "width": String(Int(chartWidth)), "height": String(Int(height)),
+                                                    "ticks": PageTemplate.lineByLine(tickLines), "rows": PageTemplate.lineByLine(rowLines)])
     }
 
     /// A tick's value with the decimals its step needs, at most four: no report's time is under
@@ -294,33 +269,23 @@ public enum BenchHTML {
 
     /// Each report's invoke and end-to-end speed-up over its thread counts (its median with one
     /// thread, or its fewest threads, over each count's median), and images per second.
-    private static func speedup(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> [String] {
-        var html = ["<h2>Speed-up over threads</h2>"]
+    private static func speedup(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> String {
         let drawn = reports.indices.contains { index in scope.threadCounts.filter { scope.result(index, threads: $0) != nil }.count > 1 }
-        if drawn {
-            html.append("<p class=\"legend\">Each report's median against its own median with 1 thread (or its fewest threads): "
-                + "2.0 = twice as fast. The dashed line is perfect scaling: N times as fast with N times the threads. "
-                + "A report is drawn only at the thread counts it measured; dots that would hide each other are set side by side.</p>")
-            for name in [BenchStage.invoke.rawValue, BenchStage.endToEnd.rawValue] {
-                html += speedupChart(name: name, reports: reports, letters: letters, scope: scope)
-            }
-        } else {
-            html.append("<p class=\"legend\">Every report measured a single thread count: there is no speed-up to draw "
-                + "(measure with <code>plantleaf bench --threads 1,2,4</code>).</p>")
-        }
-        let threadHeaders: String = scope.threadCounts.map { "<th>" + threadsText($0) + "</th>" }.joined()
-        html.append("<table class=\"throughput\"><tr><th>images/s</th>" + threadHeaders + "</tr>")
-        for (index, entry) in reports.enumerated() {
-            var cells: [String] = []
-            for threads in scope.threadCounts {
+        let charts = drawn
+            ? template.render("speedup-charts.html", ["charts": PageTemplate.lineByLine([BenchStage.invoke.rawValue, BenchStage.endToEnd.rawValue].map {
+                speedupChart(name: $0, reports: reports, letters: letters, scope: scope)
+            })])
+            : template.render("speedup-none.html")
+        let headers = scope.threadCounts.map { template.render("heading-cell.html", ["text": threadsText($0)]) }.joined()
+        let rows = reports.enumerated().map { index, entry in
+            let cells = scope.threadCounts.map { threads in
                 let rate = scope.result(index, threads: threads)?.imagesPerSecond
-                let shown: String = rate.map { DecimalText.fixed($0, decimals: 1) } ?? "-"
-                cells.append("<td>" + shown + "</td>")
+                return template.render("cell.html", ["text": rate.map { DecimalText.fixed($0, decimals: 1) } ?? "-"])
             }
-            html.append("<tr><th>" + swatch(index) + letters[index] + " · " + escape(shortened(displayName(entry), 40)) + "</th>" + cells.joined() + "</tr>")
+            return template.render("throughput-row.html", ["swatch": swatch(index), "letter": letters[index], "name": escape(shortened(displayName(entry), 40)),
+                                                           "cells": cells.joined()])
         }
-        html.append("</table>")
-        return html
+        return template.render("speedup.html", ["charts": charts, "headers": headers, "rows": PageTemplate.lineByLine(rows)])
     }
 
     /// One report's speed-ups of a stage: the thread count they are measured against, and
@@ -368,7 +333,7 @@ public enum BenchHTML {
     }
 
     private static func speedupChart(name: String, reports: [(path: String, report: StoredBenchReport)], letters: [String],
-                                     scope: ComparisonScope) -> [String] {
+                                     scope: ComparisonScope) -> String {
         let width = 720.0, height = 320.0, left = 50.0, right = 250.0, topMargin = 14.0, bottom = 40.0
         let threadCounts = scope.threadCounts
         let lines = reports.indices.map { speedups(scope, report: $0, name: name) }
@@ -395,22 +360,16 @@ public enum BenchHTML {
         func y(_ value: Double) -> Double { topMargin + plotHeight * (1 - Swift.min(value, top) / top) }
 
         let title = BenchStage(rawValue: name)?.title ?? name
-        var svg = ["<figure class=\"speedup\">", "<figcaption>" + escape(title) + ": speed-up over threads</figcaption>",
-                   "<svg class=\"\(speedupChartClass)\" data-stage=\"" + escape(name) + "\" role=\"img\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" "
-                    + "width=\"\(Int(width))\" height=\"\(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">",
-                   "<title>" + escape(title) + ": speed-up over threads</title>"]
-        for tick in ticks {
-            svg.append("<line class=\"grid\" data-value=\"" + tickLabel(tick, step: step) + "\" x1=\"\(number(left))\" y1=\"\(number(y(tick)))\" "
-                + "x2=\"\(number(left + plotWidth))\" y2=\"\(number(y(tick)))\"/>")
-            svg.append("<text class=\"tick\" x=\"\(number(left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">" + tickLabel(tick, step: step) + "x</text>")
+        let tickLines = ticks.map { tick in
+            template.render("speedup-tick.html", ["label": tickLabel(tick, step: step), "left": number(left), "right": number(left + plotWidth),
+                                                  "y": number(y(tick)), "label-x": number(left - 6), "label-y": number(y(tick) + 4)])
         }
-        for threads in threadCounts {
-            svg.append("<text class=\"tick\" x=\"\(number(x(threads)))\" y=\"\(number(height - bottom + 18))\" text-anchor=\"middle\">\(threads)</text>")
+        let threadTicks = threadCounts.map { threads in
+            template.render("thread-tick.html", ["x": number(x(threads)), "y": number(height - bottom + 18), "threads": String(threads)])
         }
-        svg.append("<text class=\"tick\" x=\"\(number(left + plotWidth / 2))\" y=\"\(number(height - 6))\" text-anchor=\"middle\">threads</text>")
-        for (baseline, points) in ideals where points.count > 1 {
-            let text = points.map { number(x($0.threads)) + "," + number(y($0.speedup)) }.joined(separator: " ")
-            svg.append("<polyline class=\"ideal\" data-baseline=\"\(baseline)\" points=\"" + text + "\"/>")
+        let idealLines = ideals.filter { $0.1.count > 1 }.map { baseline, points in
+            template.render("ideal.html", ["baseline": String(baseline),
+                                           "points": points.map { number(x($0.threads)) + "," + number(y($0.speedup)) }.joined(separator: " ")])
         }
         // Each dot's place: at its thread count, moved aside where it would cover another.
         var dots: [[(x: Double, y: Double)]] = lines.map { line in (line?.points ?? []).map { (x($0.threads), y($0.speedup)) } }
@@ -435,29 +394,31 @@ public enum BenchHTML {
             labelPositions[end.index] = position
             previous = position
         }
+        var series: [String] = []
         for (index, line) in lines.enumerated() {
             guard let line, !line.points.isEmpty else { continue }
             let colour = colour(index)
-            svg.append("<g class=\"series\" data-report=\"" + letters[index] + "\">")
+            var polyline = "", label = ""
             if line.points.count > 1 {
-                let text = dots[index].map { number($0.x) + "," + number($0.y) }.joined(separator: " ")
-                svg.append("<polyline points=\"" + text + "\" stroke=\"\(colour)\" fill=\"none\" stroke-width=\"2.5\"/>")
+                polyline = template.render("series-line.html", ["points": dots[index].map { number($0.x) + "," + number($0.y) }.joined(separator: " "), "colour": colour])
             }
-            for (point, dot) in zip(line.points, dots[index]) {
-                svg.append("<circle data-threads=\"\(point.threads)\" cx=\"\(number(dot.x))\" cy=\"\(number(dot.y))\" r=\"\(number(dotRadius))\" fill=\"\(colour)\">"
-                    + "<title>" + letters[index] + ", " + threadsText(point.threads) + ": " + BenchText.ratio(point.speedup) + "</title></circle>")
+            let circles = zip(line.points, dots[index]).map { point, dot in
+                template.render("dot.html", ["threads": String(point.threads), "x": number(dot.x), "y": number(dot.y), "radius": number(dotRadius), "colour": colour,
+                                             "letter": letters[index], "threads-text": threadsText(point.threads), "speedup": BenchText.ratio(point.speedup)])
             }
             // A report measured at one thread count has no speed-up to state: its dot is its own baseline.
             if line.points.count > 1, let last = line.points.last, let labelY = labelPositions[index] {
-                let label = letters[index] + " · " + shortened(displayName(reports[index]), 16) + " " + BenchText.ratio(last.speedup)
+                let text = letters[index] + " · " + shortened(displayName(reports[index]), 16) + " " + BenchText.ratio(last.speedup)
                     + " at " + threadsText(last.threads)
-                svg.append("<text class=\"label\" x=\"\(number(left + plotWidth + 8))\" y=\"\(number(labelY + 4))\" fill=\"\(colour)\">" + escape(label) + "</text>")
+                label = template.render("series-label.html", ["x": number(left + plotWidth + 8), "y": number(labelY + 4), "colour": colour, "label": escape(text)])
             }
-            svg.append("</g>")
+            series.append(template.render("series.html", ["letter": letters[index], "line": polyline, "dots": PageTemplate.lineByLine(circles), "label": label]))
         }
-        svg.append("</svg>")
-        svg.append("</figure>")
-        return svg
+        return template.render("speedup-chart.html", [
+            "title": escape(title), "stage": escape(name), "width": String(Int(width)), "height": String(Int(height)),
+            "ticks": PageTemplate.lineByLine(tickLines), "thread-ticks": PageTemplate.lineByLine(threadTicks),
+            "axis-label-x": number(left + plotWidth / 2), "axis-label-y": number(height - 6), "ideals": PageTemplate.lineByLine(idealLines), "series": PageTemplate.lineByLine(series),
+        ])
     }
 
     // MARK: - Op profiles
@@ -467,16 +428,14 @@ public enum BenchHTML {
 
     /// Per thread count where any report has a profile (`--profile`): the op types side by side
     /// with bars on one scale, and each report's slowest ops.
-    private static func profiles(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> [String] {
-        var html: [String] = []
+    private static func profiles(_ reports: [(path: String, report: StoredBenchReport)], letters: [String], scope: ComparisonScope) -> String {
+        var sections: [String] = []
         for threads in scope.threadCounts {
             var profiled: [(index: Int, profile: StoredBenchReport.Profile)] = []
             for index in reports.indices {
                 if let profile = scope.result(index, threads: threads)?.profile { profiled.append((index, profile)) }
             }
             guard !profiled.isEmpty else { continue }
-            html.append("<h2>Op profile, " + threadsText(threads) + "</h2>")
-            html.append("<p class=\"legend\">Median ms per invoke of each op type (summed over its ops), one bar per report on one scale.</p>")
             let (names, total) = ComparisonScope.opTypeNames(profiled.map(\.profile))
             let types = profiled.map { entry in Dictionary(entry.profile.opTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
             var widest = 0.0
@@ -485,62 +444,33 @@ public enum BenchHTML {
                     if let value = time(type.medianMs) { widest = Swift.max(widest, value) }
                 }
             }
-            var header = "<tr><th>op type</th>"
-            for entry in profiled {
-                let name: String = letters[entry.index]
-                header += "<th>" + swatch(entry.index) + name + " count</th><th>" + name + " ms</th>"
-            }
-            header += "<th class=\"bars\"></th></tr>"
-            var table = ["<table class=\"profile\" data-threads=\"\(threads)\">", header]
-            for name in names {
-                var cells = "<td>" + escape(name) + "</td>"
-                var bars = ""
+            let headers = profiled.map { template.render("profile-header.html", ["swatch": swatch($0.index), "letter": letters[$0.index]]) }.joined()
+            let rows = names.map { name in
+                var cells = "", bars = ""
                 for (entry, byName) in zip(profiled, types) {
                     let type = byName[name]
                     let value = time(type?.medianMs)
-                    let count: String = type.map { String($0.count) } ?? "-"
-                    let shown: String = value.map { DecimalText.fixed($0, decimals: 4) } ?? "-"
-                    cells += "<td>" + count + "</td><td>" + shown + "</td>"
+                    cells += template.render("cell.html", ["text": type.map { String($0.count) } ?? "-"])
+                    cells += template.render("cell.html", ["text": value.map { DecimalText.fixed($0, decimals: 4) } ?? "-"])
                     let share = widest > 0 ? 100 * (value ?? 0) / widest : 0
-                    bars += "<span class=\"bar\" style=\"width:" + number(share) + "%;background:" + colour(entry.index) + "\"></span>"
+                    bars += template.render("bar.html", ["share": number(share), "colour": colour(entry.index)])
                 }
-                table.append("<tr>" + cells + "<td class=\"bars\">" + bars + "</td></tr>")
+                return template.render("profile-row.html", ["name": escape(name), "cells": cells, "bars": bars])
             }
-            table.append("</table>")
-            html += table
-            if let cut = ComparisonScope.opTypeCut(shown: names.count, total: total) { html.append("<p class=\"cut\">" + escape(cut) + "</p>") }
-            for entry in profiled {
-                html.append("<h3>" + swatch(entry.index) + letters[entry.index] + ": the \(slowestOpsShown) slowest ops, " + threadsText(threads) + "</h3>")
+            let cut = ComparisonScope.opTypeCut(shown: names.count, total: total).map { template.render("cut.html", ["text": escape($0)]) } ?? ""
+            let slowest = profiled.map { entry in
                 let ops = entry.profile.ops.enumerated().sorted { ($0.element.medianMs, -$0.offset) > ($1.element.medianMs, -$1.offset) }
                     .prefix(slowestOpsShown).map(\.element)
-                html.append("<table class=\"ops\"><tr><th>op</th><th>node</th><th>ms</th></tr>")
-                for op in ops {
-                    let kernel = op.xnnpack ? "" : " (TFLite)"
-                    let value = time(op.medianMs).map { DecimalText.fixed($0, decimals: 4) } ?? "-"
-                    html.append("<tr><td>" + escape(op.name + kernel) + "</td><td>\(op.node)</td><td>" + value + "</td></tr>")
+                let opRows = ops.map { op in
+                    template.render("op-row.html", ["name": escape(op.name + (op.xnnpack ? "" : " (TFLite)")), "node": String(op.node),
+                                                    "ms": time(op.medianMs).map { DecimalText.fixed($0, decimals: 4) } ?? "-"])
                 }
-                html.append("</table>")
+                return template.render("slowest-ops.html", ["swatch": swatch(entry.index), "letter": letters[entry.index], "count": String(slowestOpsShown),
+                                                            "threads": threadsText(threads), "rows": PageTemplate.lineByLine(opRows)])
             }
+            sections.append(template.render("profile.html", ["threads": threadsText(threads), "thread-count": String(threads), "headers": headers,
+                                                             "rows": PageTemplate.lineByLine(rows), "cut": cut, "slowest": PageTemplate.lineByLine(slowest)]))
         }
-        return html
+        return PageTemplate.lineByLine(sections)
     }
-
-    // MARK: - Style and script
-
-    private static let style = """
-        body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:24px;color:#222;background:#fff;max-width:1140px}
-        h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}h3{font-size:1em}
-        table{border-collapse:collapse;margin:8px 0}th,td{padding:3px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:middle}
-        td{font-variant-numeric:tabular-nums}.swatch{display:inline-block;width:12px;height:12px;margin-right:6px;border-radius:2px;vertical-align:-1px}
-        .notes li.warning{color:#a40}.legend{color:#555;font-size:.92em}figure{margin:12px 0}figcaption{font-weight:600;margin-bottom:4px}
-        .unit{font-weight:400;color:#777}svg{max-width:100%;height:auto;font-size:12px}svg .grid{stroke:#e4e4e4}
-        svg .tick{fill:#666}svg .label{fill:#222}svg .value{fill:#333}svg .whisker{stroke-width:1.5}svg .median{stroke-width:3.5}
-        svg .ideal{stroke:#999;stroke-dasharray:5 4;fill:none}td.bars{width:320px}.bar{display:block;height:6px;margin:1px 0;min-width:1px}
-        """
-
-    /// Marks the page as drawn: the number of stage charts the browser laid out with a size, on
-    /// `<body data-charts-drawn>`, so a headless browser's DOM shows the charts rendered.
-    private static let script = """
-        (function(){var drawn=0;document.querySelectorAll("svg.\(stageChartClass)").forEach(function(chart){var box=chart.getBoundingClientRect();if(box.width>0&&box.height>0){drawn+=1;}});document.body.setAttribute("data-charts-drawn",String(drawn));})();
-        """
 }

@@ -9,7 +9,7 @@ extension Corrections {
     /// (the camera's newest reading) or a journal picture's address. The known classes grouped
     /// by crop, then the taught ones. Where corrections are refused, what to do instead.
     func form(picture: String, catalogue: Catalogue) -> String {
-        guard allowed else { return PageTemplate.render("correct-off.html", catalogue) }
+        guard allowed else { return PageTemplate.serve.render("correct-off.html", catalogue) }
         var groups: [(crop: String, options: [String])] = []
         for label in labels {
             let name = catalogue.className(label)
@@ -22,9 +22,9 @@ extension Corrections {
             groups.append((catalogue["page.correct.taught-group"], taught.map { Corrections.option(value: $0, name: displayName($0, catalogue), catalogue: catalogue) }))
         }
         let choices = groups.map { group in
-            PageTemplate.render("correct-group.html", catalogue, ["label": HTMLText.escaped(group.crop), "options": group.options.joined()])
+            PageTemplate.serve.render("correct-group.html", catalogue, ["label": HTMLText.escaped(group.crop), "options": group.options.joined()])
         }.joined()
-        return PageTemplate.render("correct.html", catalogue, ["picture": HTMLText.escaped(picture), "choices": choices])
+        return PageTemplate.serve.render("correct.html", catalogue, ["picture": HTMLText.escaped(picture), "choices": choices])
     }
 
     /// "Which plants?": the crops of the model's classes, in the page's language, and what was taught.
@@ -38,7 +38,7 @@ extension Corrections {
         let cropsText = catalogue.text("page.known.crops", ["count": catalogue.count("crop", crops.count), "crops": crops.joined(separator: separator)])
         let taught = taughtNames
         let taughtText = taught.isEmpty ? catalogue["page.known.none-taught"] : catalogue.text("page.known.taught", ["names": taught.map { displayName($0, catalogue) }.joined(separator: separator)])
-        return PageTemplate.render("known.html", catalogue, ["crops": HTMLText.escaped(cropsText), "taught": HTMLText.escaped(taughtText)])
+        return PageTemplate.serve.render("known.html", catalogue, ["crops": HTMLText.escaped(cropsText), "taught": HTMLText.escaped(taughtText)])
     }
 
     /// A taught class's name as the page shows it: one of the model's labels (taught to fit it to
@@ -53,6 +53,6 @@ extension Corrections {
     }
 
     private static func option(value: String, name: String, catalogue: Catalogue) -> String {
-        PageTemplate.render("correct-option.html", catalogue, ["value": HTMLText.escaped(value), "name": HTMLText.escaped(name)])
+        PageTemplate.serve.render("correct-option.html", catalogue, ["value": HTMLText.escaped(value), "name": HTMLText.escaped(name)])
     }
 }

@@ -8,7 +8,8 @@ import PlantLeafSupport
 /// between them, each camera's last day as a strip of one frame an hour, and the newest uploads'
 /// pictures when serve keeps them.
 /// Everything is HTML text in the page's own type size, so it reads on a phone as on a desk;
-/// the bars are SVG shapes without text, and the page needs no script.
+/// the bars are SVG shapes without text, and the page needs no script. Its markup is the
+/// templates under Embedded/ (journal.html and its pieces); here are the values put in, escaped.
 enum JournalPage {
     /// Events the page shows; older ones are in /api/events.
     static let eventCount = 30
@@ -21,28 +22,31 @@ enum JournalPage {
                      corrections: Corrections? = nil) throws(JournalError) -> HTTPResponse {
         // Where corrections are off the photo page says why; here the pictures stay as they are.
         let corrections = corrections.flatMap { $0.allowed ? $0 : nil }
-        var body = "<nav><a href=\"/live\">\(escaped(catalogue["page.link.live"]))</a> · <a href=\"/\">\(escaped(catalogue["page.link.photo"]))</a></nav>\n"
-        body += "<p>\(escaped(catalogue["journal.show"])) " + sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue) + "</p>\n"
-        body += "<p class=\"hint\">\(escaped(catalogue[keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept"]))</p>\n"
-        body += try dayLines(journal, source: source, now: now, catalogue: catalogue)
+        let changes: String
         if source == "upload" {
             // Uploads make no events: their own results instead, newest first.
-            body += try uploadReadings(journal, now: now, catalogue: catalogue)
+            changes = try uploadReadings(journal, now: now, catalogue: catalogue)
         } else {
-            body += "<section>\n<h2>\(escaped(catalogue["journal.changed"]))</h2>\n"
             let events = try journal.events(Journal.Selection(source: source, limit: eventCount))
-            if events.isEmpty {
-                body += "<p class=\"hint\">\(escaped(catalogue["journal.no-events"]))</p>\n"
-            } else {
-                body += "<ol id=\"timeline\">\n" + events.map { event($0, now: now, catalogue: catalogue, corrections: corrections) }.joined() + "</ol>\n"
-            }
-            body += "</section>\n"
+            let list = events.isEmpty ? template("no-events.html", catalogue)
+                : template("timeline.html", catalogue, ["items": PageTemplate.lineByLine(events.map { event($0, now: now, catalogue: catalogue, corrections: corrections) })])
+            changes = template("events.html", catalogue, ["events": list])
         }
-        body += try strips(journal, source: source, now: now, catalogue: catalogue)
-        if source == nil || source == "upload" { body += try uploadPictures(journal, now: now, catalogue: catalogue, corrections: corrections) }
-        body += "<section>\n<h2>\(escaped(catalogue["history.readings"]))</h2>\n" + (try table(journal, source: source, now: now, catalogue: catalogue)) + "</section>\n"
+        let body = template("journal.html", catalogue, [
+            "sources": sourceLinks(try journal.sourceNames(), chosen: source, catalogue: catalogue),
+            "uploads-kept": escaped(catalogue[keepsUploadPhotos ? "journal.uploads-kept-photo" : "journal.uploads-kept"]),
+            "day-lines": try dayLines(journal, source: source, now: now, catalogue: catalogue),
+            "changes": changes,
+            "strips": try strips(journal, source: source, now: now, catalogue: catalogue),
+            "upload-pictures": source == nil || source == "upload" ? try uploadPictures(journal, now: now, catalogue: catalogue, corrections: corrections) : "",
+            "table": try table(journal, source: source, now: now, catalogue: catalogue),
+        ])
         let text = WebAssets.document(catalogue, title: catalogue["page.title.history"], head: WebAssets.linkedAssets + WebAssets.correctionScriptTag + ViewerClock.drawnAt(now), page: "/history", main: body)
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8))
+    }
+
+    private static func template(_ name: String, _ catalogue: Catalogue, _ values: [String: String] = [:]) -> String {
+        PageTemplate.serve.render(name, catalogue, values)
     }
 
     private static func sourceLinks(_ names: [String], chosen: String?, catalogue: Catalogue) -> String {
@@ -50,19 +54,15 @@ enum JournalPage {
         return choices.map { label, value in
             let address = value.map { "/history?source=" + percentEncoded($0) } ?? "/history"
             // A camera's name is the grower's, in any direction of writing: isolated from the page's.
-            let name = value == nil || value == "upload" ? escaped(label) : "<bdi>\(escaped(label))</bdi>"
-            return value == chosen ? "<strong>\(name)</strong>" : "<a href=\"\(escaped(address))\">\(name)</a>"
+            let name = value == nil || value == "upload" ? escaped(label) : template("isolated.html", catalogue, ["text": escaped(label)])
+            return value == chosen ? template("source-chosen.html", catalogue, ["name": name])
+                : template("source-link.html", catalogue, ["address": escaped(address), "name": name])
         }.joined(separator: " · ")
     }
 
     private static func event(_ event: JournalEvent, now: JournalTime, catalogue: Catalogue, corrections: Corrections?) -> String {
         let name = event.state.label.map { catalogue.className($0) } ?? catalogue.heading(event.state.verdict)
-        var text = "<li class=\"event\">"
-        if event.hasPicture {
-            text += "<img src=\"\(JournalPicture.event.address(id: event.id))\" width=\"112\" height=\"112\" alt=\"\(escaped(catalogue["journal.picture"]))\">"
-        }
-        text += "<strong class=\"meaning-\(ReadingMeaning(verdict: event.state.verdict, label: event.state.label).rawValue)\">\(escaped(name))</strong>"
-        if event.state.isProblem { text += " " + escaped(catalogue["journal.problem"]) }
+        let picture = event.hasPicture ? template("event-picture.html", catalogue, ["address": JournalPicture.event.address(id: event.id)]) : ""
         let duration = TimeText.duration(event.durationMilliseconds(now: now), in: catalogue), start = TimeText.readable(viewers(event.start, now), in: catalogue)
         let span = event.end.map { catalogue.text("journal.ended", ["start": start, "end": TimeText.readable(viewers($0, now), in: catalogue), "duration": duration]) }
             ?? catalogue.text("journal.lasting", ["start": start, "duration": duration])
@@ -71,7 +71,11 @@ enum JournalPage {
             ? " · " + escaped(catalogue.text(event.viewBlockedNow ? "journal.blocked-now" : "journal.blocked", ["duration": TimeText.duration(blocked, in: catalogue)])) : ""
         // The event's picture, named right by the grower, becomes a lesson.
         let correction = event.hasPicture ? corrections?.form(picture: JournalPicture.event.address(id: event.id), catalogue: catalogue) ?? "" : ""
-        return text + "<br>\(escaped(span))\(gap) · <bdi>\(escaped(event.source))</bdi>\(correction)</li>\n"
+        return template("event.html", catalogue, [
+            "picture": picture, "meaning": ReadingMeaning(verdict: event.state.verdict, label: event.state.label).rawValue, "name": escaped(name),
+            "problem": event.state.isProblem ? " " + escaped(catalogue["journal.problem"]) : "",
+            "span": escaped(span), "gap": gap, "source": escaped(event.source), "correct": correction,
+        ])
     }
 
     /// `time` at the viewer's offset, `now`'s: every time on the page is on the viewer's clock.
@@ -81,33 +85,30 @@ enum JournalPage {
     /// means) and when, on the viewer's clock.
     private static func uploadReadings(_ journal: Journal, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
         let uploads = try journal.newestReadings(source: "upload", limit: eventCount)
-        var text = "<section>\n<h2>\(escaped(catalogue["journal.upload-results"]))</h2>\n"
-        guard !uploads.isEmpty else { return text + "<p class=\"hint\">\(escaped(catalogue["journal.no-uploads"]))</p>\n</section>\n" }
-        text += "<ol id=\"uploads\">\n"
-        for upload in uploads {
+        guard !uploads.isEmpty else { return template("upload-results.html", catalogue, ["results": template("no-uploads.html", catalogue)]) }
+        let items = uploads.map { upload in
             let record = upload.record, label = record.top.first?.label
             let name = record.verdict == .diagnosis ? label.map { catalogue.className($0) } ?? catalogue.heading(record.verdict) : catalogue.heading(record.verdict)
-            text += "<li><strong class=\"meaning-\(ReadingMeaning(verdict: record.verdict, label: label).rawValue)\">\(escaped(name))</strong><br>"
-                + "\(escaped(TimeText.readable(viewers(upload.time, now), in: catalogue)))</li>\n"
+            return template("upload-result.html", catalogue, ["meaning": ReadingMeaning(verdict: record.verdict, label: label).rawValue, "name": escaped(name),
+                                                              "time": escaped(TimeText.readable(viewers(upload.time, now), in: catalogue))])
         }
-        return text + "</ol>\n</section>\n"
+        return template("upload-results.html", catalogue, ["results": template("uploads.html", catalogue, ["items": PageTemplate.lineByLine(items)])])
     }
 
     /// The last day, hour by hour: each camera's first frame of each hour, to see the plant change.
     private static func strips(_ journal: Journal, source: String?, now: JournalTime, catalogue: Catalogue) throws(JournalError) -> String {
         let cameras = try journal.sourceNames().filter { $0 != "upload" && (source == nil || $0 == source) }
-        var text = ""
+        var sections: [String] = []
         for camera in cameras {
             let frames = try journal.strip(source: camera, since: JournalTime(milliseconds: now.milliseconds - 86_400_000, offsetMinutes: now.offsetMinutes))
             guard !frames.isEmpty else { continue }
-            text += "<section>\n<h2>\(isolating(catalogue, "journal.strip", ["camera": camera]))</h2>\n<p class=\"strip\">"
-            text += frames.map { frame in
+            let pictures = frames.map { frame in
                 let hour = JournalTime(milliseconds: frame.hour.milliseconds, offsetMinutes: now.offsetMinutes)
-                let label = String(hour.iso8601.dropFirst(11).prefix(5))
-                return "<img src=\"\(JournalPicture.snapshot.address(id: frame.id))\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
-            }.joined(separator: " ") + "</p>\n</section>\n"
+                return template("strip-picture.html", catalogue, ["address": JournalPicture.snapshot.address(id: frame.id), "label": String(hour.iso8601.dropFirst(11).prefix(5))])
+            }
+            sections.append(template("strip.html", catalogue, ["title": isolating(catalogue, "journal.strip", ["camera": camera]), "pictures": pictures.joined(separator: " ")]))
         }
-        return text
+        return PageTemplate.lineByLine(sections)
     }
 
     /// The newest uploads' pictures, kept with --keep-upload-photos (or before it was left off),
@@ -119,15 +120,16 @@ enum JournalPage {
         if let corrections {
             let items = uploads.map { upload in
                 let address = JournalPicture.reading.address(id: upload.id)
-                return PageTemplate.render("kept-upload.html", catalogue, ["address": address, "time": escaped(TimeText.readable(viewers(upload.time, now), in: catalogue)),
-                                                                           "correct": corrections.form(picture: address, catalogue: catalogue)])
+                return template("kept-upload.html", catalogue, ["address": address, "time": escaped(TimeText.readable(viewers(upload.time, now), in: catalogue)),
+                                                                "correct": corrections.form(picture: address, catalogue: catalogue)])
             }
-            return PageTemplate.render("kept-uploads.html", catalogue, ["items": items.joined()])
+            return template("kept-uploads.html", catalogue, ["items": PageTemplate.lineByLine(items)])
         }
-        return "<section>\n<h2>\(escaped(catalogue["journal.upload-pictures"]))</h2>\n<p class=\"strip\">" + uploads.map { upload in
-            let label = escaped(TimeText.readable(viewers(upload.time, now), in: catalogue))
-            return "<img src=\"\(JournalPicture.reading.address(id: upload.id))\" width=\"72\" height=\"72\" alt=\"\(label)\" title=\"\(label)\">"
-        }.joined(separator: " ") + "</p>\n</section>\n"
+        let pictures = uploads.map { upload in
+            template("strip-picture.html", catalogue, ["address": JournalPicture.reading.address(id: upload.id),
+                                                       "label": escaped(TimeText.readable(viewers(upload.time, now), in: catalogue))])
+        }
+        return template("strip.html", catalogue, ["title": escaped(catalogue["journal.upload-pictures"]), "pictures": pictures.joined(separator: " ")])
     }
 
     /// One table: a row a day, then a row a week, each with its bar and its counts by what the
@@ -144,17 +146,16 @@ enum JournalPage {
                                                                  source: source), periodMilliseconds: week, offsetMinutes: now.offsetMinutes + 3 * 1440)
         let largest = max(1, (daily + weekly).map { $0.counts.values.reduce(0, +) }.max() ?? 1)
         // Three columns, the counts in words in the last: a column a verdict is wider than a phone.
-        var text = legend(catalogue) + "<table id=\"readings\">\n<thead><tr>" + ["journal.when", "history.readings", "journal.verdicts"].map { "<th>\(escaped(catalogue[$0]))</th>" }.joined()
-            + "</tr></thead>\n<tbody>\n"
-        for (title, rows) in [(catalogue["journal.per-day"], daily), (catalogue["journal.per-week"], weekly)] {
-            text += "<tr><th colspan=\"3\">\(escaped(title))</th></tr>\n"
-            for row in rows {
+        var rows: [String] = []
+        for (title, periods) in [(catalogue["journal.per-day"], daily), (catalogue["journal.per-week"], weekly)] {
+            rows.append(template("period-row.html", catalogue, ["title": escaped(title)]))
+            for row in periods {
                 let start = JournalTime(milliseconds: row.periodStart.milliseconds, offsetMinutes: now.offsetMinutes)
-                text += "<tr><td class=\"day\">\(escaped(TimeText.day(start, in: catalogue)))</td><td>\(bar(row.counts, largest: largest, catalogue: catalogue))</td>"
-                    + "<td>\(escaped(countsText(row.counts, catalogue)))</td></tr>\n"
+                rows.append(template("reading-row.html", catalogue, ["day": escaped(TimeText.day(start, in: catalogue)), "bar": bar(row.counts, largest: largest, catalogue: catalogue),
+                                                                     "counts": escaped(countsText(row.counts, catalogue))]))
             }
         }
-        return text + "</tbody>\n</table>\n"
+        return template("readings.html", catalogue, ["legend": legend(catalogue), "rows": PageTemplate.lineByLine(rows)])
     }
 
     /// "400 healthy, 24 with a problem, 3 not sure": each meaning there is, counted in words.
@@ -165,25 +166,26 @@ enum JournalPage {
 
     /// What each colour of the bars and the day lines means.
     static func legend(_ catalogue: Catalogue) -> String {
-        "<ul class=\"legend\" aria-label=\"\(escaped(catalogue["journal.legend"]))\">" + ReadingMeaning.allCases.map { meaning in
-            "<li>\(swatch(meaning)) \(escaped(catalogue["meaning." + meaning.rawValue + ".name"]))</li>"
-        }.joined() + "</ul>\n"
+        template("legend.html", catalogue, ["items": ReadingMeaning.allCases.map { meaning in
+            template("legend-item.html", catalogue, ["swatch": swatch(meaning), "name": escaped(catalogue["meaning." + meaning.rawValue + ".name"])])
+        }.joined()])
     }
 
     static func swatch(_ meaning: ReadingMeaning) -> String {
-        "<svg width=\"16\" height=\"16\" aria-hidden=\"true\"><rect width=\"16\" height=\"16\" fill=\"\(HistoryPage.colours[meaning]!)\"/></svg>"
+        PageTemplate.serve.render("meaning-swatch.html", ["colour": HistoryPage.colours[meaning]!])
     }
 
     /// The readings of a row as a stacked bar, its length the row's count against the largest.
     private static func bar(_ counts: [ReadingMeaning: Int], largest: Int, catalogue: Catalogue) -> String {
-        var x = 0.0, text = "<svg width=\"120\" height=\"16\" viewBox=\"0 0 120 16\" role=\"img\" aria-label=\"\(escaped(countsText(counts, catalogue)))\">"
+        var x = 0.0, parts = ""
         for meaning in ReadingMeaning.allCases {
             let width = 120 * Double(counts[meaning] ?? 0) / Double(largest)
             guard width > 0 else { continue }
-            text += "<rect x=\"\(JSONObject.number(x, decimals: 1))\" width=\"\(JSONObject.number(width, decimals: 1))\" height=\"16\" fill=\"\(HistoryPage.colours[meaning]!)\"/>"
+            parts += template("reading-bar-part.html", catalogue, ["x": JSONObject.number(x, decimals: 1), "width": JSONObject.number(width, decimals: 1),
+                                                                   "colour": HistoryPage.colours[meaning]!])
             x += width
         }
-        return text + "</svg>"
+        return template("reading-bar.html", catalogue, ["counts": escaped(countsText(counts, catalogue)), "parts": parts])
     }
 
     /// The quarter hours of a day line: 24 hours of them.
@@ -196,7 +198,7 @@ enum JournalPage {
         let cameras = try journal.sourceNames().filter { $0 != "upload" && (source == nil || $0 == source) }
         let quarter = 900_000 as Int64
         let end = (now.milliseconds / quarter + 1) * quarter, start = end - Int64(dayLineQuarters) * quarter
-        var text = ""
+        var sections: [String] = []
         for camera in cameras {
             let counts = try journal.meaningCounts(Journal.Selection(since: JournalTime(milliseconds: start, offsetMinutes: 0), source: camera),
                                                    periodMilliseconds: quarter, offsetMinutes: 0)
@@ -206,16 +208,16 @@ enum JournalPage {
                 let index = Int((row.periodStart.milliseconds - start) / quarter)
                 if quarters.indices.contains(index) { quarters[index] = ReadingMeaning.mostOf(row.counts) }
             }
-            text += PageTemplate.render("day-line.html", catalogue, [
+            sections.append(template("day-line.html", catalogue, [
                 "title": isolating(catalogue, "journal.day-line", ["camera": camera]),
                 "summary": escaped(dayLineSummary(quarters, start: start, now: now, catalogue: catalogue)),
                 "cells": dayLineCells(quarters, rightToLeft: catalogue.isRightToLeft),
                 "hours": stride(from: 0, through: dayLineQuarters, by: 24).map { index in
-                    "<span>\(clock(JournalTime(milliseconds: start + Int64(index) * quarter, offsetMinutes: now.offsetMinutes)))</span>"
+                    template("day-line-hour.html", catalogue, ["clock": clock(JournalTime(milliseconds: start + Int64(index) * quarter, offsetMinutes: now.offsetMinutes))])
                 }.joined(),
-            ])
+            ]))
         }
-        return text.isEmpty ? "" : text + legend(catalogue)
+        return sections.isEmpty ? "" : PageTemplate.lineByLine(sections + [legend(catalogue)])
     }
 
     /// A rectangle a quarter with readings, in the order of writing: the first quarter at the
@@ -224,7 +226,7 @@ enum JournalPage {
         quarters.enumerated().compactMap { index, meaning in
             guard let meaning else { return nil }
             let x = (rightToLeft ? dayLineQuarters - 1 - index : index) * 10
-            return "<rect x=\"\(x)\" width=\"10\" height=\"40\" fill=\"\(HistoryPage.colours[meaning]!)\" class=\"meaning-\(meaning.rawValue)\"/>"
+            return PageTemplate.serve.render("day-line-cell.html", ["x": String(x), "colour": HistoryPage.colours[meaning]!, "meaning": meaning.rawValue])
         }.joined()
     }
 
@@ -251,7 +253,7 @@ enum JournalPage {
         let names = values.keys.sorted()
         var text = escaped(catalogue.text(key, Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, "\u{E000}\($0)\u{E001}") })))
         for (index, name) in names.enumerated() {
-            text = text.replacing("\u{E000}\(index)\u{E001}", with: "<bdi>" + escaped(values[name]!) + "</bdi>")
+            text = text.replacing("\u{E000}\(index)\u{E001}", with: template("isolated.html", catalogue, ["text": escaped(values[name]!)]))
         }
         return text
     }

@@ -29,6 +29,6 @@ enum ViewerClock {
     /// What a server-drawn page tells clock.js: the offset its times were drawn at, so that a
     /// page drawn before the cookie said the viewer's is drawn again once.
     static func drawnAt(_ now: JournalTime) -> String {
-        "<meta name=\"plantleaf-utc-offset\" content=\"\(now.offsetMinutes)\">\n"
+        PageTemplate.serve.render("drawn-at.html", ["offset": String(now.offsetMinutes)])
     }
 }

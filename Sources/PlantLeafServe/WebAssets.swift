@@ -13,17 +13,17 @@ enum WebAssets {
     /// `referenceClasses`, the classes whose reference pictures it shows beside a diagnosis.
     static func page(_ catalogue: Catalogue, linksHistory: Bool = false, corrections: Corrections? = nil, referenceClasses: [String] = []) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title"], head: linkedAssets + scriptTag + correctionScriptTag,
-                      main: PageTemplate.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""),
+                      main: PageTemplate.serve.render("photo.html", catalogue, ["status": status(catalogue, waiting: ""),
                                                                            "result": result(catalogue, correction: corrections?.form(picture: "photo", catalogue: catalogue),
                                                                                             referenceClasses: referenceClasses),
-                                                                           "history": linksHistory ? PageTemplate.render("history-link.html", catalogue) : "",
+                                                                           "history": linksHistory ? PageTemplate.serve.render("history-link.html", catalogue) : "",
                                                                            "known": corrections?.knownPlants(catalogue: catalogue) ?? ""])))
     }
 
     /// The camera's page: its name, its frames as they are read, and the newest reading beside them.
     static func livePage(_ catalogue: Catalogue, cameraName: String, corrections: Corrections? = nil, referenceClasses: [String] = []) -> HTTPResponse {
         html(document(catalogue, title: catalogue["page.title.live"], head: linkedAssets + scriptTag + correctionScriptTag, page: "/live",
-                      main: PageTemplate.render("live.html", catalogue, ["camera-name": HTMLText.escaped(cameraName),
+                      main: PageTemplate.serve.render("live.html", catalogue, ["camera-name": HTMLText.escaped(cameraName),
                                                                           "status": status(catalogue, waiting: HTMLText.escaped(catalogue["page.waiting"])),
                                                                           "result": result(catalogue, correction: corrections?.form(picture: "live", catalogue: catalogue),
                                                                                            referenceClasses: referenceClasses)])))
@@ -31,13 +31,13 @@ enum WebAssets {
 
     /// The status line (and the details of a problem) of the photo page and the camera's.
     private static func status(_ catalogue: Catalogue, waiting: String) -> String {
-        PageTemplate.render("status.html", catalogue, ["waiting": waiting])
+        PageTemplate.serve.render("status.html", catalogue, ["waiting": waiting])
     }
 
     /// Where the script draws a reading, and the words it says, in the page's language; with the
     /// correction form, and the classes whose reference pictures it shows beside a diagnosis.
     private static func result(_ catalogue: Catalogue, correction: String?, referenceClasses: [String]) -> String {
-        PageTemplate.render("result.html", catalogue, ["texts": scriptTexts(catalogue), "correct": correction ?? "",
+        PageTemplate.serve.render("result.html", catalogue, ["texts": scriptTexts(catalogue), "correct": correction ?? "",
                                                        "credit": JournalPage.isolating(catalogue, "page.references.credit", ReferencePictures.credit),
                                                        "reference-classes": dataBlock("[" + referenceClasses.map(JSONObject.quote).joined(separator: ", ") + "]")])
     }
@@ -57,7 +57,7 @@ enum WebAssets {
 
     /// The icon and the style sheet, as the pages link them once signed in (or without a token).
     static let linkedAssets = EmbeddedFiles.text["assets.html"] ?? ""
-    private static let scriptTag = "<script src=\"/app.js\" defer></script>"
+    private static let scriptTag = EmbeddedFiles.text["app-script.html"] ?? ""
     /// The script that sends the correction forms (Corrections), apart from app.js: the history page has it alone.
     static let correctionScriptTag = EmbeddedFiles.text["correct-script.html"] ?? ""
 
@@ -65,7 +65,7 @@ enum WebAssets {
     /// `title`, then `head`), the PlantLeaf heading with the switch to the other languages, and
     /// `main`, the page's content; the language switch comes back to `page`.
     static func document(_ catalogue: Catalogue, title: String, head: String, page: String = "/", main: String) -> String {
-        PageTemplate.render("document.html", catalogue, ["lang": catalogue.language, "dir": catalogue.isRightToLeft ? "rtl" : "ltr",
+        PageTemplate.serve.render("document.html", catalogue, ["lang": catalogue.language, "dir": catalogue.isRightToLeft ? "rtl" : "ltr",
                                                          "title": HTMLText.escaped(title), "head": head, "main": main,
                                                          "languages": languageLinks(catalogue, page: page)])
     }
@@ -74,8 +74,10 @@ enum WebAssets {
     /// and comes back to `page` (`?to=`, one of `WebLanguage.returnPages`).
     private static func languageLinks(_ catalogue: Catalogue, page: String) -> String {
         Catalogue.languages.filter { $0 != catalogue.language }.compactMap { Catalogue(language: $0) }.map { other in
-            "<a href=\"\(WebLanguage.switchPath)\(other.language)\(page == "/" ? "" : "?to=" + page)\" lang=\"\(other.language)\" hreflang=\"\(other.language)\" "
-                + "dir=\"\(other.isRightToLeft ? "rtl" : "ltr")\">\(HTMLText.escaped(other.nativeName))</a>"
+            PageTemplate.serve.render("language-link.html", catalogue, [
+                "address": HTMLText.escaped(WebLanguage.switchPath + other.language + (page == "/" ? "" : "?to=" + page)), "language": other.language,
+                "direction": other.isRightToLeft ? "rtl" : "ltr", "name": HTMLText.escaped(other.nativeName),
+            ])
         }.joined(separator: " ")
     }
 
@@ -84,10 +86,10 @@ enum WebAssets {
     /// the icon as a data: address, each allowed by the page's own policy (`signInPolicy`). The
     /// hidden user name is for password managers, which then keep the token under "plantleaf".
     static func signInPage(wrongToken: Bool, catalogue: Catalogue) -> HTTPResponse {
-        let notice = wrongToken ? "<p class=\"error\" role=\"alert\">" + HTMLText.escaped(catalogue["page.sign-in.wrong"]) + "</p>" : ""
-        let head = "<link rel=\"icon\" href=\"\(iconAddress)\" type=\"image/svg+xml\">\n<style>" + styleText + "</style>"
+        let notice = wrongToken ? PageTemplate.serve.render("sign-in-wrong.html", catalogue) : ""
+        let head = PageTemplate.serve.render("sign-in-head.html", catalogue, ["icon": iconAddress, "style": styleText])
         var response = html(document(catalogue, title: catalogue["page.title.sign-in"], head: head,
-                                     main: PageTemplate.render("sign-in.html", catalogue, ["notice": notice])))
+                                     main: PageTemplate.serve.render("sign-in.html", catalogue, ["notice": notice])))
         response.status = wrongToken ? 401 : 200
         return response
     }

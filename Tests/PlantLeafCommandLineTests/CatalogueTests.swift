@@ -71,7 +71,7 @@ import Testing
         used += VerdictReason.allCases.map { "reason-words." + $0.rawValue }
         used += ["language.name", "language.direction", "advice.other-class"]
         used += AdviceAudience.allCases.flatMap { ["advice.healthy." + $0.rawValue, "advice.disease." + $0.rawValue] }
-        for page in PageTemplate.fileNames where page.hasSuffix(".html") { used += PageTemplate.keys(in: page) }
+        for page in PageTemplate.serve.fileNames where page.hasSuffix(".html") { used += PageTemplate.serve.keys(in: page) }
         #expect(used.filter { !keys.contains($0) } == [])
     }
 

@@ -1,0 +1,1 @@
+(function(){var drawn=0;document.querySelectorAll("svg.stage-chart").forEach(function(chart){var box=chart.getBoundingClientRect();if(box.width>0&&box.height>0){drawn+=1;}});document.body.setAttribute("data-charts-drawn",String(drawn));})();

@@ -1,0 +1,6 @@
+import PlantLeafCore
+
+extension PageTemplate {
+    /// Serve's pages and their pieces, the HTML files under Embedded/.
+    static let serve = PageTemplate(EmbeddedFiles.text)
+}
