@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 
 extension PageTemplate {
     /// Serve's pages and their pieces, the HTML files under Embedded/.

@@ -1,5 +1,6 @@
 import PlantLeafCore
 import PlantLeafMQTT
+import PlantLeafSupport
 @testable import PlantLeafServe
 import PlantLeafTestSupport
 import Testing

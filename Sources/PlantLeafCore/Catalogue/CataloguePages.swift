@@ -1,3 +1,5 @@
+import PlantLeafSupport
+
 extension PageTemplate {
     /// The file `name` ("photo.html") with its `{{key}}` fields in `catalogue`'s words and its
     /// `{{=name}}` fields from `values`.
