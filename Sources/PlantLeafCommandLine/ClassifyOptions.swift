@@ -38,23 +38,15 @@ public struct ClassifyOptions: Equatable, Sendable {
     }
 
     /// Every option classify takes, in the order its help lists them.
-    public static let optionTable: [OptionSpec] = [
-        SharedOptions.model.spec,
-        SharedOptions.labels.described(.lines(["class names, one a line, in output order (default: the default model's own)"])).spec,
-        SharedOptions.topK.spec,
-        SharedOptions.threads.spec,
+    public static let optionTable: [OptionSpec] = ModelOptions.options + [
         SharedOptions.jobs.spec,
         Declared.format.spec,
         SharedOptions.language.spec,
         SharedOptions.crop.described(.lines(["center (largest centred square, default, as camera) or none (whole image)"])).spec,
         SharedOptions.checks.spec,
         SharedOptions.minimumScore.spec,
-        SharedOptions.reference.spec,
-        LessonsOptions.lessons.spec,
         Declared.mean.spec,
         Declared.std.spec,
-        SharedOptions.noCache.described(.lines(["compile the model without XNNPACK's weight cache (kept in",
-                                                "$XDG_CACHE_HOME/plantleaf, else ~/.cache/plantleaf, so later runs start sooner)"])).spec,
         SharedOptions.help.spec,
     ]
 
@@ -69,7 +61,7 @@ public struct ClassifyOptions: Equatable, Sendable {
         }
         options.format = try parsed.value(Declared.format)
         options.language = try parsed.value(SharedOptions.language)
-        options.model = try ModelOptions(parsed)
+        options.model = try ModelOptions.read(parsed)
         options.jobs = try parsed.value(SharedOptions.jobs)
         let mean = try parsed.value(Declared.mean), std = try parsed.value(Declared.std)
         if mean != nil || std != nil { options.normalization = Normalization(mean: mean ?? 0, std: std ?? 255) }

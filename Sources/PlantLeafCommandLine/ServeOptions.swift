@@ -89,19 +89,13 @@ public struct ServeOptions: Sendable {
     /// which one entry names and camera's help describes.
     public static let optionTable: [OptionSpec] = [
         Declared.listen.spec, Declared.host.spec, Declared.tokenFile.spec, Declared.tlsCertificate.spec, Declared.tlsKey.spec, Declared.maxUpload.spec, Declared.requestTimeout.spec,
-        SharedOptions.model.spec,
-        SharedOptions.labels.spec,
-        SharedOptions.topK.described(.lines(["classes per result, \(OptionRange.phrase(OptionRange.topK)) (default: \(SharedOptions.topK.defaultValue))"])).spec,
+    ] + ModelOptions.options + [
         SharedOptions.checks.described(.lines(["verdict checks for uploads, as for classify (default: \(VerdictChecks.classifyDefault));",
                                                "the camera's default is all, as for camera"])).spec,
         SharedOptions.minimumScore.spec,
-        SharedOptions.reference.described(.lines(["leaf reference for the generalist check (see plantleaf classify --help)"])).spec,
-        LessonsOptions.lessons.spec,
-        SharedOptions.threads.spec,
         SharedOptions.jobs.described(.lines(["model instances: uploads and camera readings classified at once, \(OptionRange.phrase(OptionRange.jobs))",
                                              "(default: one per core, divided by --threads)"])).spec,
-        SharedOptions.noCache.spec,
-    ] + JournalOptions.all + [Declared.keepUploadPhotos.spec,
+    ] + JournalOptions.options + [Declared.keepUploadPhotos.spec,
         OptionSpec(names: CameraMonitorOptions.device.spec.names, kind: CameraMonitorOptions.device.spec.kind, help: .sharesEntryWithNext(separator: " | ")),
         OptionSpec(names: CameraMonitorOptions.input.spec.names, kind: CameraMonitorOptions.input.spec.kind, help: .lines([
             "run the camera monitor on this V4L2 device or motion-JPEG stream, shown live at",
@@ -132,7 +126,7 @@ public struct ServeOptions: Sendable {
         }
         options.maxUploadBytes = try parsed.value(Declared.maxUpload) << 20
         options.requestSeconds = try parsed.value(Declared.requestTimeout)
-        options.model = try ModelOptions(parsed)
+        options.model = try ModelOptions.read(parsed)
         options.jobs = try parsed.value(SharedOptions.jobs)
         options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: SharedOptions.checks)
         options.journal = try JournalOptions.read(parsed)

@@ -13,12 +13,7 @@ enum SharedOptions {
 
     /// --labels FILE.
     static let labels = Declare.text("--labels", placeholder: "FILE",
-                                     help: .lines(["class names for the model (default: the default model's own)"]))
-
-    /// --top-k N: classes shown per result.
-    static let topK = Declare.integer("--top-k", range: OptionRange.topK, default: 3) { range, fallback in
-        .lines(["classes to show per image, \(range) (default: \(fallback))"])
-    }
+                                     help: .lines(["class names, one a line, in output order (default: the default model's own)"]))
 
     /// --threads N: CPU threads per inference.
     static let threads = Declare.integer("--threads", range: OptionRange.threads, default: 1) { range, fallback in
@@ -36,7 +31,8 @@ enum SharedOptions {
                                                       "else the one made from the sample leaves at set-up)"]))
 
     /// --no-cache: compile without the XNNPACK weight cache.
-    static let noCache = Flag("--no-cache", help: .lines(["compile the model without XNNPACK's weight cache"]))
+    static let noCache = Flag("--no-cache", help: .lines(["compile the model without XNNPACK's weight cache (kept in",
+                                                           "$XDG_CACHE_HOME/plantleaf, else ~/.cache/plantleaf, so later runs start sooner)"]))
 
     /// --crop MODE.
     static let crop = Declare.choice("--crop", placeholder: "MODE", default: CropMode.center,
