@@ -4,9 +4,14 @@ import PlantLeafBench
 
 /// `plantleaf bench`: per-stage latency of the classify pipeline on this machine, with the
 /// machine's state recorded; `plantleaf bench compare` lines up saved reports.
-enum BenchCommand {
+enum BenchCommand: Subcommand {
+    static let name = "bench"
+    static let abstract = "per-stage latency on this machine; bench compare A.json B.json ..."
+    static let optionTable = BenchOptions.helpTable
+    static let helpLabelWidth = 21
+
     /// The help text above the options.
-    private static let helpIntroduction = """
+    static let helpIntroduction = """
         USAGE: plantleaf bench [options]
                plantleaf bench compare [--html FILE] A.json B.json ...
 
@@ -19,7 +24,7 @@ enum BenchCommand {
         """
 
     /// The help text below the options.
-    private static let helpConclusion = """
+    static let helpConclusion = """
         compare says how the reports differ (image, model, runtime, threads, CPUs, version) and repeats
         their warnings, then prints every stage's median, interquartile range and p99 side by side,
         with each median's ratio to the first file's, marked ~ where the two interquartile ranges
@@ -31,12 +36,6 @@ enum BenchCommand {
         EXIT CODES: 0 done, 2 usage error, or the model, image, runtime, a report file or stdout could not be used.
         """
 
-    /// The help text; its options rendered from BenchOptions.helpTable.
-    static let help: String = {
-        let options: String = OptionSpec.helpSection(BenchOptions.helpTable, labelWidth: 21)
-        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
-    }()
-
     /// The default image: the first PlantVillage sample (in sorted order) of the checkout the
     /// binary was built in; nil, the synthetic leaf, where there is none (an install), so bench
     /// runs with no options from any folder.
@@ -46,8 +45,12 @@ enum BenchCommand {
         return nil
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        let command = arguments.first == "compare" ? "plantleaf bench compare" : "plantleaf bench"
+    static func commandLine(_ arguments: [String]) -> String {
+        arguments.first == "compare" ? "plantleaf bench compare" : "plantleaf bench"
+    }
+
+    static func run(_ arguments: [String], bytes _: [[UInt8]]) -> Int32 {
+        let command = commandLine(arguments)
         let options: BenchOptions
         do {
             options = try BenchOptions.parse(arguments)

@@ -3,9 +3,16 @@ import PlantLeafCamera
 import Synchronization
 
 /// `plantleaf classify`: the top classes for every image file given or found in given folders.
-enum ClassifyCommand {
+enum ClassifyCommand: Subcommand {
+    static let name = "classify"
+    static let operands = "PATH..."
+    static let abstract = "top classes for leaf photos (files or folders)"
+    static let optionTable = ClassifyOptions.optionTable
+    static let helpLabelWidth = 19
+    static let readsArgumentBytes = true
+
     /// The help text above the options.
-    private static let helpIntroduction = """
+    static let helpIntroduction = """
         USAGE: plantleaf classify [options] PATH...
 
         Classifies leaf photos (PNG or JPEG, told apart by their bytes). Folders are searched
@@ -24,16 +31,10 @@ enum ClassifyCommand {
         """
 
     /// The help text below the options.
-    private static let helpConclusion = """
+    static let helpConclusion = """
         EXIT CODES: 0 every file classified (or the reader of a pipe closed it), 1 some files failed,
         2 usage, model, labels or runtime error, or results that cannot be written to stdout.
         """
-
-    /// The help text; its options rendered from ClassifyOptions.optionTable.
-    static let help: String = {
-        let options: String = OptionSpec.helpSection(ClassifyOptions.optionTable, labelWidth: 19)
-        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
-    }()
 
     /// `bytes`: the same arguments as the system passed them, for the file names.
     static func run(_ arguments: [String], bytes: [[UInt8]]) -> Int32 {
