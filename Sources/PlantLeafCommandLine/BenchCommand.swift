@@ -63,7 +63,7 @@ enum BenchCommand: Subcommand {
             return ExitCode.success
         }
         if let reports = options.comparedReports { return compare(reports, htmlPath: options.htmlPath) }
-        let settings = BenchSettings(classifier: ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
+        let settings = BenchSettings(classifier: ProjectPaths.classifierOptions(modelPath: options.files.modelPath, labelsPath: options.files.labelsPath,
                                                                                 threads: options.threadCounts[0],
                                                                                 weightCache: !options.noCache),
                                      imagePath: options.synthetic ? nil : options.imagePath ?? defaultImage(),

@@ -10,8 +10,8 @@ public struct BenchOptions: Equatable, Sendable {
     public var htmlPath: String?
     public var synthetic = false
     public var imagePath: String?
-    public var modelPath: String?
-    public var labelsPath: String?
+    /// --model and --labels.
+    public var files = ModelFiles()
     public var runs = BenchOptions.Declared.runs.defaultValue
     public var warmup = BenchOptions.Declared.warmup.defaultValue
     public var threadCounts = BenchOptions.Declared.threadCounts.defaultValue
@@ -86,9 +86,7 @@ public struct BenchOptions: Equatable, Sendable {
     }
 
     /// The options of a measuring run, but -h, --help.
-    private static let measuringOptions: [OptionSpec] = [
-        SharedOptions.model.spec,
-        SharedOptions.labels.spec,
+    private static let measuringOptions: [OptionSpec] = ModelFiles.options + [
         Declared.image.spec,
         Declared.synthetic.spec,
         Declared.profile.spec,
@@ -157,8 +155,7 @@ public struct BenchOptions: Equatable, Sendable {
         options.cpus = try parsed.value(Declared.cpus)
         options.profile = parsed.has(Declared.profile)
         options.noCache = parsed.has(SharedOptions.noCache)
-        options.modelPath = try parsed.value(SharedOptions.model)
-        options.labelsPath = try parsed.value(SharedOptions.labels)
+        options.files = try ModelFiles.read(parsed)
         return options
     }
 }

@@ -71,7 +71,7 @@ public struct ClassifyOptions: Equatable, Sendable {
         guard parsed.positionals.count(where: { $0 == FileReader.standardInput }) <= 1 else {
             throw UsageError("- (standard input) can be given once")
         }
-        if options.model.labelsPath == FileReader.standardInput, parsed.positionals.contains(FileReader.standardInput) {
+        if options.model.files.labelsPath == FileReader.standardInput, parsed.positionals.contains(FileReader.standardInput) {
             throw UsageError("--labels - and the image - would both read standard input: give one of them a file")
         }
         options.inputIndices = parsed.positionalIndices

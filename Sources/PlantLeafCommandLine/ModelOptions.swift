@@ -6,10 +6,8 @@ import PlantLeafCore
 /// these entries together, in this order (`OptionGroup.options`), and read them with
 /// `OptionGroup.read(_:)`.
 public struct ModelOptions: OptionGroup, Equatable {
-    /// --model FILE; nil: the installed default.
-    @Bound(SharedOptions.model) public var modelPath: String?
-    /// --labels FILE; nil: the model's own.
-    @Bound(SharedOptions.labels) public var labelsPath: String?
+    /// --model and --labels, which bench and teach take too.
+    public var files = ModelFiles()
     /// --top-k N: classes per result.
     @Bound(Declare.integer("--top-k", range: OptionRange.topK, default: 3) { range, fallback in
         .lines(["classes per result, \(range) (default: \(fallback))"])
@@ -29,7 +27,21 @@ public struct ModelOptions: OptionGroup, Equatable {
     /// The classifier these options name, with the subcommand's own input and verdict settings;
     /// the lessons are folded in by `LessonsOptions.applying(lessonsPath, to:)`.
     func classifierOptions(normalization: Normalization? = nil, crop: CropMode = .center, verdictPolicy: VerdictPolicy) -> Classifier.Options {
-        ProjectPaths.classifierOptions(modelPath: modelPath, labelsPath: labelsPath, threads: threads, normalization: normalization,
+        ProjectPaths.classifierOptions(modelPath: files.modelPath, labelsPath: files.labelsPath, threads: threads, normalization: normalization,
                                        crop: crop, verdictPolicy: verdictPolicy, weightCache: !noCache, referencePath: referencePath)
     }
+}
+
+/// The model and labels a subcommand runs: classify's, camera's and serve's (in `ModelOptions`),
+/// bench's and teach's.
+public struct ModelFiles: OptionGroup, Equatable {
+    /// --model FILE; nil: the installed default.
+    @Bound(Declare.text("--model", placeholder: "FILE", help: .lines([".tflite model (default: PlantVillage int8, installed with plantleaf)"])))
+    public var modelPath: String?
+    /// --labels FILE; nil: the model's own.
+    @Bound(Declare.text("--labels", placeholder: "FILE", help: .lines(["class names, one a line, in output order (default: the default model's own)"])))
+    public var labelsPath: String?
+
+    /// The installed model with its own labels.
+    public init() {}
 }

@@ -7,14 +7,6 @@ enum SharedOptions {
     /// -h, --help: every subcommand's.
     static let help = Flag(names: ["-h", "--help"], help: .lines(["show this help"]))
 
-    /// --model FILE.
-    static let model = Declare.text("--model", placeholder: "FILE",
-                                    help: .lines([".tflite model (default: PlantVillage int8, installed with plantleaf)"]))
-
-    /// --labels FILE.
-    static let labels = Declare.text("--labels", placeholder: "FILE",
-                                     help: .lines(["class names, one a line, in output order (default: the default model's own)"]))
-
     /// --threads N: CPU threads per inference.
     static let threads = Declare.integer("--threads", range: OptionRange.threads, default: 1) { range, fallback in
         .lines(["CPU threads per inference, \(range) (default: \(fallback))"])

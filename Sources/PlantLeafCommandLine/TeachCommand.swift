@@ -118,7 +118,7 @@ enum TeachCommand: Subcommand {
 
     /// A classifier that reads the model's pooled features; refused for a model without them.
     private static func featureClassifier(_ options: TeachOptions) throws -> Classifier {
-        var classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath, threads: options.threads)
+        var classifierOptions = ProjectPaths.classifierOptions(modelPath: options.files.modelPath, labelsPath: options.files.labelsPath, threads: options.threads)
         classifierOptions.readsFeatures = true
         let classifier: Classifier
         do {

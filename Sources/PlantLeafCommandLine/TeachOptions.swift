@@ -12,8 +12,8 @@ public struct TeachOptions: Sendable {
     /// --class NAME: add's class; remove's class to remove whole.
     public var className: String?
     public var lessonsPath: String?
-    public var modelPath: String?
-    public var labelsPath: String?
+    /// --model and --labels.
+    public var files = ModelFiles()
     public var threads = SharedOptions.threads.defaultValue
     /// check --shots K: also K lessons a class taught, the rest named, over --splits random splits.
     public var shots: Int?
@@ -31,8 +31,8 @@ public struct TeachOptions: Sendable {
         }
     }
 
-    public static let optionTable: [OptionSpec] = [Declared.className.spec, LessonsOptions.lessons.spec, Declared.shots.spec, Declared.splits.spec, SharedOptions.model.spec,
-                                                   SharedOptions.labels.spec, SharedOptions.threads.spec, SharedOptions.help.spec]
+    public static let optionTable: [OptionSpec] = [Declared.className.spec, LessonsOptions.lessons.spec, Declared.shots.spec, Declared.splits.spec]
+        + ModelFiles.options + [SharedOptions.threads.spec, SharedOptions.help.spec]
 
     /// - Throws: `UsageError` for an unknown action or option, or operands the action does not take.
     public static func parse(_ arguments: [String]) throws(UsageError) -> TeachOptions {
@@ -48,8 +48,7 @@ public struct TeachOptions: Sendable {
         options.operands = Array(parsed.positionals.dropFirst())
         options.className = try parsed.value(Declared.className)
         options.lessonsPath = try parsed.value(LessonsOptions.lessons)
-        options.modelPath = try parsed.value(SharedOptions.model)
-        options.labelsPath = try parsed.value(SharedOptions.labels)
+        options.files = try ModelFiles.read(parsed)
         options.threads = try parsed.value(SharedOptions.threads)
         options.shots = try parsed.value(Declared.shots)
         options.splits = try parsed.value(Declared.splits)
