@@ -15,7 +15,10 @@ public struct ModelOptions: OptionGroup, Equatable {
     /// --threads N: CPU threads per inference.
     @Bound(SharedOptions.threads) public var threads: Int
     /// --reference FILE; nil: the user's or the default one.
-    @Bound(SharedOptions.reference) public var referencePath: String?
+    @Bound(Declare.text("--reference", placeholder: "FILE",
+                        help: .lines(["leaf reference for the generalist check (default: yours from plantleaf calibrate,",
+                                      "else the one made from the sample leaves at set-up)"])))
+    public var referencePath: String?
     /// --lessons FILE; nil: the default lessons file, when there is one.
     @Bound(LessonsOptions.lessons) public var lessonsPath: String?
     /// --no-cache: compile without the XNNPACK weight cache.

@@ -17,11 +17,6 @@ enum SharedOptions {
         .lines(["images classified at once, each on its own model instance, \(range)", "(default: one per core, divided by --threads)"])
     }
 
-    /// --reference FILE: the leaf reference the generalist check compares with.
-    static let reference = Declare.text("--reference", placeholder: "FILE",
-                                        help: .lines(["leaf reference for the generalist check (default: yours from plantleaf calibrate,",
-                                                      "else the one made from the sample leaves at set-up)"]))
-
     /// --no-cache: compile without the XNNPACK weight cache.
     static let noCache = Flag("--no-cache", help: .lines(["compile the model without XNNPACK's weight cache (kept in",
                                                            "$XDG_CACHE_HOME/plantleaf, else ~/.cache/plantleaf, so later runs start sooner)"]))
