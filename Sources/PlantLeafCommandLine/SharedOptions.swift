@@ -60,8 +60,13 @@ enum SharedOptions {
 
     /// The verdict policy of `checks` (a subcommand's --checks, with its default) and --min-score.
     static func verdictPolicy(_ parsed: Arguments, checks: Option<VerdictChecks>) throws(UsageError) -> VerdictPolicy {
-        var policy = VerdictPolicy(checks: try parsed.value(checks))
-        policy.minimumScore = try parsed.value(minimumScore) ?? policy.minimumScore
+        verdictPolicy(checks: try parsed.value(checks), minimumScore: try parsed.value(minimumScore))
+    }
+
+    /// The verdict policy of these checks, with `minimumScore` when given (nil keeps the policy's).
+    static func verdictPolicy(checks: VerdictChecks, minimumScore: Double?) -> VerdictPolicy {
+        var policy = VerdictPolicy(checks: checks)
+        policy.minimumScore = minimumScore ?? policy.minimumScore
         return policy
     }
 }
