@@ -84,6 +84,20 @@ public struct Bound<Value: Sendable>: Sendable, BoundOption {
     }
 }
 
+extension Bound {
+    /// A field set by every value given for `option`, which may be repeated, in the order given.
+    init<Element>(repeating option: Option<Element>) where Value == [Element] {
+        spec = option.spec
+        do throws(UsageError) {
+            wrappedValue = try OptionReading.arguments?.values(option) ?? []
+            problem = nil
+        } catch {
+            wrappedValue = []
+            problem = error
+        }
+    }
+}
+
 extension Bound where Value == Bool {
     /// A field set by `flag`: whether it was given.
     init(_ flag: Flag) {
