@@ -53,7 +53,7 @@ enum ClassifyCommand: Subcommand {
             Console.error("plantleaf classify: \(refusal) (see plantleaf classify --help)")
             return ExitCode.setupFailure
         }
-        let (format, topK, threads) = (options.format, options.model.topK, options.model.threads)
+        let (format, threads) = (options.format, options.model.threads)
         let catalogue = OutputLanguage.catalogue(option: options.language)
         let normalization = options.normalization
         let modelOptions = options.model.classifierOptions(normalization: normalization, crop: options.crop, verdictPolicy: options.verdictPolicy)
@@ -76,7 +76,7 @@ enum ClassifyCommand: Subcommand {
             if let record = ClassificationOutput.failureRecord(path: path, reason: reason, format: format) { Console.out(record) }
         }
         do {
-            try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
+            try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: options.model.topK,
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
                                         let classifier = try Classifier(options: classifierOptions)
                                         // Once, from the first worker's: every worker loads the same files.

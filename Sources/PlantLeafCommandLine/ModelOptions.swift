@@ -9,9 +9,8 @@ public struct ModelOptions: OptionGroup, Equatable {
     /// --model and --labels, which bench and teach take too.
     public var files = ModelFiles()
     /// --top-k N: classes per result.
-    @Bound(Declare.integer("--top-k", range: OptionRange.topK, default: 3) { range, fallback in
-        .lines(["classes per result, \(range) (default: \(fallback))"])
-    }) public var topK: Int
+    @Bound(Declare.integer("--top-k", range: OptionRange.topK, default: 3) { range, fallback in .lines(["classes per result, \(range) (default: \(fallback))"]) })
+    public var topK: Int
     /// --threads N: CPU threads per inference.
     @Bound(SharedOptions.threads) public var threads: Int
     /// --reference FILE; nil: the user's or the default one.
