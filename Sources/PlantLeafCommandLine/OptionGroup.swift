@@ -32,21 +32,21 @@ extension OptionGroup {
     /// The group with each field read from `parsed` by its declaration; the fields whose option
     /// was not given keep their default.
     /// - Throws: `UsageError` of the first field, in declaration order, whose text is not a value
-    ///   it takes, else the group's `validate()`'s.
+    ///   it takes, or of the first group, nested ones first, whose `validate()` refuses it.
     static func read(_ parsed: Arguments) throws(UsageError) -> Self {
         let group = OptionReading.$arguments.withValue(parsed) { Self() }
-        if let problem = group.firstProblem { throw problem }
-        try group.validate()
+        try group.check()
         return group
     }
 
-    /// The usage error of the first field whose value could not be read, nested groups included.
-    fileprivate var firstProblem: UsageError? {
+    /// Throws the usage error of the first field whose value could not be read or of a nested
+    /// group's `validate()`, in declaration order, then this group's own `validate()`'s.
+    fileprivate func check() throws(UsageError) {
         for child in Mirror(reflecting: self).children {
-            if let bound = child.value as? any BoundOption, let problem = bound.problem { return problem }
-            if let group = child.value as? any OptionGroup, let problem = group.firstProblem { return problem }
+            if let bound = child.value as? any BoundOption, let problem = bound.problem { throw problem }
+            if let group = child.value as? any OptionGroup { try group.check() }
         }
-        return nil
+        try validate()
     }
 }
 
