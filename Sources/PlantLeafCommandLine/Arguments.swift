@@ -2,7 +2,7 @@ import PlantLeafCore
 
 /// The parsed form of `--option value`, `--option=value`, `--flag` and positional arguments.
 /// `--` ends the options. Unknown options are usage errors.
-public struct Arguments {
+public struct Arguments: Sendable {
     private var values: [String: String] = [:]
     /// Every value given for each option, in order, for those that may be repeated.
     private var repeatedValues: [String: [String]] = [:]

@@ -5,9 +5,14 @@ import PlantLeafSupport
 
 /// `plantleaf bench`: per-stage latency of the classify pipeline on this machine, with the
 /// machine's state recorded; `plantleaf bench compare` lines up saved reports.
-enum BenchCommand {
+enum BenchCommand: Subcommand {
+    static let name = "bench"
+    static let abstract = "per-stage latency on this machine; bench compare A.json B.json ..."
+    static let optionTable = BenchOptions.helpTable
+    static let helpLabelWidth = 21
+
     /// The help text above the options.
-    private static let helpIntroduction = """
+    static let helpIntroduction = """
         USAGE: plantleaf bench [options]
                plantleaf bench compare [--html FILE] A.json B.json ...
 
@@ -20,7 +25,7 @@ enum BenchCommand {
         """
 
     /// The help text below the options.
-    private static let helpConclusion = """
+    static let helpConclusion = """
         compare says how the reports differ (image, model, runtime, threads, CPUs, version) and repeats
         their warnings, then prints every stage's median, interquartile range and p99 side by side,
         with each median's ratio to the first file's, marked ~ where the two interquartile ranges
@@ -32,12 +37,6 @@ enum BenchCommand {
         EXIT CODES: 0 done, 2 usage error, or the model, image, runtime, a report file or stdout could not be used.
         """
 
-    /// The help text; its options rendered from BenchOptions.helpTable.
-    static let help: String = {
-        let options: String = OptionSpec.helpSection(BenchOptions.helpTable, labelWidth: 21)
-        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
-    }()
-
     /// The default image: the first PlantVillage sample (in sorted order) of the checkout the
     /// binary was built in; nil, the synthetic leaf, where there is none (an install), so bench
     /// runs with no options from any folder.
@@ -47,8 +46,12 @@ enum BenchCommand {
         return nil
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        let command = arguments.first == "compare" ? "plantleaf bench compare" : "plantleaf bench"
+    static func commandLine(_ arguments: [String]) -> String {
+        arguments.first == "compare" ? "plantleaf bench compare" : "plantleaf bench"
+    }
+
+    static func run(_ arguments: [String], bytes _: [[UInt8]]) -> Int32 {
+        let command = commandLine(arguments)
         let options: BenchOptions
         do {
             options = try BenchOptions.parse(arguments)
@@ -61,7 +64,7 @@ enum BenchCommand {
             return ExitCode.success
         }
         if let reports = options.comparedReports { return compare(reports, htmlPath: options.htmlPath) }
-        let settings = BenchSettings(classifier: ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath,
+        let settings = BenchSettings(classifier: ProjectPaths.classifierOptions(modelPath: options.files.modelPath, labelsPath: options.files.labelsPath,
                                                                                 threads: options.threadCounts[0],
                                                                                 weightCache: !options.noCache),
                                      imagePath: options.synthetic ? nil : options.imagePath ?? defaultImage(),

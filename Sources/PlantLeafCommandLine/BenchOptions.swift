@@ -2,27 +2,48 @@ import PlantLeafBench
 import PlantLeafCore
 
 /// `plantleaf bench`'s (and `bench compare`'s) arguments, parsed and range-checked without doing anything.
-public struct BenchOptions: Equatable, Sendable {
+public struct BenchOptions: OptionGroup, Equatable {
     public var help = false
     /// `bench compare A.json B.json ...`: the reports; nil for a measuring run.
     public var comparedReports: [String]?
     /// `bench compare --html FILE`: also write the comparison as a page.
     public var htmlPath: String?
-    public var synthetic = false
-    public var imagePath: String?
-    public var modelPath: String?
-    public var labelsPath: String?
-    public var runs = BenchOptions.Declared.runs.defaultValue
-    public var warmup = BenchOptions.Declared.warmup.defaultValue
-    public var threadCounts = BenchOptions.Declared.threadCounts.defaultValue
-    public var minimumSeconds = BenchOptions.Declared.minimumSeconds.defaultValue
-    public var jsonPath: String?
-    public var csvPath: String?
-    public var profile = false
-    /// --no-cache: compile without the XNNPACK weight cache.
-    public var noCache = false
+    /// --model and --labels.
+    public var files = ModelFiles()
+    @Bound(Declared.image) public var imagePath: String?
+    @Bound(Declared.synthetic) public var synthetic: Bool
+    @Bound(Declared.profile) public var profile: Bool
+    @Bound(Declared.runs) public var runs: Int
+    @Bound(Declared.warmup) public var warmup: Int
+    @Bound(Declared.threadCounts) public var threadCounts: [Int]
     /// --cpus LIST: the CPUs to measure on.
-    public var cpus: CPUSet?
+    @Bound(Declared.cpus) public var cpus: CPUSet?
+    /// --no-cache: compile without the XNNPACK weight cache.
+    @Bound(SharedOptions.noCache.described(.lines(["compile without XNNPACK's weight cache (see plantleaf classify --help)"])))
+    public var noCache: Bool
+    @Bound(Declared.minimumSeconds) public var minimumSeconds: Double
+    @Bound(Declared.json) public var jsonPath: String?
+    @Bound(Declared.csv) public var csvPath: String?
+
+    /// A measuring run with the defaults.
+    public init() {}
+
+    /// - Throws: `UsageError` for --image with --synthetic, or output files that clash or cannot be written.
+    public func validate() throws(UsageError) {
+        if synthetic, imagePath != nil { throw UsageError("give --image or --synthetic, not both") }
+        if let json = jsonPath, let csv = csvPath, FileWriter.sameFile(json, csv) {
+            throw UsageError("--json and --csv name the same file, \(json): give each its own")
+        }
+        // Checked now, not after minutes of measuring.
+        for (option, path) in [(Declared.json.name, jsonPath), (Declared.csv.name, csvPath)] {
+            guard let path else { continue }
+            do {
+                try FileWriter.checkWritable(path)
+            } catch {
+                throw UsageError("cannot write \(option) file \(path): \(error)")
+            }
+        }
+    }
 
     /// The options only this subcommand takes, each declared once.
     enum Declared {
@@ -86,21 +107,7 @@ public struct BenchOptions: Equatable, Sendable {
     }
 
     /// The options of a measuring run, but -h, --help.
-    private static let measuringOptions: [OptionSpec] = [
-        SharedOptions.model.spec,
-        SharedOptions.labels.spec,
-        Declared.image.spec,
-        Declared.synthetic.spec,
-        Declared.profile.spec,
-        Declared.runs.spec,
-        Declared.warmup.spec,
-        Declared.threadCounts.spec,
-        Declared.cpus.spec,
-        SharedOptions.noCache.described(.lines(["compile without XNNPACK's weight cache (see plantleaf classify --help)"])).spec,
-        Declared.minimumSeconds.spec,
-        Declared.json.spec,
-        Declared.csv.spec,
-    ]
+    private static let measuringOptions: [OptionSpec] = BenchOptions.options
 
     /// Every option a measuring run takes.
     public static let optionTable: [OptionSpec] = measuringOptions + [SharedOptions.help.spec]
@@ -128,37 +135,11 @@ public struct BenchOptions: Equatable, Sendable {
             return options
         }
         let parsed = try Arguments(arguments, options: optionTable)
-        if parsed.has(SharedOptions.help) {
+        guard !parsed.has(SharedOptions.help) else {
             options.help = true
             return options
         }
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
-        options.imagePath = try parsed.value(Declared.image)
-        options.synthetic = parsed.has(Declared.synthetic)
-        if options.synthetic, options.imagePath != nil { throw UsageError("give --image or --synthetic, not both") }
-        options.jsonPath = try parsed.value(Declared.json)
-        options.csvPath = try parsed.value(Declared.csv)
-        if let json = options.jsonPath, let csv = options.csvPath, FileWriter.sameFile(json, csv) {
-            throw UsageError("--json and --csv name the same file, \(json): give each its own")
-        }
-        // Checked now, not after minutes of measuring.
-        for (option, path) in [(Declared.json.name, options.jsonPath), (Declared.csv.name, options.csvPath)] {
-            guard let path else { continue }
-            do {
-                try FileWriter.checkWritable(path)
-            } catch {
-                throw UsageError("cannot write \(option) file \(path): \(error)")
-            }
-        }
-        options.minimumSeconds = try parsed.value(Declared.minimumSeconds)
-        options.runs = try parsed.value(Declared.runs)
-        options.warmup = try parsed.value(Declared.warmup)
-        options.threadCounts = try parsed.value(Declared.threadCounts)
-        options.cpus = try parsed.value(Declared.cpus)
-        options.profile = parsed.has(Declared.profile)
-        options.noCache = parsed.has(SharedOptions.noCache)
-        options.modelPath = try parsed.value(SharedOptions.model)
-        options.labelsPath = try parsed.value(SharedOptions.labels)
-        return options
+        return try read(parsed)
     }
 }

@@ -3,8 +3,14 @@ import PlantLeafSupport
 
 /// `plantleaf calibrate DIR`: the grower's own leaf reference for the generalist check, made from
 /// photos of their crop in their light with their camera.
-enum CalibrateCommand {
-    private static let helpIntroduction = """
+enum CalibrateCommand: Subcommand {
+    static let name = "calibrate"
+    static let operands = "DIR"
+    static let abstract = "teach the generalist check your own leaf photos (your crop, camera, light)"
+    static let optionTable = CalibrateOptions.optionTable
+    static let helpLabelWidth = 19
+
+    static let helpIntroduction = """
         USAGE: plantleaf calibrate [options] DIR...
 
         Makes the leaf reference the generalist check compares pictures with (docs/verdicts.md)
@@ -18,17 +24,12 @@ enum CalibrateCommand {
         OPTIONS:
         """
 
-    private static let helpConclusion = """
+    static let helpConclusion = """
         EXIT CODES: 0 written, 2 usage, too few photos, photos that are not leaves, the model or
         runtime, or a reference that cannot be written (the one before is left as it was).
         """
 
-    static let help: String = {
-        let options: String = OptionSpec.helpSection(CalibrateOptions.optionTable, labelWidth: 19)
-        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
-    }()
-
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String], bytes _: [[UInt8]]) -> Int32 {
         let options: CalibrateOptions
         do {
             options = try CalibrateOptions.parse(arguments)

@@ -5,9 +5,14 @@ import PlantLeafBench
 import PlantLeafSupport
 
 /// `plantleaf camera`: live classification of a V4L2 webcam's frames.
-enum CameraCommand {
+enum CameraCommand: Subcommand {
+    static let name = "camera"
+    static let abstract = "live classification from a V4L2 webcam (--list shows the cameras)"
+    static let optionTable = CameraCommandOptions.optionTable
+    static let helpLabelWidth = 19
+
     /// The help text above the options.
-    private static let helpIntroduction = """
+    static let helpIntroduction = """
         USAGE: plantleaf camera [options]
                plantleaf camera --input FILE|- [options]
                plantleaf camera --list
@@ -24,20 +29,14 @@ enum CameraCommand {
         """
 
     /// The help text below the options.
-    private static let helpConclusion = """
+    static let helpConclusion = """
         Ctrl-C or SIGTERM stops cleanly and prints the summary; so does the end of an --input stream.
         EXIT CODES: 0 done, stopped or the stream ended, 1 the camera failed mid-stream (unplugged, no frames),
         2 usage, device (none at all for --list), model or runtime set-up error, or stdout or the --log file
         cannot be written.
         """
 
-    /// The help text; its options rendered from CameraCommandOptions.optionTable.
-    static let help: String = {
-        let options: String = OptionSpec.helpSection(CameraCommandOptions.optionTable, labelWidth: 19)
-        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
-    }()
-
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String], bytes _: [[UInt8]]) -> Int32 {
         let parsed: CameraCommandOptions
         do {
             parsed = try CameraCommandOptions.parse(arguments)

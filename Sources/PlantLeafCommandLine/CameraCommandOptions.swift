@@ -95,14 +95,9 @@ public struct CameraCommandOptions: Sendable {
         CameraMonitorOptions.size.spec,
         CameraMonitorOptions.fps.spec,
         SharedOptions.crop.spec,
-        SharedOptions.topK.described(.lines(["classes per frame, \(OptionRange.phrase(OptionRange.topK)) (default: \(SharedOptions.topK.defaultValue))"])).spec,
+    ] + ModelOptions.options + [
         Declared.checks.spec,
         SharedOptions.minimumScore.spec,
-        SharedOptions.reference.described(.lines(["leaf reference for the generalist check (see plantleaf classify --help)"])).spec,
-        LessonsOptions.lessons.spec,
-        SharedOptions.threads.described(.lines(["CPU threads for inference, \(OptionRange.phrase(OptionRange.threads)) "
-                                                + "(default: \(SharedOptions.threads.defaultValue))"])).spec,
-        SharedOptions.noCache.described(.lines(["compile the model without XNNPACK's weight cache (see plantleaf classify --help)"])).spec,
         Declared.frames.spec,
         Declared.duration.spec,
         CameraMonitorOptions.timeout.spec,
@@ -116,12 +111,10 @@ public struct CameraCommandOptions: Sendable {
         CameraMonitorOptions.name.spec,
         CameraMonitorOptions.every.spec,
         CameraMonitorOptions.log.spec,
-    ] + JournalOptions.all + [
+    ] + JournalOptions.options + [
         CameraMonitorOptions.mqtt.spec,
         CameraMonitorOptions.mqttPasswordFile.spec,
         CameraMonitorOptions.mqttCA.spec,
-        SharedOptions.model.described(.sharesEntryWithNext(separator: ", ")).spec,
-        SharedOptions.labels.described(.lines(["as for classify"])).spec,
         Declared.list.spec,
         Declared.benchFrames.spec,
         Declared.iterations.spec,
@@ -154,7 +147,7 @@ public struct CameraCommandOptions: Sendable {
         }
         try CameraMonitorOptions.read(parsed, into: &options)
         options.journal = try JournalOptions.read(parsed)
-        options.model = try ModelOptions(parsed)
+        options.model = try ModelOptions.read(parsed)
         options.session.frameLimit = try parsed.value(Declared.frames)
         options.session.duration = try parsed.value(Declared.duration)
         options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: Declared.checks)

@@ -4,9 +4,16 @@ import PlantLeafSupport
 import Synchronization
 
 /// `plantleaf classify`: the top classes for every image file given or found in given folders.
-enum ClassifyCommand {
+enum ClassifyCommand: Subcommand {
+    static let name = "classify"
+    static let operands = "PATH..."
+    static let abstract = "top classes for leaf photos (files or folders)"
+    static let optionTable = ClassifyOptions.optionTable
+    static let helpLabelWidth = 19
+    static let readsArgumentBytes = true
+
     /// The help text above the options.
-    private static let helpIntroduction = """
+    static let helpIntroduction = """
         USAGE: plantleaf classify [options] PATH...
 
         Classifies leaf photos (PNG or JPEG, told apart by their bytes). Folders are searched
@@ -25,16 +32,10 @@ enum ClassifyCommand {
         """
 
     /// The help text below the options.
-    private static let helpConclusion = """
+    static let helpConclusion = """
         EXIT CODES: 0 every file classified (or the reader of a pipe closed it), 1 some files failed,
         2 usage, model, labels or runtime error, or results that cannot be written to stdout.
         """
-
-    /// The help text; its options rendered from ClassifyOptions.optionTable.
-    static let help: String = {
-        let options: String = OptionSpec.helpSection(ClassifyOptions.optionTable, labelWidth: 19)
-        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
-    }()
 
     /// `bytes`: the same arguments as the system passed them, for the file names.
     static func run(_ arguments: [String], bytes: [[UInt8]]) -> Int32 {
@@ -53,7 +54,7 @@ enum ClassifyCommand {
             Console.error("plantleaf classify: \(refusal) (see plantleaf classify --help)")
             return ExitCode.setupFailure
         }
-        let (format, topK, threads) = (options.format, options.model.topK, options.model.threads)
+        let (format, threads) = (options.format, options.model.threads)
         let catalogue = OutputLanguage.catalogue(option: options.language)
         let normalization = options.normalization
         let modelOptions = options.model.classifierOptions(normalization: normalization, crop: options.crop, verdictPolicy: options.verdictPolicy)
@@ -76,7 +77,7 @@ enum ClassifyCommand {
             if let record = ClassificationOutput.failureRecord(path: path, reason: reason, format: format) { Console.out(record) }
         }
         do {
-            try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: topK,
+            try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: options.model.topK,
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
                                         let classifier = try Classifier(options: classifierOptions)
                                         // Once, from the first worker's: every worker loads the same files.

@@ -5,8 +5,13 @@ import PlantLeafSupport
 
 /// `plantleaf journal export|import|events`: the journal's readings out as JSON lines or CSV, a
 /// camera's --log in as history, and the events with their times.
-enum JournalCommand {
-    private static let helpIntroduction = """
+enum JournalCommand: Subcommand {
+    static let name = "journal"
+    static let abstract = "the readings and events camera and serve keep: export, import a --log, events"
+    static let optionTable = JournalCommandOptions.optionTable
+    static let helpLabelWidth = 22
+
+    static let helpIntroduction = """
         USAGE: plantleaf journal export [--since TIME] [--until TIME] [--source NAME] [--format json|csv]
                plantleaf journal import [--source NAME] LOG.jsonl...
                plantleaf journal events [--since TIME] [--source NAME]
@@ -21,7 +26,7 @@ enum JournalCommand {
         OPTIONS:
         """
 
-    private static let helpConclusion = """
+    static let helpConclusion = """
         A row of a damaged journal that holds what no row can (a time past year 9999, a NULL
         verdict) is passed over with one line naming it; export and events write the others.
 
@@ -29,17 +34,12 @@ enum JournalCommand {
                     2 usage, or a journal or log that cannot be read or written.
         """
 
-    static let help: String = {
-        let options: String = OptionSpec.helpSection(JournalCommandOptions.optionTable, labelWidth: 22)
-        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
-    }()
-
     /// Readings an import commits together: a killed import keeps every batch before.
     static let importBatch = 1000
     /// Readings an export reads at a time.
     static let exportPage = 5000
 
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String], bytes _: [[UInt8]]) -> Int32 {
         let options: JournalCommandOptions
         do {
             options = try JournalCommandOptions.parse(arguments)

@@ -1,45 +1,49 @@
 import PlantLeafCore
 
 /// The options classify, camera and serve share about the model they run: which model and labels,
-/// how many classes a result shows, the threads, the weight cache, the leaf reference and the
-/// lessons. One value each subcommand embeds and reads with one call, so a shared option has one
-/// field and one parse line; each subcommand's table still places and words its entries, since
-/// the help texts list them in each subcommand's own order.
-public struct ModelOptions: Equatable, Sendable {
-    /// --model FILE; nil: the installed default.
-    public var modelPath: String?
-    /// --labels FILE; nil: the model's own.
-    public var labelsPath: String?
+/// how many classes a result shows, the threads, the leaf reference, the lessons and the weight
+/// cache. Each field is bound to its option here and nowhere else; the three subcommands list
+/// these entries together, in this order (`OptionGroup.options`), and read them with
+/// `OptionGroup.read(_:)`.
+public struct ModelOptions: OptionGroup, Equatable {
+    /// --model and --labels, which bench and teach take too.
+    public var files = ModelFiles()
     /// --top-k N: classes per result.
-    public var topK = SharedOptions.topK.defaultValue
+    @Bound(Declare.integer("--top-k", range: OptionRange.topK, default: 3) { range, fallback in .lines(["classes per result, \(range) (default: \(fallback))"]) })
+    public var topK: Int
     /// --threads N: CPU threads per inference.
-    public var threads = SharedOptions.threads.defaultValue
-    /// --no-cache: compile without the XNNPACK weight cache.
-    public var noCache = false
+    @Bound(SharedOptions.threads) public var threads: Int
     /// --reference FILE; nil: the user's or the default one.
+    @Bound(Declare.text("--reference", placeholder: "FILE",
+                        help: .lines(["leaf reference for the generalist check (default: yours from plantleaf calibrate,",
+                                      "else the one made from the sample leaves at set-up)"])))
     public var referencePath: String?
     /// --lessons FILE; nil: the default lessons file, when there is one.
-    public var lessonsPath: String?
+    @Bound(LessonsOptions.lessons) public var lessonsPath: String?
+    /// --no-cache: compile without the XNNPACK weight cache.
+    @Bound(SharedOptions.noCache) public var noCache: Bool
 
     /// The defaults: what a subcommand runs with when none of these options is given.
     public init() {}
 
-    /// These options of `parsed`, by the declarations every subcommand's table lists them with.
-    /// - Throws: `UsageError` for --top-k or --threads out of range.
-    init(_ parsed: Arguments) throws(UsageError) {
-        topK = try parsed.value(SharedOptions.topK)
-        threads = try parsed.value(SharedOptions.threads)
-        modelPath = try parsed.value(SharedOptions.model)
-        labelsPath = try parsed.value(SharedOptions.labels)
-        noCache = parsed.has(SharedOptions.noCache)
-        referencePath = try parsed.value(SharedOptions.reference)
-        lessonsPath = try parsed.value(LessonsOptions.lessons)
-    }
-
     /// The classifier these options name, with the subcommand's own input and verdict settings;
     /// the lessons are folded in by `LessonsOptions.applying(lessonsPath, to:)`.
     func classifierOptions(normalization: Normalization? = nil, crop: CropMode = .center, verdictPolicy: VerdictPolicy) -> Classifier.Options {
-        ProjectPaths.classifierOptions(modelPath: modelPath, labelsPath: labelsPath, threads: threads, normalization: normalization,
+        ProjectPaths.classifierOptions(modelPath: files.modelPath, labelsPath: files.labelsPath, threads: threads, normalization: normalization,
                                        crop: crop, verdictPolicy: verdictPolicy, weightCache: !noCache, referencePath: referencePath)
     }
+}
+
+/// The model and labels a subcommand runs: classify's, camera's and serve's (in `ModelOptions`),
+/// bench's and teach's.
+public struct ModelFiles: OptionGroup, Equatable {
+    /// --model FILE; nil: the installed default.
+    @Bound(Declare.text("--model", placeholder: "FILE", help: .lines([".tflite model (default: PlantVillage int8, installed with plantleaf)"])))
+    public var modelPath: String?
+    /// --labels FILE; nil: the model's own.
+    @Bound(Declare.text("--labels", placeholder: "FILE", help: .lines(["class names, one a line, in output order (default: the default model's own)"])))
+    public var labelsPath: String?
+
+    /// The installed model with its own labels.
+    public init() {}
 }

@@ -7,22 +7,26 @@ import PlantLeafSupport
 /// The `plantleaf` program: process set-up, the subcommand dispatch and the exit status. The
 /// executable's main.swift only calls `main()`.
 public enum PlantLeafCommand {
-    static let usage = """
-        USAGE: plantleaf <command> [options]
+    /// Every subcommand, in the order plantleaf --help lists them.
+    static let subcommands: [any Subcommand.Type] = [ClassifyCommand.self, CameraCommand.self, BenchCommand.self, ServeCommand.self,
+                                                     CalibrateCommand.self, JournalCommand.self, TeachCommand.self]
 
-        Leaf-disease classification on the device, with LiteRT.
+    static let usage: String = {
+        let commands = subcommands.map { command in
+            let label = command.operands.isEmpty ? command.name : command.name + " " + command.operands
+            return "  " + label + String(repeating: " ", count: max(19 - label.count, 2)) + command.abstract
+        }
+        return """
+            USAGE: plantleaf <command> [options]
 
-        COMMANDS:
-          classify PATH...   top classes for leaf photos (files or folders)
-          camera             live classification from a V4L2 webcam (--list shows the cameras)
-          bench              per-stage latency on this machine; bench compare A.json B.json ...
-          serve              a page and JSON API to classify photos from a phone's browser
-          calibrate DIR      teach the generalist check your own leaf photos (your crop, camera, light)
-          journal            the readings and events camera and serve keep: export, import a --log, events
-          teach              teach it your crop from a few photos a class: add, list, remove, export, import, check
+            Leaf-disease classification on the device, with LiteRT.
 
-        Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
-        """
+            COMMANDS:
+            \(commands.joined(separator: "\n"))
+
+            Run `plantleaf <command> --help` for a command's options. plantleaf --version prints the version.
+            """
+    }()
 
     /// Runs the command the process was started with; returns the exit status.
     public static func main() -> Int32 {
@@ -46,7 +50,7 @@ public enum PlantLeafCommand {
         case nil, EPIPE?:
             break  // EPIPE: the reader has what it wanted; the command stopped and says how its inputs went
         case let code?:
-            let command = ["classify", "camera", "bench", "serve", "calibrate", "journal", "teach"].contains(arguments.first ?? "") ? " " + arguments[0] : ""
+            let command = subcommands.contains { $0.name == arguments.first } ? " " + arguments[0] : ""
             let reason = code == EBADF ? "standard output is closed" : SystemError(code).reason
             Console.error("plantleaf\(command): cannot write the results to standard output: \(reason)")
             status = ExitCode.setupFailure
@@ -72,46 +76,15 @@ public enum PlantLeafCommand {
     static func run(_ arguments: [String], bytes: [[UInt8]]) -> Int32 {
         // stdout closed from the start: no work whose output would be lost.
         if Console.stdoutFailed { return ExitCode.setupFailure }
+        if let command = subcommands.first(where: { $0.name == arguments.first }) {
+            let (rest, restBytes) = (Array(arguments.dropFirst()), Array(bytes.dropFirst()))
+            if !command.readsArgumentBytes, let refusal = NonUTF8Argument.first(in: restBytes) {
+                Console.error("\(command.commandLine(rest)): \(refusal) (see plantleaf \(command.name) --help)")
+                return ExitCode.setupFailure
+            }
+            return command.run(rest, bytes: restBytes)
+        }
         switch arguments.first {
-        case "classify":
-            return ClassifyCommand.run(Array(arguments.dropFirst()), bytes: Array(bytes.dropFirst()))
-        case "camera":
-            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
-                Console.error("plantleaf camera: \(refusal) (see plantleaf camera --help)")
-                return ExitCode.setupFailure
-            }
-            return CameraCommand.run(Array(arguments.dropFirst()))
-        case "bench":
-            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
-                let command = arguments.dropFirst().first == "compare" ? "plantleaf bench compare" : "plantleaf bench"
-                Console.error("\(command): \(refusal) (see plantleaf bench --help)")
-                return ExitCode.setupFailure
-            }
-            return BenchCommand.run(Array(arguments.dropFirst()))
-        case "journal":
-            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
-                Console.error("plantleaf journal: \(refusal) (see plantleaf journal --help)")
-                return ExitCode.setupFailure
-            }
-            return JournalCommand.run(Array(arguments.dropFirst()))
-        case "calibrate":
-            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
-                Console.error("plantleaf calibrate: \(refusal) (see plantleaf calibrate --help)")
-                return ExitCode.setupFailure
-            }
-            return CalibrateCommand.run(Array(arguments.dropFirst()))
-        case "teach":
-            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
-                Console.error("plantleaf teach: \(refusal) (see plantleaf teach --help)")
-                return ExitCode.setupFailure
-            }
-            return TeachCommand.run(Array(arguments.dropFirst()))
-        case "serve":
-            if let refusal = NonUTF8Argument.first(in: Array(bytes.dropFirst())) {
-                Console.error("plantleaf serve: \(refusal) (see plantleaf serve --help)")
-                return ExitCode.setupFailure
-            }
-            return ServeCommand.run(Array(arguments.dropFirst()))
         case "--version":
             Console.out("plantleaf \(ProjectPaths.version)")
             return ExitCode.success

@@ -6,8 +6,13 @@ import PlantLeafSupport
 import Synchronization
 
 /// `plantleaf serve`: the page, the JSON API and the metrics over HTTP, until SIGINT or SIGTERM.
-enum ServeCommand {
-    private static let helpIntroduction = """
+enum ServeCommand: Subcommand {
+    static let name = "serve"
+    static let abstract = "a page and JSON API to classify photos from a phone's browser"
+    static let optionTable = ServeOptions.optionTable
+    static let helpLabelWidth = 21
+
+    static let helpIntroduction = """
         USAGE: plantleaf serve [options]
 
         Serves a page to classify leaf photos from a phone or any browser (take a photo or pick
@@ -25,7 +30,7 @@ enum ServeCommand {
         OPTIONS:
         """
 
-    private static let helpConclusion = """
+    static let helpConclusion = """
         Runs until SIGINT or SIGTERM; SIGHUP reopens the camera's --log and the journal (with
         neither it is ignored). One line on stderr per refused request, at most ten of a kind in 10 s.
 
@@ -33,12 +38,7 @@ enum ServeCommand {
         runtime, library, address or camera set-up error.
         """
 
-    static let help: String = {
-        let options: String = OptionSpec.helpSection(ServeOptions.optionTable, labelWidth: 21)
-        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
-    }()
-
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String], bytes _: [[UInt8]]) -> Int32 {
         let options: ServeOptions
         do {
             options = try ServeOptions.parse(arguments)

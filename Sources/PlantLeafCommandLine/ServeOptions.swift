@@ -3,30 +3,63 @@ import PlantLeafCore
 import PlantLeafServe
 
 /// `plantleaf serve`'s arguments, parsed and range-checked without doing anything.
-public struct ServeOptions: Sendable {
+public struct ServeOptions: OptionGroup {
     public var help = false
-    public var listen = ServeOptions.Declared.listen.defaultValue
+    @Bound(Declared.listen) public var listen: ListenAddress
     /// --host NAME, each time given: names the Host header may carry besides the built-in ones.
-    public var hostNames: [String] = []
+    @Bound(repeating: Declared.host) public var hostNames: [String]
+    @Bound(Declare.text("--token-file", placeholder: "FILE",
+                        help: .lines(["require the token in FILE's first line on every route but /api/health"])))
     public var tokenFile: String?
-    public var tlsCertificateFile: String?
+    @Bound(Declare.text("--tls-cert", placeholder: "FILE", help: .sharesEntryWithNext(separator: " "))) public var tlsCertificateFile: String?
+    @Bound(Declare.text("--tls-key", placeholder: "FILE", help: .lines(["serve HTTPS with this PEM certificate and key"])))
     public var tlsKeyFile: String?
-    public var maxUploadBytes = ServeOptions.Declared.maxUpload.defaultValue << 20
-    public var requestSeconds = ServeOptions.Declared.requestTimeout.defaultValue
+    @Bound(Declare.integer("--max-upload", placeholder: "MIB", range: uploadMebibytes, default: 25) { range, fallback in
+        .lines(["largest upload in MiB, \(range) (default: \(fallback)); larger is refused with 413"])
+    }) var maxUploadMebibytes: Int
+    @Bound(Declare.number("--request-timeout", placeholder: "S", range: ServeOptions.requestSeconds, default: HTTPServer.Limits().requestSeconds) { range, fallback in
+        .lines(["seconds a client has to send a whole request, \(range)",
+                "(default: \(fallback)); a client trickling it in is dropped"])
+    }) public var requestSeconds: Double
     /// The model options classify and camera share: for uploads and the camera alike.
     public var model = ModelOptions()
-    /// nil: one per core, divided by --threads.
-    public var jobs: Int?
     /// --checks and --min-score, for uploads (the camera reads them with its own default checks).
-    public var verdictPolicy = VerdictPolicy(checks: SharedOptions.checks.defaultValue)
+    @Bound(SharedOptions.checks.described(.lines(["verdict checks for uploads, as for classify (default: \(VerdictChecks.classifyDefault));",
+                                                  "the camera's default is all, as for camera"])))
+    var checks: VerdictChecks
+    @Bound(SharedOptions.minimumScore) var minimumScore: Double?
+    /// nil: one per core, divided by --threads.
+    @Bound(SharedOptions.jobs.described(.lines(["model instances: uploads and camera readings classified at once, \(OptionRange.phrase(OptionRange.jobs))",
+                                                "(default: one per core, divided by --threads)"])))
+    public var jobs: Int?
     /// --journal FILE or --no-journal, events and retention: for uploads and the camera alike.
     public var journal = JournalOptions()
     /// --keep-upload-photos: each upload's journal row gets a small copy of its picture.
-    public var keepUploadPhotos = false
+    @Bound(Flag("--keep-upload-photos", help: .lines([
+        "keep each upload's picture as the model read it (a JPEG of at most 30 KB, never the",
+        "file or its name) with its result in the journal, shown at /history; off: the result only"])))
+    public var keepUploadPhotos: Bool
     /// The camera monitor's options, when --device or --input names a camera.
     public var camera: CameraCommandOptions?
     /// One line each for old spellings used (`DeprecatedSpelling`), for the command to print.
     public var notices: [String] = []
+
+    /// No options: loopback, no camera.
+    public init() {}
+
+    /// Largest upload.
+    public var maxUploadBytes: Int { maxUploadMebibytes << 20 }
+
+    /// The uploads' verdict policy: --checks and --min-score.
+    public var verdictPolicy: VerdictPolicy { SharedOptions.verdictPolicy(checks: checks, minimumScore: minimumScore) }
+
+    /// - Throws: `UsageError` for half of TLS, or photos kept without a journal.
+    public func validate() throws(UsageError) {
+        if (tlsCertificateFile == nil) != (tlsKeyFile == nil) { throw UsageError("--tls-cert and --tls-key go together") }
+        if keepUploadPhotos, journal.disabled {
+            throw UsageError("--keep-upload-photos keeps the photos in the journal: leave out --no-journal")
+        }
+    }
 
     /// --max-upload's range, in MiB.
     public static let uploadMebibytes = 1...1024
@@ -62,21 +95,6 @@ public struct ServeOptions: Sendable {
             }
             return text
         }
-        static let tokenFile = Declare.text("--token-file", placeholder: "FILE",
-                                            help: .lines(["require the token in FILE's first line on every route but /api/health"]))
-        static let tlsCertificate = Declare.text("--tls-cert", placeholder: "FILE", help: .sharesEntryWithNext(separator: " "))
-        static let tlsKey = Declare.text("--tls-key", placeholder: "FILE", help: .lines(["serve HTTPS with this PEM certificate and key"]))
-        static let maxUpload = Declare.integer("--max-upload", placeholder: "MIB", range: uploadMebibytes, default: 25) { range, fallback in
-            .lines(["largest upload in MiB, \(range) (default: \(fallback)); larger is refused with 413"])
-        }
-        static let requestTimeout = Declare.number("--request-timeout", placeholder: "S", range: requestSeconds,
-                                                   default: HTTPServer.Limits().requestSeconds) { range, fallback in
-            .lines(["seconds a client has to send a whole request, \(range)",
-                    "(default: \(fallback)); a client trickling it in is dropped"])
-        }
-        static let keepUploadPhotos = Flag("--keep-upload-photos", help: .lines([
-            "keep each upload's picture as the model read it (a JPEG of at most 30 KB, never the",
-            "file or its name) with its result in the journal, shown at /history; off: the result only"]))
         /// --format, before 0.1.0 the camera's pixel format: --pixel-format.
         static let oldPixelFormat = Option<String>("--format", placeholder: "FORMAT", default: "auto",
                                                    help: .deprecated(replacement: "--pixel-format")) { text throws(UsageError) in
@@ -87,21 +105,7 @@ public struct ServeOptions: Sendable {
 
     /// Every option serve takes, in the order its help lists them: its own, then the camera's,
     /// which one entry names and camera's help describes.
-    public static let optionTable: [OptionSpec] = [
-        Declared.listen.spec, Declared.host.spec, Declared.tokenFile.spec, Declared.tlsCertificate.spec, Declared.tlsKey.spec, Declared.maxUpload.spec, Declared.requestTimeout.spec,
-        SharedOptions.model.spec,
-        SharedOptions.labels.spec,
-        SharedOptions.topK.described(.lines(["classes per result, \(OptionRange.phrase(OptionRange.topK)) (default: \(SharedOptions.topK.defaultValue))"])).spec,
-        SharedOptions.checks.described(.lines(["verdict checks for uploads, as for classify (default: \(VerdictChecks.classifyDefault));",
-                                               "the camera's default is all, as for camera"])).spec,
-        SharedOptions.minimumScore.spec,
-        SharedOptions.reference.described(.lines(["leaf reference for the generalist check (see plantleaf classify --help)"])).spec,
-        LessonsOptions.lessons.spec,
-        SharedOptions.threads.spec,
-        SharedOptions.jobs.described(.lines(["model instances: uploads and camera readings classified at once, \(OptionRange.phrase(OptionRange.jobs))",
-                                             "(default: one per core, divided by --threads)"])).spec,
-        SharedOptions.noCache.spec,
-    ] + JournalOptions.all + [Declared.keepUploadPhotos.spec,
+    public static let optionTable: [OptionSpec] = ServeOptions.options + [
         OptionSpec(names: CameraMonitorOptions.device.spec.names, kind: CameraMonitorOptions.device.spec.kind, help: .sharesEntryWithNext(separator: " | ")),
         OptionSpec(names: CameraMonitorOptions.input.spec.names, kind: CameraMonitorOptions.input.spec.kind, help: .lines([
             "run the camera monitor on this V4L2 device or motion-JPEG stream, shown live at",
@@ -116,30 +120,13 @@ public struct ServeOptions: Sendable {
     /// - Throws: `UsageError` for an unknown option, a value out of range, or options that do not go together.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
         let parsed = try Arguments(arguments, options: optionTable)
-        var options = ServeOptions()
-        if parsed.has(SharedOptions.help) {
+        guard !parsed.has(SharedOptions.help) else {
+            var options = ServeOptions()
             options.help = true
             return options
         }
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
-        options.listen = try parsed.value(Declared.listen)
-        options.hostNames = try parsed.values(Declared.host)
-        options.tokenFile = try parsed.value(Declared.tokenFile)
-        options.tlsCertificateFile = try parsed.value(Declared.tlsCertificate)
-        options.tlsKeyFile = try parsed.value(Declared.tlsKey)
-        if (options.tlsCertificateFile == nil) != (options.tlsKeyFile == nil) {
-            throw UsageError("--tls-cert and --tls-key go together")
-        }
-        options.maxUploadBytes = try parsed.value(Declared.maxUpload) << 20
-        options.requestSeconds = try parsed.value(Declared.requestTimeout)
-        options.model = try ModelOptions(parsed)
-        options.jobs = try parsed.value(SharedOptions.jobs)
-        options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: SharedOptions.checks)
-        options.journal = try JournalOptions.read(parsed)
-        options.keepUploadPhotos = parsed.has(Declared.keepUploadPhotos)
-        if options.keepUploadPhotos, options.journal.disabled {
-            throw UsageError("--keep-upload-photos keeps the photos in the journal: leave out --no-journal")
-        }
+        var options = try read(parsed)
         options.camera = try cameraOptions(parsed, serve: options)
         // The history was once read from the camera's --log when serve kept no journal.
         if options.camera?.logPath != nil, options.journal.disabled { options.notices.append(WebService.historyWithoutJournal) }

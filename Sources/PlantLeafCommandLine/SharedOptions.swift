@@ -7,19 +7,6 @@ enum SharedOptions {
     /// -h, --help: every subcommand's.
     static let help = Flag(names: ["-h", "--help"], help: .lines(["show this help"]))
 
-    /// --model FILE.
-    static let model = Declare.text("--model", placeholder: "FILE",
-                                    help: .lines([".tflite model (default: PlantVillage int8, installed with plantleaf)"]))
-
-    /// --labels FILE.
-    static let labels = Declare.text("--labels", placeholder: "FILE",
-                                     help: .lines(["class names for the model (default: the default model's own)"]))
-
-    /// --top-k N: classes shown per result.
-    static let topK = Declare.integer("--top-k", range: OptionRange.topK, default: 3) { range, fallback in
-        .lines(["classes to show per image, \(range) (default: \(fallback))"])
-    }
-
     /// --threads N: CPU threads per inference.
     static let threads = Declare.integer("--threads", range: OptionRange.threads, default: 1) { range, fallback in
         .lines(["CPU threads per inference, \(range) (default: \(fallback))"])
@@ -30,13 +17,9 @@ enum SharedOptions {
         .lines(["images classified at once, each on its own model instance, \(range)", "(default: one per core, divided by --threads)"])
     }
 
-    /// --reference FILE: the leaf reference the generalist check compares with.
-    static let reference = Declare.text("--reference", placeholder: "FILE",
-                                        help: .lines(["leaf reference for the generalist check (default: yours from plantleaf calibrate,",
-                                                      "else the one made from the sample leaves at set-up)"]))
-
     /// --no-cache: compile without the XNNPACK weight cache.
-    static let noCache = Flag("--no-cache", help: .lines(["compile the model without XNNPACK's weight cache"]))
+    static let noCache = Flag("--no-cache", help: .lines(["compile the model without XNNPACK's weight cache (kept in",
+                                                           "$XDG_CACHE_HOME/plantleaf, else ~/.cache/plantleaf, so later runs start sooner)"]))
 
     /// --crop MODE.
     static let crop = Declare.choice("--crop", placeholder: "MODE", default: CropMode.center,
@@ -77,8 +60,13 @@ enum SharedOptions {
 
     /// The verdict policy of `checks` (a subcommand's --checks, with its default) and --min-score.
     static func verdictPolicy(_ parsed: Arguments, checks: Option<VerdictChecks>) throws(UsageError) -> VerdictPolicy {
-        var policy = VerdictPolicy(checks: try parsed.value(checks))
-        policy.minimumScore = try parsed.value(minimumScore) ?? policy.minimumScore
+        verdictPolicy(checks: try parsed.value(checks), minimumScore: try parsed.value(minimumScore))
+    }
+
+    /// The verdict policy of these checks, with `minimumScore` when given (nil keeps the policy's).
+    static func verdictPolicy(checks: VerdictChecks, minimumScore: Double?) -> VerdictPolicy {
+        var policy = VerdictPolicy(checks: checks)
+        policy.minimumScore = minimumScore ?? policy.minimumScore
         return policy
     }
 }

@@ -6,8 +6,13 @@ import PlantLeafSupport
 /// `plantleaf teach`: a grower's own classes (a crop the model does not know, or one of its 38
 /// fitted to their field and camera), learned from a few photos each and kept in the lessons
 /// file classify, camera and serve consult (docs/teach.md).
-enum TeachCommand {
-    private static let helpIntroduction = """
+enum TeachCommand: Subcommand {
+    static let name = "teach"
+    static let abstract = "teach it your crop from a few photos a class: add, list, remove, export, import, check"
+    static let optionTable = TeachOptions.optionTable
+    static let helpLabelWidth = 19
+
+    static let helpIntroduction = """
         USAGE: plantleaf teach add --class NAME PHOTO|DIR...
                plantleaf teach list | check
                plantleaf teach remove NUMBER... | remove --class NAME
@@ -25,22 +30,17 @@ enum TeachCommand {
         OPTIONS:
         """
 
-    private static let helpConclusion = """
+    static let helpConclusion = """
         EXIT CODES: 0 done, 2 usage, photos that cannot be taught, the model, or a lessons file
         that cannot be read or written (left as it was).
         """
-
-    static let help: String = {
-        let options: String = OptionSpec.helpSection(TeachOptions.optionTable, labelWidth: 19)
-        return [helpIntroduction, options, "", helpConclusion].joined(separator: "\n")
-    }()
 
     /// What teach says when it stops: one line, nothing changed.
     struct Refusal: Error {
         var line: String
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String], bytes _: [[UInt8]]) -> Int32 {
         let options: TeachOptions
         do {
             options = try TeachOptions.parse(arguments)
@@ -119,7 +119,7 @@ enum TeachCommand {
 
     /// A classifier that reads the model's pooled features; refused for a model without them.
     private static func featureClassifier(_ options: TeachOptions) throws -> Classifier {
-        var classifierOptions = ProjectPaths.classifierOptions(modelPath: options.modelPath, labelsPath: options.labelsPath, threads: options.threads)
+        var classifierOptions = ProjectPaths.classifierOptions(modelPath: options.files.modelPath, labelsPath: options.files.labelsPath, threads: options.threads)
         classifierOptions.readsFeatures = true
         let classifier: Classifier
         do {

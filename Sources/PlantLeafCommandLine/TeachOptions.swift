@@ -1,7 +1,7 @@
 import PlantLeafCore
 
 /// `plantleaf teach`'s arguments: the action and its operands, and the options.
-public struct TeachOptions: Sendable {
+public struct TeachOptions: OptionGroup {
     public enum Action: String, Sendable, CaseIterable {
         case add, list, remove, export, `import`, check
     }
@@ -10,49 +10,40 @@ public struct TeachOptions: Sendable {
     public var action: Action = .list
     public var operands: [String] = []
     /// --class NAME: add's class; remove's class to remove whole.
+    @Bound(Declare.text("--class", placeholder: "NAME", help: .lines([
+        "add: the class the photos show, as you want it shown, in any script (a new one,",
+        "or one of the model's labels to fit it to your field); remove: every lesson of it"])))
     public var className: String?
-    public var lessonsPath: String?
-    public var modelPath: String?
-    public var labelsPath: String?
-    public var threads = SharedOptions.threads.defaultValue
+    @Bound(LessonsOptions.lessons) public var lessonsPath: String?
     /// check --shots K: also K lessons a class taught, the rest named, over --splits random splits.
-    public var shots: Int?
-    public var splits = TeachOptions.Declared.splits.defaultValue
+    @Bound(Declare.integer("--shots", placeholder: "K", range: 1...1000) { range in
+        .lines(["check: also teach K lessons a class and name the rest, over --splits random", "splits, \(range)"])
+    }) public var shots: Int?
+    @Bound(Declare.integer("--splits", placeholder: "N", range: 1...1000, default: 30) { range, fallback in
+        .lines(["check --shots: random splits, \(range) (default: \(fallback))"])
+    }) public var splits: Int
+    /// --model and --labels.
+    public var files = ModelFiles()
+    @Bound(SharedOptions.threads) public var threads: Int
 
-    enum Declared {
-        static let className = Declare.text("--class", placeholder: "NAME", help: .lines([
-            "add: the class the photos show, as you want it shown, in any script (a new one,",
-            "or one of the model's labels to fit it to your field); remove: every lesson of it"]))
-        static let shots = Declare.integer("--shots", placeholder: "K", range: 1...1000) { range in
-            .lines(["check: also teach K lessons a class and name the rest, over --splits random", "splits, \(range)"])
-        }
-        static let splits = Declare.integer("--splits", placeholder: "N", range: 1...1000, default: 30) { range, fallback in
-            .lines(["check --shots: random splits, \(range) (default: \(fallback))"])
-        }
-    }
+    /// `list` with no options.
+    public init() {}
 
-    public static let optionTable: [OptionSpec] = [Declared.className.spec, LessonsOptions.lessons.spec, Declared.shots.spec, Declared.splits.spec, SharedOptions.model.spec,
-                                                   SharedOptions.labels.spec, SharedOptions.threads.spec, SharedOptions.help.spec]
+    public static let optionTable: [OptionSpec] = TeachOptions.options + [SharedOptions.help.spec]
 
     /// - Throws: `UsageError` for an unknown action or option, or operands the action does not take.
     public static func parse(_ arguments: [String]) throws(UsageError) -> TeachOptions {
         let parsed = try Arguments(arguments, options: optionTable)
-        var options = TeachOptions()
-        if parsed.has(SharedOptions.help) {
+        guard !parsed.has(SharedOptions.help) else {
+            var options = TeachOptions()
             options.help = true
             return options
         }
         guard let first = parsed.positionals.first else { throw UsageError("give an action: add, list, remove, export, import or check") }
         guard let action = Action(rawValue: first) else { throw OptionValue.notAChoice("the action", first, Action.allCases.map(\.rawValue)) }
+        var options = try read(parsed)
         options.action = action
         options.operands = Array(parsed.positionals.dropFirst())
-        options.className = try parsed.value(Declared.className)
-        options.lessonsPath = try parsed.value(LessonsOptions.lessons)
-        options.modelPath = try parsed.value(SharedOptions.model)
-        options.labelsPath = try parsed.value(SharedOptions.labels)
-        options.threads = try parsed.value(SharedOptions.threads)
-        options.shots = try parsed.value(Declared.shots)
-        options.splits = try parsed.value(Declared.splits)
         switch action {
         case .add:
             guard options.className != nil else { throw UsageError("add needs --class NAME: the class the photos show") }

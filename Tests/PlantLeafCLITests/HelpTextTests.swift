@@ -80,4 +80,27 @@ import Testing
         let stale = Set(files).subtracting(Self.cases.map { $0.name + ".txt" })
         #expect(stale.isEmpty, "Expected/ holds files of no case (remove them): \(stale.sorted())")
     }
+
+    /// The help texts docs/ quotes are the program's: from a block's "USAGE: plantleaf <command>"
+    /// line to the block's end, each line is the line of `plantleaf <command> --help` in its
+    /// place (a block may stop early, after the usage lines).
+    @Test func helpQuotedInTheDocsIsTheProgramsHelp() throws {
+        let folder = TestPaths.root + "/docs"
+        var quoted = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder).filter({ $0.hasSuffix(".md") }).sorted() {
+            let lines = try String(contentsOfFile: folder + "/" + file, encoding: .utf8).components(separatedBy: "\n")
+            for (index, line) in lines.enumerated() where line.hasPrefix("USAGE: plantleaf ") {
+                let command = String(line.dropFirst("USAGE: plantleaf ".count).prefix { $0 != " " })
+                let block = lines[index...].prefix { !$0.hasPrefix("```") }
+                let help = try runPlantLeaf([command, "--help"]).stdout.components(separatedBy: "\n")
+                let differing = zip(block, help).enumerated().first { $0.element.0 != $0.element.1 }
+                if let (offset, (documented, printed)) = differing {
+                    Issue.record("docs/\(file):\(index + offset + 1) quotes plantleaf \(command) --help as '\(documented)'; it prints '\(printed)'")
+                }
+                #expect(block.count <= help.count, "docs/\(file): the help quoted at line \(index + 1) is longer than plantleaf \(command) --help")
+                quoted += 1
+            }
+        }
+        #expect(quoted >= 3, "docs/ quotes \(quoted) help texts: fewer than classify's, serve's and teach's")
+    }
 }

@@ -110,8 +110,10 @@ import Testing
         let missing = try runPlantLeaf(["journal", "events", "--journal", "/nonexistent/journal.sqlite"])
         #expect(missing.status == 2 && missing.stdout.isEmpty)
         #expect(missing.stderr == "plantleaf journal: no journal at /nonexistent/journal.sqlite (camera and serve make it as they read; --journal FILE names another)\n")
-        let both = try runPlantLeaf(["camera", "--journal", "/tmp/j.sqlite", "--no-journal"])
-        #expect(both.stderr == "plantleaf camera: --journal FILE and --no-journal do not go together (see plantleaf camera --help)\n")
+        for command in ["camera", "serve"] {
+            let both = try runPlantLeaf([command, "--journal", "/tmp/j.sqlite", "--no-journal"])
+            #expect(both.stderr == "plantleaf \(command): --journal FILE and --no-journal do not go together (see plantleaf \(command) --help)\n")
+        }
     }
 
     /// Runs camera on one leaf with the journal `path`, through `wrapper` (a command and its
