@@ -55,6 +55,13 @@ import Testing
     /// Where the boot's scenarios leave their files, kept after the run for a look at a failure.
     static let outputFolder = TestPaths.root + "/.build/test-output/camera-fixture"
 
+    /// The guest's cache folder (XDG_CACHE_HOME), shared read-write with the VM and kept from run
+    /// to run. The guest sees the host's own cache through another file system, so it would
+    /// otherwise hash the runtime and pack the weights afresh at every boot: a minute under TCG
+    /// in the first `plantleaf`, which the whole suite waits for. Through the shared folder the
+    /// files keep their identity from one boot to the next, and the weight cache trusts them.
+    static let guestCacheFolder = TestPaths.root + "/.build/test-output/camera-fixture-cache"
+
     /// A black picture (a lens cap, the greenhouse at night), made for the boot.
     static var blackPicture: String { outputFolder + "/black.jpg" }
 
@@ -93,8 +100,10 @@ import Testing
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         TestImages.write(TestImages.jpeg([UInt8](repeating: 0, count: 256 * 256 * 3), width: 256, height: 256), to: blackPicture)
+        try FileManager.default.createDirectory(atPath: guestCacheFolder, withIntermediateDirectories: true)
         var driver = """
             set -u
+            export XDG_CACHE_HOME='\(guestCacheFolder)'
             cache=${CAMERA_FIXTURE_CACHE:-$HOME/.cache/camera-fixture}
             export VIVID_KO="$(find "$cache" -name 'vivid.ko*' | head -1)"
             build=$(dirname "$CAMERA_FIXTURE_BIN")
@@ -128,7 +137,8 @@ import Testing
         TestImages.write(Array(driver.utf8), to: folder + "/run.sh")
         // The whole VM run's own limit (VIVID_TIMEOUT) is raised from 600 s: it holds every scenario.
         let result = try runCommand(fixture, ["-s", "256x256", "-i", appleScab, "--", "sh", "run.sh"],
-                                    environment: ["PLANTLEAF": TestPaths.binary, "GUEST_SET_UP": guestSetUp, "VIVID_TIMEOUT": "3000"],
+                                    environment: ["PLANTLEAF": TestPaths.binary, "GUEST_SET_UP": guestSetUp, "VIVID_TIMEOUT": "3000",
+                                                  "VIVID_RW_DIRS": guestCacheFolder],
                                     currentDirectory: folder, timeLimit: bootTimeLimit)
         guard result.status == 0 else {
             throw FixtureFailure(description: "camera fixture failed (\(result.status)): \(result.stderr.suffix(2000))")
