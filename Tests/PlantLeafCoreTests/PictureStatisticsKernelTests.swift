@@ -1,11 +1,11 @@
 import PlantLeafCore
+import PlantLeafSupport
 import Testing
 
 /// The verdict's picture statistics as each kernel set gathers them (the AVX2 kernel 8 pixels at
 /// a time, the portable loop one at a time) against a plain count of the same rules, on rows of
 /// every length from 1 to 300: noise, runs of one colour (flat mid-tones), and the extremes.
 @Suite struct PictureStatisticsKernelTests {
-    typealias Random = ResamplerReferenceTests.Random
 
     /// The counts `PictureStatistics` documents, one pixel at a time, as plainly as they read.
     static func plainCounts(_ row: [UInt8]) -> (green: Int, midtone: Int, flat: Int, luminanceSum: Int) {
@@ -23,7 +23,7 @@ import Testing
         return (green, midtone, flat, luminanceSum)
     }
 
-    static func row(pixels: Int, kind: Int, random: inout Random) -> [UInt8] {
+    static func row(pixels: Int, kind: Int, random: inout SplitMix64) -> [UInt8] {
         var row: [UInt8] = []
         for _ in 0..<pixels {
             switch kind {
@@ -45,7 +45,7 @@ import Testing
 
     @Test(arguments: ResampleKernels.available)
     func everyRowLengthCountsAsThePlainLoop(kernels: ResampleKernels) {
-        var random = Random(state: 31)
+        var random = SplitMix64(seed: 31)
         for pixels in 1...300 {
             let row = Self.row(pixels: pixels, kind: pixels % 3, random: &random)
             var statistics = PictureStatistics()

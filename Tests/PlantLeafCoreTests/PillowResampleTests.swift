@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 import Testing
 
 /// The streaming resizer against Pillow 13.0.0's resample written out plainly from its release
@@ -6,7 +7,6 @@ import Testing
 /// pass over the image after the other, in the order Pillow chooses from the sizes. Equal bit
 /// for bit, for every shape, with every kernel set.
 @Suite struct PillowResampleTests {
-    typealias Random = ResamplerReferenceTests.Random
 
     /// Pillow's precompute_coeffs and normalize_coeffs_8bpc for the bilinear filter.
     static func coefficients(inputSize: Int, outputSize: Int) -> (bounds: [(min: Int, count: Int)], weights: [[Int32]]) {
@@ -91,7 +91,7 @@ import Testing
 
     @Test(arguments: ResampleKernels.available)
     func equalsPillowOnEveryShape(kernels: ResampleKernels) {
-        var random = Random(state: 13)
+        var random = SplitMix64(seed: 13)
         // Tall shapes (the vertical pass first), wide ones, squares, up and down.
         var cases = [((17, 500), (7, 31)), ((224, 1000), (224, 224)), ((300, 900), (224, 224)), ((480, 640), (224, 224)),
                      ((640, 480), (224, 224)), ((256, 256), (224, 224)), ((50, 400), (60, 100)), ((3, 200), (2, 9))]
@@ -114,7 +114,7 @@ import Testing
 
     /// The order shows in the pixels: horizontal first on a tall shape differs from Pillow.
     @Test func passOrderMatters() {
-        var random = Random(state: 5)
+        var random = SplitMix64(seed: 5)
         let image = RGBImage(width: 300, height: 900, pixels: (0..<(300 * 900 * 3)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
         let horizontalFirst = Self.vertical(Self.horizontal(image.pixels, width: 300, height: 900, to: 224), width: 224, height: 900, to: 224)
         #expect(horizontalFirst != Self.pillow(image, width: 224, height: 224))

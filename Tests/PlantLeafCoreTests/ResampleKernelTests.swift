@@ -1,11 +1,11 @@
 import PlantLeafCore
+import PlantLeafSupport
 import Testing
 
 /// Every SIMD kernel set this CPU runs against the portable Swift loops: the same pixels, bit for
 /// bit, on random sizes and content, up and down on each axis, both pass orders, every EXIF
 /// orientation, with and without a crop.
 @Suite struct ResampleKernelTests {
-    typealias Random = ResamplerReferenceTests.Random
 
     static let simdKernels = Array(ResampleKernels.available.dropFirst())
 
@@ -20,7 +20,7 @@ import Testing
     }
 
     /// Noise, or only 0 and 255 (the sums' extremes).
-    static func picture(width: Int, height: Int, saturated: Bool, random: inout Random) -> RGBImage {
+    static func picture(width: Int, height: Int, saturated: Bool, random: inout SplitMix64) -> RGBImage {
         RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { _ -> UInt8 in
             let value: UInt64 = random.next()
             guard saturated else { return UInt8(truncatingIfNeeded: value) }
@@ -63,7 +63,7 @@ import Testing
 
     @Test(arguments: ResampleKernelTests.simdKernels)
     func randomSizesAndContent(kernels: ResampleKernels) {
-        var random = Random(state: 2024)
+        var random = SplitMix64(seed: 2024)
         for index in 0..<120 {
             let (sourceWidth, sourceHeight) = (1 + random.below(300), 1 + random.below(300))
             let (width, height) = (1 + random.below(300), 1 + random.below(300))
@@ -78,7 +78,7 @@ import Testing
     /// camera's and the samples' sizes.
     @Test(arguments: ResampleKernelTests.simdKernels, EXIFOrientation.allCases)
     func everyDirectionAndOrientation(kernels: ResampleKernels, orientation: EXIFOrientation) {
-        var random = Random(state: 7 + UInt64(orientation.rawValue))
+        var random = SplitMix64(seed: 7 + UInt64(orientation.rawValue))
         let cases = [((1, 1), (24, 24)), ((2, 3), (224, 224)), ((5000, 17), (24, 24)), ((17, 5000), (7, 31)),
                      ((256, 256), (224, 224)), ((640, 480), (224, 224)), ((3, 900), (40, 2)), ((100, 30), (300, 10)),
                      ((30, 100), (10, 300)), ((224, 224), (224, 224)), ((224, 1000), (224, 224)), ((1000, 224), (224, 224)),

@@ -1,4 +1,5 @@
 import PlantLeafCore
+import PlantLeafSupport
 import Testing
 
 /// The streaming resampler (rows in as a decoder gives them, stored orientation, fixed point,
@@ -6,19 +7,6 @@ import Testing
 /// then each output pixel is the triangle-weighted mean of the source pixels, in doubles,
 /// rounded once. The two may differ by the intermediate rounding: at most 1 per channel.
 @Suite struct ResamplerReferenceTests {
-    /// splitmix64: the same sizes and pixels on every run and machine.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     /// Triangle weights for one output coordinate, normalised, over every source coordinate.
     static func weights(output: Int, inputSize: Int, outputSize: Int) -> [Double] {
         let scale = Double(inputSize) / Double(outputSize)
@@ -70,12 +58,12 @@ import Testing
         #expect(worst <= 1, "\(stored.width)x\(stored.height) \(orientation) -> \(width)x\(height): off by \(worst)")
     }
 
-    static func noise(width: Int, height: Int, random: inout Random) -> RGBImage {
+    static func noise(width: Int, height: Int, random: inout SplitMix64) -> RGBImage {
         RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
     }
 
     @Test func randomSizesUpAndDownInEveryOrientation() {
-        var random = Random(state: 9)
+        var random = SplitMix64(seed: 9)
         for _ in 0..<40 {
             let (sourceWidth, sourceHeight) = (1 + random.below(120), 1 + random.below(120))
             let (width, height) = (1 + random.below(120), 1 + random.below(120))
@@ -86,7 +74,7 @@ import Testing
 
     @Test(arguments: EXIFOrientation.allCases)
     func extremeShapes(orientation: EXIFOrientation) {
-        var random = Random(state: UInt64(orientation.rawValue))
+        var random = SplitMix64(seed: UInt64(orientation.rawValue))
         for (source, output) in [((1, 1), (24, 24)), ((5000, 17), (24, 24)), ((17, 5000), (7, 31)), ((256, 256), (224, 224)), ((3, 900), (40, 2))] {
             Self.check(Self.noise(width: source.0, height: source.1, random: &random), orientation: orientation,
                        width: output.0, height: output.1)
@@ -97,7 +85,7 @@ import Testing
     /// 1-byte (int8) and a 4-byte (float32) tensor, in every orientation.
     @Test(arguments: EXIFOrientation.allCases)
     func quantisedIntoATensorAsTheUprightImage(orientation: EXIFOrientation) {
-        var random = Random(state: 40 + UInt64(orientation.rawValue))
+        var random = SplitMix64(seed: 40 + UInt64(orientation.rawValue))
         let stored = Self.noise(width: 37, height: 23, random: &random)
         let (width, height) = (12, 9)
         let upright = Self.streamed(stored, orientation: orientation, width: width, height: height)
@@ -122,4 +110,9 @@ import Testing
             #expect(memory == expected, "\(orientation), \(type)")
         }
     }
+}
+
+extension SplitMix64 {
+    /// A number from 0 to `bound` - 1 (the tests' sizes and pixels; the slight bias is no matter).
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
