@@ -138,14 +138,19 @@ import Testing
             return (try? RawHTTP.readResponse(socketDescriptor, timeout: 10))?.status == 200
         }
         #expect(answered, "a fourth address was never answered")
+        // Ten more, one after another: each is answered, if need be once the server has seen the
+        // previous one close (the reserve is for an address holding next to no connection, and on
+        // a loaded machine the close of the one before can still count for a moment).
         var slowest = 0.0
         for _ in 0..<10 {
             let start = Date()
-            let socketDescriptor = try RawHTTP.connect(port: server.port, from: "127.0.0.5")
-            RawHTTP.send(socketDescriptor, RawHTTP.request("GET", "/api/health"))
-            let response = try? RawHTTP.readResponse(socketDescriptor, timeout: 10)
-            close(socketDescriptor)
-            #expect(response?.status == 200, "a fourth address was refused")
+            let answeredAgain = waitUntil(timeout: 10) {
+                guard let socketDescriptor = try? RawHTTP.connect(port: server.port, from: "127.0.0.5") else { return false }
+                defer { close(socketDescriptor) }
+                RawHTTP.send(socketDescriptor, RawHTTP.request("GET", "/api/health"))
+                return (try? RawHTTP.readResponse(socketDescriptor, timeout: 10))?.status == 200
+            }
+            #expect(answeredAgain, "a fourth address was refused")
             slowest = max(slowest, Date().timeIntervalSince(start))
         }
         print("health from a fourth address beside \(held.count) held connections: slowest of 10 in \(slowest) s")
