@@ -247,7 +247,7 @@ public struct BenchRunner {
         }
         let result: Classification
         do {
-            result = try classifier.run(topK: 1, timings: prepared.timings)
+            result = try classifier.run(timings: prepared.timings)
         } catch {
             throw .runtime(error)
         }

@@ -42,7 +42,7 @@ public enum FrameBenchmark {
             result.yuyv.append(try classifier.prepareInput(frame: yuyvFrame, with: yuyvConverter).input.timings.prepare)
             result.mjpeg.append(try classifier.prepareInput(frame: mjpegFrame, with: mjpegConverter).input.timings.prepare)
             do {
-                result.invoke.append(try classifier.run(topK: 1).timings.invoke)
+                result.invoke.append(try classifier.run().timings.invoke)
             } catch {
                 throw .runtime(error)
             }

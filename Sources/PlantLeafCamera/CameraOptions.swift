@@ -5,7 +5,6 @@ public struct CameraOptions: Sendable {
     public var devicePath: String
     public var request: CaptureRequest
     public var crop: CropMode
-    public var topK: Int
     /// Stop after this many classified frames.
     public var frameLimit: Int?
     /// Stop after this many seconds of streaming.
@@ -35,12 +34,11 @@ public struct CameraOptions: Sendable {
 
     /// Options for a session; each parameter is the property of the same name.
     public init(devicePath: String = "/dev/video0", request: CaptureRequest = CaptureRequest(), crop: CropMode = .center,
-                topK: Int = 3, frameLimit: Int? = nil, duration: Double? = nil, frameTimeout: Double = 5,
+                frameLimit: Int? = nil, duration: Double? = nil, frameTimeout: Double = 5,
                 saveFramesDirectory: String? = nil, inputPath: String? = nil, interval: Double? = nil, keepModelInput: Bool = false) {
         self.devicePath = devicePath
         self.request = request
         self.crop = crop
-        self.topK = topK
         self.frameLimit = frameLimit
         self.duration = duration
         self.frameTimeout = frameTimeout

@@ -330,7 +330,7 @@ public final class CameraSession {
     /// into `newer` meanwhile replaces `frame`: the reading is of the freshest frame there is.
     private func classifyFrame(_ frame: inout Frame, newer: LatestFrame?, stream: StreamFormat, source: String, counts: CaptureCounts,
                                into summary: inout CameraSummary, onResult: (CameraResult) -> Bool) -> Bool {
-        let (crop, topK, verdictPolicy, readings) = (options.crop, options.topK, verdictPolicy, history)
+        let (crop, verdictPolicy, readings) = (options.crop, verdictPolicy, history)
         var converter = converter
         let read: Result<(image: RGBImage, classification: Classification), InputError<FrameError>> = workers.runAhead { classifier in
             newer?.takeNewer(into: &frame)
@@ -339,8 +339,7 @@ public final class CameraSession {
             do throws(InputError<FrameError>) {
                 let prepared = try classifier.prepareInput(frame: frame.bytes, with: current)
                 do throws(RuntimeError) {
-                    return .success((prepared.image, try classifier.run(topK: topK, timings: prepared.input.timings, history: readings,
-                                                                        verdictPolicy: verdictPolicy)))
+                    return .success((prepared.image, try classifier.run(timings: prepared.input.timings, history: readings, verdictPolicy: verdictPolicy)))
                 } catch {
                     return .failure(.runtime(error))
                 }

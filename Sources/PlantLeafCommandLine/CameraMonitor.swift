@@ -50,7 +50,6 @@ struct CameraMonitor {
           openJournal: (Catalogue) -> JournalRecorder?) {
         self.command = command
         options = parsed.session
-        options.topK = parsed.model.topK
         name = parsed.cameraName ?? CameraMonitor.defaultName(parsed.session)
         catalogue = OutputLanguage.catalogue(option: parsed.language)
         lineCatalogue = linesInEnglish ? .english : catalogue

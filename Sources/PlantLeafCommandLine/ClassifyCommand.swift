@@ -77,7 +77,7 @@ enum ClassifyCommand: Subcommand {
             if let record = ClassificationOutput.failureRecord(path: path, reason: reason, format: format) { Console.out(record) }
         }
         do {
-            try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads), topK: options.model.topK,
+            try BatchClassifier.run(entries, jobs: options.jobs ?? BatchClassifier.defaultJobs(inputs: fileCount, threads: threads),
                                     makeClassifier: { () throws(ClassifierSetupError) -> Classifier in
                                         let classifier = try Classifier(options: classifierOptions)
                                         // Once, from the first worker's: every worker loads the same files.

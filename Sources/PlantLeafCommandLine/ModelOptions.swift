@@ -8,8 +8,10 @@ import PlantLeafCore
 public struct ModelOptions: OptionGroup, Equatable {
     /// --model and --labels, which bench and teach take too.
     public var files = ModelFiles()
+    /// --top-k's range: far more than any model's class count; the output is cut to the classes there are.
+    public static let classesPerResult = 1...1000
     /// --top-k N: classes per result.
-    @Bound(Declare.integer("--top-k", range: OptionRange.topK, default: 3) { range, fallback in .lines(["classes per result, \(range) (default: \(fallback))"]) })
+    @Bound(Declare.integer("--top-k", range: classesPerResult, default: Classifier.Options.defaultClassesPerResult) { range, fallback in .lines(["classes per result, \(range) (default: \(fallback))"]) })
     public var topK: Int
     /// --threads N: CPU threads per inference.
     @Bound(SharedOptions.threads) public var threads: Int
@@ -29,8 +31,10 @@ public struct ModelOptions: OptionGroup, Equatable {
     /// The classifier these options name, with the subcommand's own input and verdict settings;
     /// the lessons are folded in by `LessonsOptions.applying(lessonsPath, to:)`.
     func classifierOptions(normalization: Normalization? = nil, crop: CropMode = .center, verdictPolicy: VerdictPolicy) -> Classifier.Options {
-        ProjectPaths.classifierOptions(modelPath: files.modelPath, labelsPath: files.labelsPath, threads: threads, normalization: normalization,
-                                       crop: crop, verdictPolicy: verdictPolicy, weightCache: !noCache, referencePath: referencePath)
+        var options = ProjectPaths.classifierOptions(modelPath: files.modelPath, labelsPath: files.labelsPath, threads: threads, normalization: normalization,
+                                                     crop: crop, verdictPolicy: verdictPolicy, weightCache: !noCache, referencePath: referencePath)
+        options.classesPerResult = topK
+        return options
     }
 }
 

@@ -4,8 +4,6 @@ import PlantLeafSupport
 /// Ranges of the numeric options more than one subcommand has (docs/command-line.md's "Numeric ranges"
 /// lists every option's). Outside them an option is a usage error, before anything runs.
 public enum OptionRange {
-    /// Far more than any model's class count; the output is cut to the classes there are.
-    public static let topK = 1...1000
     /// CPU threads per inference: more than any board PlantLeaf targets has cores.
     public static let threads = 1...64
     /// Model instances at once (classify --jobs), each with its own --threads.

@@ -101,7 +101,7 @@ enum ServeCommand: Subcommand {
             limits.bodyBytes = options.maxUploadBytes
             limits.bodyBytesInFlight = 4 * options.maxUploadBytes
             limits.requestSeconds = options.requestSeconds
-            let service = WebService(workers: workers, topK: options.model.topK, token: token, bodyLimit: options.maxUploadBytes,
+            let service = WebService(workers: workers, token: token, bodyLimit: options.maxUploadBytes,
                                          feed: feed, journal: journal,
                                          keepsUploadPhotos: options.keepUploadPhotos, corrections: corrections,
                                      servedNames: ServedNames(extraNames: [options.listen.host] + options.hostNames), secureCookies: tls != nil,

@@ -138,7 +138,7 @@ enum TeachCommand: Subcommand {
         let name = photo.string ?? photo.escaped
         let result: Classification
         do {
-            result = try classifier.classify(path: name, topK: 1)
+            result = try classifier.classify(path: name)
         } catch {
             throw Refusal(line: "\(photo.escaped): \(error.reason)")
         }

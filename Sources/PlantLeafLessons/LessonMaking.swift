@@ -17,7 +17,7 @@ public enum LessonMaking {
             throw .notALeaf(source: source, code: result.reason?.rawValue ?? result.verdict.rawValue)
         }
         guard let features = result.features, let picture = classifier.modelInput else { throw .noFeatures(source: source) }
-        let mirrored = (try? classifier.classify(image: mirror(picture), topK: 1))?.features
+        let mirrored = (try? classifier.classify(image: mirror(picture)))?.features
         var jpeg: [UInt8] = []
         for quality in pictureQualities {
             jpeg = (try? JPEGEncoder.encode(picture, quality: quality)) ?? []
@@ -48,7 +48,7 @@ public enum LessonMaking {
         var byLabel: [String: [[Float]]] = [:]
         var all: [[Float]] = []
         for case .file(let photo) in ImageFiles.expand([PathName(folder)]) {
-            guard let name = photo.string, let features = (try? classifier.classify(path: name, topK: 1))?.features else { continue }
+            guard let name = photo.string, let features = (try? classifier.classify(path: name))?.features else { continue }
             all.append(features)
             let parts = name.split(separator: "/")
             if parts.count >= 2 { byLabel[String(parts[parts.count - 2]), default: []].append(features) }

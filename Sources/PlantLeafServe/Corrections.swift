@@ -113,7 +113,7 @@ package final class Corrections: Sendable {
         if let taughtWith = reference?.model, taughtWith != classifier.featureSignature { return .failure(.otherModel(taughtWith)) }
         let result: Classification
         do {
-            result = try classifier.classify(bytes: picture, topK: 1)
+            result = try classifier.classify(bytes: picture)
         } catch {
             return .failure(.unreadable("\(error)"))
         }

@@ -10,7 +10,6 @@ import PlantLeafSupport
 /// also needs a Host header that names this server (`ServedNames`).
 public final class WebService: HTTPService {
     private let workers: InferenceWorkers
-    private let topK: Int
     private let token: AccessToken?
     private let bodyLimit: Int
     private let servedNames: ServedNames
@@ -34,25 +33,24 @@ public final class WebService: HTTPService {
     /// password manager fills in) is a few hundred.
     static let signInBodyBytes = 4096
 
+    /// Why there is no history without the journal, and how a camera's --log becomes one: the
+    /// answer of /history and /api/history with --no-journal, and serve's notice when given --log too.
+    package static let historyWithoutJournal = "no history: it comes from the journal only, which --no-journal turns off; "
+        + "to see a camera's --log there, run plantleaf journal import LOG.jsonl, then serve with --journal FILE"
+
     /// Serves with the model instances of `workers` (one upload at a time on each, the camera's
-    /// readings ahead of uploads waiting), `topK` classes per result, and
+    /// readings ahead of uploads waiting; their options say how many classes a result lists),
     /// the camera's readings from `feed` when there is a camera. `journal`, when kept, gets each
     /// upload's and camera reading's result (with
     /// `keepsUploadPhotos` a small copy of the picture the model read, never the file itself)
     /// and answers /history, /api/history and /api/events. `servedNames` are the Host
     /// values it answers; `secureCookies` marks the sign-in's cookie Secure (under HTTPS). The
     /// connections' threads hand uploads to the workers' queue, and are refused with 503 when it is full.
-    /// Why there is no history without the journal, and how a camera's --log becomes one: the
-    /// answer of /history and /api/history with --no-journal, and serve's notice when given --log too.
-    package static let historyWithoutJournal = "no history: it comes from the journal only, which --no-journal turns off; "
-        + "to see a camera's --log there, run plantleaf journal import LOG.jsonl, then serve with --journal FILE"
-
-    package init(workers: InferenceWorkers, topK: Int, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?,
+    package init(workers: InferenceWorkers, token: AccessToken?, bodyLimit: Int, feed: LiveFeed?,
                 journal: JournalRecorder? = nil, keepsUploadPhotos: Bool = false, corrections: Corrections? = nil, servedNames: ServedNames = ServedNames(extraNames: []), secureCookies: Bool = false,
                 referencePictures: ReferencePictures = ReferencePictures(folder: nil), cameraName: String? = nil,
                 log: @escaping @Sendable (String) -> Void) {
         self.workers = workers
-        self.topK = topK
         self.token = token
         self.bodyLimit = bodyLimit
         self.servedNames = servedNames
@@ -271,7 +269,7 @@ public final class WebService: HTTPService {
         // Queued once the body is in, or refused if the queue filled while it was being read.
         let offer: InferenceWorkers.Offer<Result<(Classification, RGBImage?), InputError<ImageError>>> = workers.runUnlessFull { classifier in
             do throws(InputError<ImageError>) {
-                return .success((try classifier.classify(bytes: upload, topK: topK), keepsPhoto ? classifier.modelInput : nil))
+                return .success((try classifier.classify(bytes: upload), keepsPhoto ? classifier.modelInput : nil))
             } catch {
                 return .failure(error)
             }

@@ -37,7 +37,7 @@ import Testing
         #expect(classifier.featureCount == 1280)
         let scale = 0.020828809589147568, zeroPoint = -128.0
         for path in Array(TestPaths.plantVillageImages().prefix(4)) {
-            let result = try classifier.classify(path: path, topK: 3)
+            let result = try classifier.classify(path: path)
             let ours = try #require(result.features)
             let reference = try Self.referenceMean(path).map { (Double($0) - zeroPoint) * scale }
             #expect(ours.count == 1280 && reference.count == 1280)
@@ -49,7 +49,7 @@ import Testing
         options.readsFeatures = false
         let plain = try Classifier(options: options)
         let path = TestPaths.plantVillageImages()[0]
-        #expect(try plain.classify(path: path, topK: 3).top == (try classifier.classify(path: path, topK: 3)).top)
+        #expect(try plain.classify(path: path).top == (try classifier.classify(path: path)).top)
     }
 
     /// Copies `count` photos of each bean class into DIR/CLASS, and returns the rest of each class.

@@ -18,18 +18,18 @@ import Testing
     }
 
     @Test func mirrorCheckClassifiesTheMirroredTensor() throws {
-        let leaf = try Self.classifier(checks: .all).classify(path: TestPaths.healthyTomatoLeaf, topK: 1)
+        let leaf = try Self.classifier(checks: .all).classify(path: TestPaths.healthyTomatoLeaf)
         #expect(leaf.verdict == .diagnosis)
-        let unstable = try Self.classifier(checks: .all).classify(path: Self.blackRotLeaf, topK: 1)
+        let unstable = try Self.classifier(checks: .all).classify(path: Self.blackRotLeaf)
         #expect(unstable.top.first?.label == "Apple___Black_rot" && unstable.verdict == .uncertain)
-        #expect(try Self.classifier(checks: .classifyDefault).classify(path: Self.blackRotLeaf, topK: 1).verdict == .diagnosis)
+        #expect(try Self.classifier(checks: .classifyDefault).classify(path: Self.blackRotLeaf).verdict == .diagnosis)
     }
 
     /// The readings are those of the model-size pixels: the 256 x 256 sample resized to 224 x 224.
     @Test func pictureReadingsAreTakenFromTheModelSizePixels() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.appleScabLeaf)))
         let modelInput = Resampler.resize(try ImageDecoder(minimumSize: (224, 224)).decode(bytes), width: 224, height: 224)
-        let result = try Self.classifier(checks: .classifyDefault).classify(bytes: bytes, topK: 1)
+        let result = try Self.classifier(checks: .classifyDefault).classify(bytes: bytes)
         #expect(result.picture == PictureStatistics(image: modelInput))
         #expect(result.picture.pixelCount == 224 * 224)
     }

@@ -22,11 +22,11 @@ import Testing
         let file = TestImages.png(exact, width: size.width, height: size.height, colorType: 2, bitDepth: 8)
 
         _ = try classifier.prepareInput(bytes: file)
-        let fromFile = try classifier.run(topK: 3).top
+        let fromFile = try classifier.run().top
         let stream = StreamFormat(format: .yuyv, size: size, bytesPerLine: size.width * 2)
         let converter = classifier.frameConverter(for: stream, crop: classifier.options.crop)
         _ = try classifier.prepareInput(frame: frame, with: converter)
-        let fromFrame = try classifier.run(topK: 3).top
+        let fromFrame = try classifier.run().top
 
         #expect(fromFrame.first?.index == fromFile.first?.index)
         // The pixels are the same, so the outputs are too, not merely the ranking.

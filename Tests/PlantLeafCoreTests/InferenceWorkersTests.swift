@@ -23,7 +23,7 @@ import Testing
         let workers = try InferenceWorkers([try Classifier(options: options), try Classifier(options: options)])
         let leaves = [TestPaths.appleScabLeaf, TestPaths.healthyTomatoLeaf]
         let direct = try Classifier(options: options)
-        let expected = try leaves.map { try direct.classify(path: $0, topK: 1).top.first?.label }
+        let expected = try leaves.map { try direct.classify(path: $0).top.first?.label }
         // Per instance: the threads it ran on, and the CPUs each of those threads was allowed.
         let seen = Lock<[ObjectIdentifier: Use]>([:])
         let answers = Lock<[String?]>([])
@@ -43,7 +43,7 @@ import Testing
                             entry.onCallersThread = entry.onCallersThread || thread == callerThread
                             seen[ObjectIdentifier(classifier)] = entry
                         }
-                        return try? classifier.classify(path: leaves[(caller + index) % 2], topK: 1).top.first?.label
+                        return try? classifier.classify(path: leaves[(caller + index) % 2]).top.first?.label
                     }
                     answers.withLock { $0.append(label == expected[(caller + index) % 2] ? label : nil) }
                 }
@@ -72,14 +72,14 @@ import Testing
         let options = TestPaths.classifierOptions()
         let workers = try InferenceWorkers([try Classifier(options: options)], inputsPerInstance: 2)
         #expect(workers.capacity == 2 && workers.instances == 1)
-        let expected = try Classifier(options: options).classify(path: TestPaths.appleScabLeaf, topK: 1).top.first?.label
+        let expected = try Classifier(options: options).classify(path: TestPaths.appleScabLeaf).top.first?.label
         let gate = Lock(false)
         let order = Lock<[String]>([])
         let labels = Lock<[String: String?]>([:])
         func classify(_ name: String, _ classifier: Classifier) {
             order.withLock { $0.append(name) }
             gate.withLock(waitingUntil: { $0 }) { _ in }
-            let label = try? classifier.classify(path: TestPaths.appleScabLeaf, topK: 1).top.first?.label
+            let label = try? classifier.classify(path: TestPaths.appleScabLeaf).top.first?.label
             labels.withLock { $0[name] = label }
         }
         func waitForInputs(_ count: Int) {
@@ -116,7 +116,7 @@ import Testing
         #expect(labels.withLock { $0 } == ["held": expected, "camera": expected, "waiting": expected, "batch": expected])
         #expect(workers.counts == InferenceWorkers.Counts(ahead: 1, behind: 3))
 
-        let answered = workers.runUnlessFull { classifier in try? classifier.classify(path: TestPaths.appleScabLeaf, topK: 1).top.first?.label }
+        let answered = workers.runUnlessFull { classifier in try? classifier.classify(path: TestPaths.appleScabLeaf).top.first?.label }
         if case .answered(let label) = answered {
             #expect(label == expected)
         } else {

@@ -135,7 +135,7 @@ public enum FuzzTargets {
             switch command {
             case 0:
                 guard let options = try? ClassifyOptions.parse(arguments), !options.help else { return }
-                precondition(OptionRange.topK.contains(options.model.topK) && OptionRange.threads.contains(options.model.threads)
+                precondition(ModelOptions.classesPerResult.contains(options.model.topK) && OptionRange.threads.contains(options.model.threads)
                     && options.jobs.map(OptionRange.jobs.contains) != false && !options.inputIndices.isEmpty, "classify accepted \(arguments)")
                 precondition(options.normalization.map { $0.std > 0 && $0.std <= 1000 && abs($0.mean) <= 1000 } != false)
             case 1:
@@ -148,7 +148,7 @@ public enum FuzzTargets {
             case 3:
                 guard let options = try? ServeOptions.parse(arguments), !options.help else { return }
                 precondition(ServeOptions.uploadMebibytes.contains(options.maxUploadBytes >> 20) && options.maxUploadBytes % (1 << 20) == 0
-                    && ServeOptions.requestSeconds.contains(options.requestSeconds) && OptionRange.topK.contains(options.model.topK)
+                    && ServeOptions.requestSeconds.contains(options.requestSeconds) && ModelOptions.classesPerResult.contains(options.model.topK)
                     && (options.tlsCertificateFile == nil) == (options.tlsKeyFile == nil)
                     && (options.camera == nil || arguments.contains { $0.hasPrefix("--device") || $0.hasPrefix("--input") }), "serve accepted \(arguments)")
             default:
@@ -248,7 +248,7 @@ public enum FuzzTargets {
     }
 
     /// A service with no model instances: admit never reaches them.
-    public static let fuzzService = try! WebService(workers: InferenceWorkers([]), topK: 3, token: AccessToken(token: "fuzz-token-0123456789"), bodyLimit: 1 << 20,
+    public static let fuzzService = try! WebService(workers: InferenceWorkers([]), token: AccessToken(token: "fuzz-token-0123456789"), bodyLimit: 1 << 20,
                                         feed: nil, log: { _ in })
 
     /// "METHOD PATH" then "Name: value" lines, up to a blank line.

@@ -45,7 +45,7 @@ public enum BatchClassifier {
     /// workers it has.
     /// `deliver` is called with each outcome in input order, never concurrently; returning
     /// false stops the batch: no further input is started, and those in progress are dropped.
-    public static func run(_ entries: [ImageFiles.Entry], jobs: Int, topK: Int,
+    public static func run(_ entries: [ImageFiles.Entry], jobs: Int,
                            makeClassifier: () throws(ClassifierSetupError) -> Classifier,
                            shortOfWorkers: (ShortOfWorkers) -> Void = { _ in },
                            deliver: @escaping @Sendable (BatchOutcome) -> Bool) throws(ClassifierSetupError) {
@@ -67,7 +67,7 @@ public enum BatchClassifier {
             shortOfWorkers(ShortOfWorkers(asked: wanted, running: 1, problem: error))
             let state = BatchState(count: entries.count, deliver: deliver)
             for index in entries.indices where !state.isStopped {
-                state.complete(index, outcome(of: entries[index], topK: topK, classifier: classifiers[0]))
+                state.complete(index, outcome(of: entries[index], classifier: classifiers[0]))
             }
             return
         }
@@ -82,7 +82,7 @@ public enum BatchClassifier {
             let entry = entries[index]
             workers.enqueue { classifier in
                 guard !state.isStopped else { return }
-                state.complete(index, outcome(of: entry, topK: topK, classifier: classifier))
+                state.complete(index, outcome(of: entry, classifier: classifier))
             }
         }
         workers.waitUntilIdle()
@@ -91,22 +91,22 @@ public enum BatchClassifier {
     /// Classifies the file at `path`. A name that is not UTF-8 has no String form the
     /// classifier could open, so that file is opened here, by its bytes, and handed over as
     /// the descriptor's /proc/self/fd entry, which names the same file.
-    private static func classify(_ path: PathName, with classifier: Classifier, topK: Int) throws(ClassifyError) -> Classification {
-        if let text = path.string { return try classifier.classify(path: text, topK: topK) }
+    private static func classify(_ path: PathName, with classifier: Classifier) throws(ClassifyError) -> Classification {
+        if let text = path.string { return try classifier.classify(path: text) }
         let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard descriptor >= 0 else { throw .unreadable(path: path.escaped, reason: .system(SystemError(errno))) }
         defer { close(descriptor) }
-        return try classifier.classify(path: "/proc/self/fd/\(descriptor)", topK: topK)
+        return try classifier.classify(path: "/proc/self/fd/\(descriptor)")
     }
 
     /// What became of one input.
-    private static func outcome(of entry: ImageFiles.Entry, topK: Int, classifier: Classifier) -> BatchOutcome {
+    private static func outcome(of entry: ImageFiles.Entry, classifier: Classifier) -> BatchOutcome {
         switch entry {
         case .problem(let path, let reason):
             return .failed(path: path, reason: reason)
         case .file(let path):
             do throws(ClassifyError) {
-                return .classified(path: path, try classify(path, with: classifier, topK: topK))
+                return .classified(path: path, try classify(path, with: classifier))
             } catch {
                 return .unclassified(path: path, error)
             }

@@ -22,7 +22,7 @@ public struct Classification: Sendable {
     /// `source` is `.lessons`.
     public var taught: TaughtClasses.Match?
 
-    /// A result as `run(topK:timings:previousPicture:)` makes it (also for tests and other front
+    /// A result as `Classifier.run(timings:history:verdictPolicy:)` makes it (also for tests and other front
     /// ends' renderers).
     public init(top: [ScoredClass], verdict: Verdict, reason: VerdictReason? = nil, secondOpinion: SecondOpinionReading = .notRun,
                 picture: PictureStatistics = PictureStatistics(), timings: StageTimings) {

@@ -42,6 +42,11 @@ public final class Classifier {
         public var crop: CropMode
         /// Which verdict checks run, and their thresholds.
         public var verdictPolicy: VerdictPolicy
+        /// How many of the best classes a result lists (`Classification.top`), cut to the
+        /// classes the model has.
+        public var classesPerResult = Options.defaultClassesPerResult
+        /// Three: the answer and the two closest to it, what a grower compares.
+        public static let defaultClassesPerResult = 3
         /// The generalist check's model and leaf reference; nil leaves the check skipped when
         /// the policy runs it.
         public var secondOpinion: SecondOpinion.Options?
@@ -154,7 +159,7 @@ public final class Classifier {
 
     /// Reads, decodes and classifies one image file (PNG or JPEG).
     /// - Throws: `ClassifyError`, naming the file: unreadable, undecodable, or a runtime failure.
-    public func classify(path: String, topK: Int) throws(ClassifyError) -> Classification {
+    public func classify(path: String) throws(ClassifyError) -> Classification {
         let start = MonotonicClock.nanoseconds()
         let bytes: [UInt8]
         do {
@@ -164,7 +169,7 @@ public final class Classifier {
         }
         let readTime = MonotonicClock.milliseconds(since: start)
         do {
-            var result = try classify(bytes: bytes, topK: topK)
+            var result = try classify(bytes: bytes)
             result.timings.read = readTime
             return result
         } catch {
@@ -179,10 +184,10 @@ public final class Classifier {
     ///
     /// - Throws: `InputError.unusable` when the bytes are not an image it can decode,
     ///   `.runtime` when LiteRT fails.
-    public func classify(bytes: [UInt8], topK: Int) throws(InputError<ImageError>) -> Classification {
+    public func classify(bytes: [UInt8]) throws(InputError<ImageError>) -> Classification {
         let prepared = try prepareInput(bytes: bytes)
         do {
-            return try run(topK: topK, timings: prepared.timings)
+            return try run(timings: prepared.timings)
         } catch {
             throw .runtime(error)
         }
@@ -224,8 +229,8 @@ public final class Classifier {
     /// Classifies a decoded image of any size (resized to the model's input here).
     ///
     /// - Throws: `RuntimeError` when LiteRT fails.
-    public func classify(image: RGBImage, topK: Int) throws(RuntimeError) -> Classification {
-        try run(topK: topK, timings: prepareInput(image: image).timings)
+    public func classify(image: RGBImage) throws(RuntimeError) -> Classification {
+        try run(timings: prepareInput(image: image).timings)
     }
 
     /// Resizes a decoded image into the input tensor, with a plan kept per source size.
@@ -298,7 +303,7 @@ public final class Classifier {
     }
 
     /// Runs the model on what the last prepareInput put in the input tensor, scores the result
-    /// and decides its verdict with the options' policy; `timings` carries the stages already
+    /// (the options' `classesPerResult` best classes) and decides its verdict with the options' policy; `timings` carries the stages already
     /// spent on this input. With the mirror check the input tensor is left mirrored: prepare the
     /// next input before running again.
     ///
@@ -308,13 +313,13 @@ public final class Classifier {
     ///   sharing instances made for uploads); the generalist check runs only where the options'
     ///   policy loaded its model.
     /// - Throws: `RuntimeError` when LiteRT's invoke or output read fails.
-    public func run(topK: Int, timings: StageTimings = StageTimings(),
+    public func run(timings: StageTimings = StageTimings(),
                     history: PictureHistory? = nil, verdictPolicy: VerdictPolicy? = nil) throws(RuntimeError) -> Classification {
         let invokeStart = MonotonicClock.nanoseconds()
         try interpreter.invoke()
         var invoke = MonotonicClock.milliseconds(since: invokeStart)
         let postStart = MonotonicClock.nanoseconds()
-        let top = try readTop(topK)
+        let top = try readTop(options.classesPerResult)
         // Before the mirror check's invoke overwrites it.
         let features = try interpreter.readFeature()
         var postprocess = MonotonicClock.milliseconds(since: postStart)

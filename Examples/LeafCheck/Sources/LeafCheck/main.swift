@@ -13,7 +13,7 @@ let options = Classifier.Options(modelPath: model, labelsPath: labels,
 do {
     let classifier = try Classifier(options: options)
     for path in arguments.dropFirst(3) {
-        let result = try classifier.classify(path: path, topK: 3)
+        let result = try classifier.classify(path: path)
         let names = result.top.map { "\(Labels.displayName($0.label)) \($0.score)" }
         print(path, names.joined(separator: ", "), "invoke \(result.timings.invoke) ms")
     }
