@@ -303,9 +303,9 @@ public final class Classifier {
     }
 
     /// Runs the model on what the last prepareInput put in the input tensor, scores the result
-    /// (the options' `classesPerResult` best classes) and decides its verdict with the options' policy; `timings` carries the stages already
-    /// spent on this input. With the mirror check the input tensor is left mirrored: prepare the
-    /// next input before running again.
+    /// (the options' `classesPerResult` best classes) and decides its verdict with the options'
+    /// policy; `timings` carries the stages already spent on this input. With the mirror check
+    /// the input tensor is left mirrored: prepare the next input before running again.
     ///
     /// - Parameter history: for a camera, its readings so far (`Classification.picture` of each):
     ///   a frame repeating the same picture for the policy's `unchangedReadings` is `no-picture`.
