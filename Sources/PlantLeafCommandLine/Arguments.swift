@@ -70,6 +70,9 @@ public struct Arguments: Sendable {
     /// Whether `option` was given, whatever its value.
     public func gave<Value>(_ option: Option<Value>) -> Bool { values[option.name] != nil }
 
+    /// Whether the option of `spec`, valued or flag, was given: for a group's entries (`OptionGroup.options`).
+    public func gave(_ spec: OptionSpec) -> Bool { values[spec.name] != nil || flags.contains(spec.name) }
+
     /// The value of `option`: its text converted and checked by its declaration, or its default
     /// when it was not given.
     /// - Throws: `UsageError` when the text is not a value the option takes.

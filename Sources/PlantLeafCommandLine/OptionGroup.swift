@@ -70,10 +70,17 @@ public struct Bound<Value: Sendable>: Sendable, BoundOption {
     let spec: OptionSpec
     /// Why the given text is not a value of the option; `OptionGroup.read(_:)` throws it.
     let problem: UsageError?
+    /// Whether the option was given, for a check that cares even when its value is the default
+    /// (--input refuses `--size 640x480` too): `$field.given`.
+    public let given: Bool
+
+    /// The binding itself, `$field`, for `given`.
+    public var projectedValue: Bound { self }
 
     /// A field set by `option`: its value in the arguments being read, else its default.
     init(_ option: Option<Value>) {
         spec = option.spec
+        given = OptionReading.arguments?.gave(option) ?? false
         do throws(UsageError) {
             if let parsed = OptionReading.arguments { wrappedValue = try parsed.value(option) } else { wrappedValue = option.defaultValue }
             problem = nil
@@ -88,6 +95,7 @@ extension Bound {
     /// A field set by every value given for `option`, which may be repeated, in the order given.
     init<Element>(repeating option: Option<Element>) where Value == [Element] {
         spec = option.spec
+        given = OptionReading.arguments?.gave(option) ?? false
         do throws(UsageError) {
             wrappedValue = try OptionReading.arguments?.values(option) ?? []
             problem = nil
@@ -103,6 +111,7 @@ extension Bound where Value == Bool {
     init(_ flag: Flag) {
         spec = flag.spec
         wrappedValue = OptionReading.arguments?.has(flag) ?? false
+        given = wrappedValue
         problem = nil
     }
 }
