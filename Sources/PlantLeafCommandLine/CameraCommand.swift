@@ -62,7 +62,7 @@ enum CameraCommand: Subcommand {
                              iterations: parsed.iterations)
         }
         // SIGHUP reopens the journal (and --log, whose own handler counts it too) rather than ending the run.
-        if !parsed.journal.disabled && parsed.logPath == nil { HangUp.install() }
+        if !parsed.journal.disabled && parsed.feed.logPath == nil { HangUp.install() }
         guard var monitor = CameraMonitor(parsed, command: "plantleaf camera", openJournal: { parsed.journal.recorder(command: "plantleaf camera", in: $0) }) else { return ExitCode.setupFailure }
         let json = (parsed.format ?? (Console.stdoutIsTerminal ? .text : .json)) == .json
         var preview: TerminalPreview?

@@ -2,8 +2,10 @@ import PlantLeafCamera
 import PlantLeafCore
 
 /// `plantleaf camera`'s arguments, parsed and range-checked without doing anything, so the
-/// command-line fuzz target drives exactly what `plantleaf` runs.
-public struct CameraCommandOptions: Sendable {
+/// command-line fuzz target drives exactly what `plantleaf` runs. Its fields are declared in the
+/// order its help lists them: the camera monitor's groups (`CameraMonitorOptions`) each where it
+/// reads best among camera's own options.
+public struct CameraCommandOptions: OptionGroup {
     /// What camera writes on stdout for each reading.
     public enum Format: String, Sendable, CaseIterable {
         /// The status block, redrawn in place on a terminal, one after another elsewhere.
@@ -12,35 +14,75 @@ public struct CameraCommandOptions: Sendable {
         case json
     }
 
+    /// What --format names: the output, or (before 0.1.0) the pixel format, nil for auto.
+    enum FormatSpelling: Sendable, Equatable {
+        case output(Format)
+        case pixelFormat(FramePixelFormat?)
+    }
+
     public var help = false
-    public var list = false
-    /// --format; nil: text on a terminal, JSON otherwise.
-    public var format: Format?
-    /// --lang; nil: the environment's (`OutputLanguage`).
-    public var language: Catalogue?
-    /// --preview: the model's input drawn above the scores in the terminal status block (ignored
-    /// with JSON output).
-    public var preview = false
-    public var session = CameraOptions()
-    /// --checks and --min-score.
-    public var verdictPolicy = VerdictPolicy(checks: CameraCommandOptions.Declared.checks.defaultValue)
-    /// --bench-frames IMAGE, and its --iterations.
-    public var benchFramesImage: String?
-    public var iterations = CameraCommandOptions.Declared.iterations.defaultValue
+    public var capture = CaptureOptions()
     /// The model options classify and serve share; the monitor hands the session its class count.
     public var model = ModelOptions()
-    /// --name NAME; nil: the device's own name (`CameraMonitor.defaultName`).
-    public var cameraName: String?
-    /// --log FILE: one JSON line appended per result.
-    public var logPath: String?
+    @Bound(Declared.checks) var checks: VerdictChecks
+    @Bound(SharedOptions.minimumScore) var minimumScore: Double?
+    @Bound(Declared.frames) var frameLimit: Int?
+    @Bound(Declared.duration) var duration: Double?
+    public var wait = FrameWaitOptions()
+    /// --format; its old pixel-format spelling is --pixel-format once parsed.
+    @Bound(Declared.format) var formatSpelling: FormatSpelling?
+    /// --lang; nil: the environment's (`OutputLanguage`).
+    @Bound(Declared.language) public var language: Catalogue?
+    /// --preview: the model's input drawn above the scores in the terminal status block (ignored
+    /// with JSON output).
+    @Bound(Declared.preview) public var preview: Bool
+    public var feed = FeedOptions()
     /// --journal FILE, --no-journal, events and retention.
     public var journal = JournalOptions()
-    /// --mqtt URL, --mqtt-password-file FILE and --mqtt-ca FILE.
-    public var mqttURL: String?
-    public var mqttPasswordFile: String?
-    public var mqttCAFile: String?
+    public var mqtt = MQTTOptions()
+    @Bound(Declared.list) public var list: Bool
+    /// --bench-frames IMAGE, and its --iterations.
+    @Bound(Declared.benchFrames) public var benchFramesImage: String?
+    @Bound(Declared.iterations) public var iterations: Int
+    /// --json, before 0.1.0 --format json: that once parsed.
+    @Bound(Declared.json) var json: Bool
     /// One line each for old spellings used (`DeprecatedSpelling`), for the command to print.
     public var notices: [String] = []
+
+    /// No options: the default device, text on a terminal, else JSON.
+    public init() {}
+
+    /// The camera monitor's options, as serve reads them too; the pixel format --format names in
+    /// its old spelling is --pixel-format's when that is not given.
+    public var monitor: CameraMonitorOptions {
+        get {
+            var monitor = CameraMonitorOptions(capture: capture, wait: wait, feed: feed, mqtt: mqtt)
+            if case .pixelFormat(let old)? = formatSpelling { monitor.capture.pixelFormat = capture.pixelFormat ?? old }
+            return monitor
+        }
+        set { (capture, wait, feed, mqtt) = (newValue.capture, newValue.wait, newValue.feed, newValue.mqtt) }
+    }
+
+    /// --format or --json; nil: text on a terminal, JSON otherwise.
+    public var format: Format? {
+        if json { return .json }
+        guard case .output(let format)? = formatSpelling else { return nil }
+        return format
+    }
+
+    /// What the session reads, how, and when it stops.
+    public var session: CameraOptions {
+        var session = monitor.session
+        session.frameLimit = frameLimit
+        session.duration = duration
+        return session
+    }
+
+    /// --checks and --min-score.
+    public var verdictPolicy: VerdictPolicy { SharedOptions.verdictPolicy(checks: checks, minimumScore: minimumScore) }
+
+    /// - Throws: `UsageError` for --input with an option only a device takes.
+    public func validate() throws(UsageError) { try monitor.checkStream() }
 
     /// The options only this subcommand takes, each declared once.
     enum Declared {
@@ -52,15 +94,16 @@ public struct CameraCommandOptions: Sendable {
         static let iterationCounts = 1...1_000_000
 
         /// --format FORMAT, which before 0.1.0 was the pixel format: those names still work, with a notice.
-        static let format = Option<String?>(
+        static let format = Option<FormatSpelling?>(
             "--format", placeholder: "FORMAT", default: nil,
             help: .lines(["text (the status block) or json (one object per frame, then a summary object)",
                           "(default: text on a terminal, else json)"])
         ) { text throws(UsageError) in
-            guard Format(rawValue: text) != nil || text == "auto" || FramePixelFormat(rawValue: text) != nil else {
+            if let format = Format(rawValue: text) { return .output(format) }
+            guard text == "auto" || FramePixelFormat(rawValue: text) != nil else {
                 throw OptionValue.notAChoice("--format", text, Format.allCases.map(\.rawValue))
             }
-            return text
+            return .pixelFormat(FramePixelFormat(rawValue: text))
         }
         /// --json, before 0.1.0: --format json.
         static let json = Flag("--json", help: .deprecated(replacement: "--format json"))
@@ -79,6 +122,10 @@ public struct CameraCommandOptions: Sendable {
             "(also with NO_COLOR set); none with TERM dumb or unset. Accepted and ignored with",
             "JSON output (--format json, or stdout not a terminal)",
         ]))
+        static let language = SharedOptions.language.described(.lines([
+            "language of the status block, of the lines on stderr, of the JSON \"display\"",
+            "and \"advice\", and of the names Home Assistant shows: " + Catalogue.languages.joined(separator: ", ")
+                + " (default: from LC_ALL, LC_MESSAGES or LANG, else en)"]))
         static let list = Flag("--list", help: .lines(["list every /dev/video* with its formats, sizes and rates"]))
         static let iterations = Declare.integer("--iterations", range: iterationCounts, default: 200) { _, _ in .mentionedIn("--bench-frames") }
         static let benchFrames = Declare.text(
@@ -89,72 +136,28 @@ public struct CameraCommandOptions: Sendable {
     }
 
     /// Every option camera takes, in the order its help lists them.
-    public static let optionTable: [OptionSpec] = [
-        CameraMonitorOptions.device.spec,
-        CameraMonitorOptions.pixelFormat.spec,
-        CameraMonitorOptions.size.spec,
-        CameraMonitorOptions.fps.spec,
-        SharedOptions.crop.spec,
-    ] + ModelOptions.options + [
-        Declared.checks.spec,
-        SharedOptions.minimumScore.spec,
-        Declared.frames.spec,
-        Declared.duration.spec,
-        CameraMonitorOptions.timeout.spec,
-        Declared.format.spec,
-        SharedOptions.language.described(.lines(["language of the status block, of the lines on stderr, of the JSON \"display\"",
-                                                 "and \"advice\", and of the names Home Assistant shows: " + Catalogue.languages.joined(separator: ", ")
-                                                 + " (default: from LC_ALL, LC_MESSAGES or LANG, else en)"])).spec,
-        Declared.preview.spec,
-        CameraMonitorOptions.saveFrames.spec,
-        CameraMonitorOptions.input.spec,
-        CameraMonitorOptions.name.spec,
-        CameraMonitorOptions.every.spec,
-        CameraMonitorOptions.log.spec,
-    ] + JournalOptions.options + [
-        CameraMonitorOptions.mqtt.spec,
-        CameraMonitorOptions.mqttPasswordFile.spec,
-        CameraMonitorOptions.mqttCA.spec,
-        Declared.list.spec,
-        Declared.benchFrames.spec,
-        Declared.iterations.spec,
-        Declared.json.spec,
-        SharedOptions.help.spec,
-    ]
+    public static let optionTable: [OptionSpec] = CameraCommandOptions.options + [SharedOptions.help.spec]
 
-    /// camera's arguments, range-checked.
+    /// camera's arguments, range-checked; the old spellings read as the new ones, with a notice each.
     /// - Throws: `UsageError` for an unknown option, a value out of range, or options that do not go together.
     public static func parse(_ arguments: [String]) throws(UsageError) -> CameraCommandOptions {
         let parsed = try Arguments(arguments, options: optionTable)
-        var options = CameraCommandOptions()
-        if parsed.has(SharedOptions.help) {
+        guard !parsed.has(SharedOptions.help) else {
+            var options = CameraCommandOptions()
             options.help = true
             return options
         }
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
-        if let text = try parsed.value(Declared.format) {
-            if let chosen = Format(rawValue: text) {
-                options.format = chosen
-            } else {
-                options.session.request.format = try CameraMonitorOptions.pixelFormat(named: text, option: "--format")
-                options.notices.append(DeprecatedSpelling.notice("--format \(text)", replacement: "--pixel-format \(text)"))
-            }
+        var options = try read(parsed)
+        if case .pixelFormat(let old)? = options.formatSpelling {
+            let name = old?.rawValue ?? "auto"
+            options.notices.append(DeprecatedSpelling.notice("--format \(name)", replacement: "--pixel-format \(name)"))
+            (options.capture, options.formatSpelling) = (options.monitor.capture, nil)
         }
-        options.language = try parsed.value(SharedOptions.language)
-        if parsed.has(Declared.json) {
-            options.format = .json
+        if options.json {
             options.notices.append(DeprecatedSpelling.notice("--json", replacement: "--format json"))
+            (options.formatSpelling, options.json) = (.output(.json), false)
         }
-        try CameraMonitorOptions.read(parsed, into: &options)
-        options.journal = try JournalOptions.read(parsed)
-        options.model = try ModelOptions.read(parsed)
-        options.session.frameLimit = try parsed.value(Declared.frames)
-        options.session.duration = try parsed.value(Declared.duration)
-        options.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: Declared.checks)
-        options.iterations = try parsed.value(Declared.iterations)
-        options.list = parsed.has(Declared.list)
-        options.preview = parsed.has(Declared.preview)
-        options.benchFramesImage = try parsed.value(Declared.benchFrames)
         return options
     }
 }

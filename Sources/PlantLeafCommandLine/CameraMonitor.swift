@@ -50,14 +50,14 @@ struct CameraMonitor {
           openJournal: (Catalogue) -> JournalRecorder?) {
         self.command = command
         options = parsed.session
-        name = parsed.cameraName ?? CameraMonitor.defaultName(parsed.session)
+        name = parsed.feed.name ?? CameraMonitor.defaultName(parsed.session)
         catalogue = OutputLanguage.catalogue(option: parsed.language)
         lineCatalogue = linesInEnglish ? .english : catalogue
         // The broker's connection is started first, to be made while the model loads.
         var publisher: MQTTPublisher?
-        if let url = parsed.mqttURL {
+        if let url = parsed.mqtt.url {
             do {
-                let settings = try MQTTSettings(url: url, passwordFile: parsed.mqttPasswordFile, caFile: parsed.mqttCAFile)
+                let settings = try MQTTSettings(url: url, passwordFile: parsed.mqtt.passwordFile, caFile: parsed.mqtt.caFile)
                 publisher = try MQTTPublisher(settings: settings, softwareVersion: ProjectPaths.version, cameraName: name, catalogue: catalogue,
                                               connectTimeout: 0)
                 // Home Assistant's image entity shows the frame the reading was made from.
@@ -87,7 +87,7 @@ struct CameraMonitor {
             }
         }
         var log: AppendLog?
-        if let path = parsed.logPath {
+        if let path = parsed.feed.logPath {
             do {
                 log = try AppendLog(path: path)
             } catch {

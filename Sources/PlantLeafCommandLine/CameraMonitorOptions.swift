@@ -3,9 +3,58 @@ import PlantLeafCore
 import PlantLeafSupport
 
 /// The camera monitor's own options: where frames come from, how they are read, and where the
-/// readings go. `plantleaf camera` lists them in its help; `plantleaf serve` takes the same
-/// declarations when it runs the monitor beside its page, so both parse them one way.
-public enum CameraMonitorOptions {
+/// readings go, in four groups. `plantleaf camera` lists each group where it reads best among its
+/// own options; `plantleaf serve` takes them all together, under --device, when it runs the
+/// monitor beside its page, so both parse them one way.
+public struct CameraMonitorOptions: OptionGroup {
+    public var capture = CaptureOptions()
+    public var wait = FrameWaitOptions()
+    public var feed = FeedOptions()
+    public var mqtt = MQTTOptions()
+
+    /// No options: the default device, no log, no broker.
+    public init() {}
+
+    init(capture: CaptureOptions, wait: FrameWaitOptions, feed: FeedOptions, mqtt: MQTTOptions) {
+        (self.capture, self.wait, self.feed, self.mqtt) = (capture, wait, feed, mqtt)
+    }
+
+    /// What the session reads and how, without its stopping conditions.
+    var session: CameraOptions {
+        var session = CameraOptions()
+        session.devicePath = capture.devicePath ?? session.devicePath
+        session.request.format = capture.pixelFormat
+        session.request.size = capture.size
+        session.request.framesPerSecond = capture.framesPerSecond
+        session.crop = capture.crop
+        session.frameTimeout = wait.frameTimeout
+        session.saveFramesDirectory = feed.saveFramesDirectory
+        session.inputPath = feed.inputPath
+        session.interval = feed.interval
+        return session
+    }
+
+    /// A stream's frames are JPEGs of whatever size the sender chose: --input refuses the options
+    /// that set up a V4L2 device, given even at their defaults. `CameraCommandOptions.validate()`
+    /// runs it, for serve's camera too, once the pixel format of --format's old spelling is in `capture`.
+    /// - Throws: `UsageError` naming the first of them given with --input.
+    func checkStream() throws(UsageError) {
+        guard feed.inputPath != nil else { return }
+        let given = [capture.devicePath != nil, capture.$pixelFormat.given || capture.pixelFormat != nil, capture.$size.given, capture.framesPerSecond != nil]
+        if let index = given.firstIndex(of: true) {
+            throw UsageError("\(Self.deviceOnlyNames[index]) is for V4L2 devices and cannot be used with --input")
+        }
+    }
+
+    /// Whether `parsed` names a camera: a device or a stream.
+    static func namesCamera(_ parsed: Arguments) -> Bool { parsed.gave(device) || parsed.gave(input) }
+
+    /// The first of these options `parsed` holds besides --device and --input, by name (serve
+    /// refuses them without a camera).
+    static func firstGiven(_ parsed: Arguments) -> String? {
+        options.first { ![device.name, input.name].contains($0.name) && parsed.gave($0) }?.name
+    }
+
     /// Frame sizes --size takes: up to 8K UHD, down to well below any webcam's smallest mode.
     public static let frameWidths = 16...7680, frameHeights = 16...4320
     /// --fps's range, above its lower bound.
@@ -17,7 +66,7 @@ public enum CameraMonitorOptions {
     public static let intervals = 0.1...86_400.0
 
     /// What the session does without options.
-    private static let defaults = CameraOptions()
+    fileprivate static let defaults = CameraOptions()
 
     static let device = Declare.text("--device", placeholder: "PATH", help: .lines(["capture device (default: \(defaults.devicePath))"]))
 
@@ -56,13 +105,6 @@ public enum CameraMonitorOptions {
         .lines(["frame rate to ask for, \(range) (default: the fastest the device lists)"])
     }
 
-    static let timeout = Declare.number("--timeout", placeholder: "S", range: frameTimeouts, default: defaults.frameTimeout) { range, fallback in
-        .lines(["give up when no frame arrives for S seconds, from \(range) (default: \(fallback))"])
-    }
-
-    static let saveFrames = Declare.text("--save-frames", placeholder: "DIR",
-                                         help: .lines(["save each classified frame (the model's input) as JPEG, top-1 in the name"]))
-
     /// The options that set up a V4L2 device, which a stream read with --input has no use for.
     static let deviceOnlyNames = [device.name, pixelFormat.name, size.name, fps.name]
 
@@ -73,53 +115,8 @@ public enum CameraMonitorOptions {
                       "rpicam-vid -t 0 --codec mjpeg -o - | plantleaf camera --input -",
                       "(frames up to 16 MiB; not with \(deviceOnlyNames.joined(separator: ", ")))"]))
 
-    static let every: Option<Double?> = {
-        let shortest: String = OptionRange.number(intervals.lowerBound)
-        let longest: String = OptionRange.number(intervals.upperBound / 3600)
-        return Declare.duration("--every", placeholder: "DURATION", range: intervals,
-                                help: .lines(["one classification of a fresh frame per DURATION (500ms, 30s, 5m, 1h; \(shortest) s to \(longest) h);",
-                                              "the device is closed in between, and one that fails is waited for and reopened"]))
-    }()
-
     /// The longest --name: a name for a page's heading and Home Assistant's device list.
     static let nameCharacters = 64
-    static let name = Declare.text(
-        "--name", placeholder: "NAME",
-        help: .lines(["the camera's name on the pages, in the journal and in Home Assistant,",
-                      "e.g. \"Greenhouse 1\", up to \(nameCharacters) characters (default: the device's own name,",
-                      "such as \"UVC Camera (046d:0825)\"; for --input, the file's name, or Camera for -)"]))
-
-    static let log = Declare.text("--log", placeholder: "FILE",
-                                  help: .lines(["append one JSON line per result to FILE, on disk before the next frame (fsync);",
-                                                "SIGHUP reopens FILE (for logrotate)"]))
-
-    static let mqtt = Declare.text(
-        "--mqtt", placeholder: "URL",
-        help: .lines(["publish each result to an MQTT broker (QoS 1) with Home Assistant discovery:",
-                      "mqtt://[user@]host[:port]/base/topic, or mqtts:// for TLS; the password comes from",
-                      "PLANTLEAF_MQTT_PASSWORD or --mqtt-password-file FILE, never the command line;",
-                      "--mqtt-ca FILE: the CA for mqtts:// (default: the system's). A broker that is",
-                      "away never holds up the camera: the newest result waits, older ones are dropped"]))
-    static let mqttPasswordFile = Declare.text("--mqtt-password-file", placeholder: "FILE", help: .mentionedIn("--mqtt"))
-    static let mqttCA = Declare.text("--mqtt-ca", placeholder: "FILE", help: .mentionedIn("--mqtt"))
-
-    /// Every one of them, as serve lists them; camera's help places each where it reads best.
-    static let all: [OptionSpec] = [device.spec, input.spec, name.spec, pixelFormat.spec, size.spec, fps.spec, SharedOptions.crop.spec,
-                                    timeout.spec, every.spec, log.spec, mqtt.spec, mqttPasswordFile.spec, mqttCA.spec, saveFrames.spec]
-
-    /// Whether `parsed` names a camera: a device or a stream.
-    static func namesCamera(_ parsed: Arguments) -> Bool { parsed.gave(device) || parsed.gave(input) }
-
-    /// The first of these options `parsed` holds, by name (serve refuses them without a camera).
-    static func firstGiven(_ parsed: Arguments) -> String? {
-        let given: [(String, Bool)] = [(name.name, parsed.gave(name)), (pixelFormat.name, parsed.gave(pixelFormat)), (size.name, parsed.gave(size)),
-                                       (fps.name, parsed.gave(fps)), (SharedOptions.crop.name, parsed.gave(SharedOptions.crop)),
-                                       (timeout.name, parsed.gave(timeout)), (every.name, parsed.gave(every)), (log.name, parsed.gave(log)),
-                                       (mqtt.name, parsed.gave(mqtt)), (mqttPasswordFile.name, parsed.gave(mqttPasswordFile)),
-                                       (mqttCA.name, parsed.gave(mqttCA)), (saveFrames.name, parsed.gave(saveFrames))]
-        return given.first { $0.1 }?.0
-    }
-
     /// --name's text, checked: some visible characters, at most `nameCharacters`, no control
     /// characters (it is a heading, a journal source and a Home Assistant name).
     static func cameraName(_ text: String) throws(UsageError) -> String {
@@ -130,35 +127,82 @@ public enum CameraMonitorOptions {
         }
         return trimmed
     }
+}
 
-    /// These options of `parsed` into `options`, checked for what goes together.
-    /// - Throws: `UsageError` for a value out of range or options that do not go together.
-    static func read(_ parsed: Arguments, into options: inout CameraCommandOptions) throws(UsageError) {
-        var session = options.session
-        session.devicePath = try parsed.value(device) ?? session.devicePath
-        session.request.format = try parsed.value(pixelFormat) ?? session.request.format
-        session.request.size = try parsed.value(size)
-        session.request.framesPerSecond = try parsed.value(fps)
-        session.crop = try parsed.value(SharedOptions.crop)
-        session.frameTimeout = try parsed.value(timeout)
-        session.saveFramesDirectory = try parsed.value(saveFrames)
-        session.inputPath = try parsed.value(input)
-        if session.inputPath != nil {
-            // A stream's frames are JPEGs of whatever size the sender chose.
-            let given = [parsed.gave(device), parsed.gave(pixelFormat) || session.request.format != nil, parsed.gave(size), parsed.gave(fps)]
-            if let index = given.firstIndex(of: true) {
-                throw UsageError("\(deviceOnlyNames[index]) is for V4L2 devices and cannot be used with --input")
-            }
-        }
-        session.interval = try parsed.value(every)
-        options.session = session
-        if let text = try parsed.value(name) { options.cameraName = try cameraName(text) }
-        options.logPath = try parsed.value(log)
-        options.mqttURL = try parsed.value(mqtt)
-        options.mqttPasswordFile = try parsed.value(mqttPasswordFile)
-        options.mqttCAFile = try parsed.value(mqttCA)
-        if options.mqttURL == nil, let option = [mqttPasswordFile, mqttCA].first(where: { parsed.gave($0) }) {
-            throw UsageError("\(option.name) goes with --mqtt URL")
-        }
+/// How a V4L2 device is asked for frames, and the part of each frame the model sees.
+public struct CaptureOptions: OptionGroup {
+    /// --device PATH; nil: the default device.
+    @Bound(CameraMonitorOptions.device) public var devicePath: String?
+    /// nil: auto, the best rate at the size.
+    @Bound(CameraMonitorOptions.pixelFormat) public var pixelFormat: FramePixelFormat?
+    @Bound(CameraMonitorOptions.size) public var size: FrameSize
+    /// nil: the fastest the device lists.
+    @Bound(CameraMonitorOptions.fps) public var framesPerSecond: Double?
+    @Bound(SharedOptions.crop) public var crop: CropMode
+
+    public init() {}
+}
+
+/// How long the monitor waits for a frame before it gives up: camera lists it with the options
+/// that end a run.
+public struct FrameWaitOptions: OptionGroup {
+    @Bound(Declare.number("--timeout", placeholder: "S", range: CameraMonitorOptions.frameTimeouts,
+                          default: CameraMonitorOptions.defaults.frameTimeout) { range, fallback in
+        .lines(["give up when no frame arrives for S seconds, from \(range) (default: \(fallback))"])
+    }) public var frameTimeout: Double
+
+    public init() {}
+}
+
+/// Where the frames come from besides a device, what the camera is called, how often it reads,
+/// and the frames and readings it keeps in files.
+public struct FeedOptions: OptionGroup {
+    @Bound(Declare.text("--save-frames", placeholder: "DIR",
+                        help: .lines(["save each classified frame (the model's input) as JPEG, top-1 in the name"])))
+    public var saveFramesDirectory: String?
+    /// --input FILE|-: a motion-JPEG stream instead of a device.
+    @Bound(CameraMonitorOptions.input) public var inputPath: String?
+    /// --name NAME, checked (`CameraMonitorOptions.cameraName`); nil: the device's own name (`CameraMonitor.defaultName`).
+    @Bound(Option<String?>(
+        "--name", placeholder: "NAME", default: nil,
+        help: .lines(["the camera's name on the pages, in the journal and in Home Assistant,",
+                      "e.g. \"Greenhouse 1\", up to \(CameraMonitorOptions.nameCharacters) characters (default: the device's own name,",
+                      "such as \"UVC Camera (046d:0825)\"; for --input, the file's name, or Camera for -)"])
+    ) { text throws(UsageError) in try CameraMonitorOptions.cameraName(text) })
+    public var name: String?
+    /// --every DURATION in seconds; nil: classify continuously.
+    @Bound(Declare.duration("--every", placeholder: "DURATION", range: CameraMonitorOptions.intervals, help: .lines([
+        "one classification of a fresh frame per DURATION (500ms, 30s, 5m, 1h; \(OptionRange.number(CameraMonitorOptions.intervals.lowerBound)) s "
+            + "to \(OptionRange.number(CameraMonitorOptions.intervals.upperBound / 3600)) h);",
+        "the device is closed in between, and one that fails is waited for and reopened"])))
+    public var interval: Double?
+    /// --log FILE: one JSON line appended per result.
+    @Bound(Declare.text("--log", placeholder: "FILE",
+                        help: .lines(["append one JSON line per result to FILE, on disk before the next frame (fsync);",
+                                      "SIGHUP reopens FILE (for logrotate)"])))
+    public var logPath: String?
+
+    public init() {}
+}
+
+/// The MQTT broker each result is published to, and how to log in to it.
+public struct MQTTOptions: OptionGroup {
+    @Bound(Declare.text(
+        "--mqtt", placeholder: "URL",
+        help: .lines(["publish each result to an MQTT broker (QoS 1) with Home Assistant discovery:",
+                      "mqtt://[user@]host[:port]/base/topic, or mqtts:// for TLS; the password comes from",
+                      "PLANTLEAF_MQTT_PASSWORD or --mqtt-password-file FILE, never the command line;",
+                      "--mqtt-ca FILE: the CA for mqtts:// (default: the system's). A broker that is",
+                      "away never holds up the camera: the newest result waits, older ones are dropped"])))
+    public var url: String?
+    @Bound(Declare.text("--mqtt-password-file", placeholder: "FILE", help: .mentionedIn("--mqtt"))) public var passwordFile: String?
+    @Bound(Declare.text("--mqtt-ca", placeholder: "FILE", help: .mentionedIn("--mqtt"))) public var caFile: String?
+
+    public init() {}
+
+    /// - Throws: `UsageError` for a password file or CA without a broker.
+    public func validate() throws(UsageError) {
+        guard url == nil, let alone = [$passwordFile, $caFile].first(where: \.given) else { return }
+        throw UsageError("\(alone.spec.name) goes with --mqtt URL")
     }
 }

@@ -136,14 +136,14 @@ enum ServeCommand: Subcommand {
         while true {
             sigwait(&signals, &received)
             guard received == SIGHUP else { break }
-            if let logPath = options.camera?.logPath {
+            if let logPath = options.camera?.feed.logPath {
                 Console.error(AppendLog.reopenOpenLog() ? "plantleaf serve: SIGHUP: \(logPath) is opened again before the next reading"
                     : "plantleaf serve: SIGHUP: \(logPath) is not open yet, nothing to reopen")
             }
             if let journal {
                 HangUp.count()
                 Console.error("plantleaf serve: SIGHUP: journal \(journal.settings.path) is opened again before the next write")
-            } else if options.camera?.logPath == nil {
+            } else if options.camera?.feed.logPath == nil {
                 Console.error("plantleaf serve: SIGHUP ignored: there is no --log or journal to reopen")
             }
         }

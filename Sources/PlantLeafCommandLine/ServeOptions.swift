@@ -113,7 +113,7 @@ public struct ServeOptions: OptionGroup {
             "--mqtt (--mqtt-password-file, --mqtt-ca) and --save-frames, as plantleaf camera --help",
             "describes them",
         ])),
-    ] + CameraMonitorOptions.all.filter { ![CameraMonitorOptions.device.name, CameraMonitorOptions.input.name].contains($0.name) }
+    ] + CameraMonitorOptions.options.filter { ![CameraMonitorOptions.device.name, CameraMonitorOptions.input.name].contains($0.name) }
         .map { OptionSpec(names: $0.names, kind: $0.kind, help: .mentionedIn("--device")) } + [Declared.oldPixelFormat.spec, SharedOptions.help.spec]
 
     /// serve's arguments, range-checked.
@@ -129,7 +129,7 @@ public struct ServeOptions: OptionGroup {
         var options = try read(parsed)
         options.camera = try cameraOptions(parsed, serve: options)
         // The history was once read from the camera's --log when serve kept no journal.
-        if options.camera?.logPath != nil, options.journal.disabled { options.notices.append(WebService.historyWithoutJournal) }
+        if options.camera?.feed.logPath != nil, options.journal.disabled { options.notices.append(WebService.historyWithoutJournal) }
         if parsed.gave(Declared.oldPixelFormat) {
             let text = try parsed.value(Declared.oldPixelFormat)
             options.notices.append(DeprecatedSpelling.notice("--format \(text)", replacement: "--pixel-format \(text)"))
@@ -148,11 +148,15 @@ public struct ServeOptions: OptionGroup {
             return nil
         }
         var camera = CameraCommandOptions()
-        camera.session.request.format = try CameraMonitorOptions.pixelFormat(named: try parsed.value(Declared.oldPixelFormat), option: "--format")
-        try CameraMonitorOptions.read(parsed, into: &camera)
+        camera.monitor = try CameraMonitorOptions.read(parsed)
+        // --format, the old spelling of --pixel-format, read as that.
+        let oldPixelFormat = try CameraMonitorOptions.pixelFormat(named: try parsed.value(Declared.oldPixelFormat), option: "--format")
+        camera.capture.pixelFormat = camera.capture.pixelFormat ?? oldPixelFormat
+        try camera.validate()
         camera.model = serve.model
         camera.journal = serve.journal
-        camera.verdictPolicy = try SharedOptions.verdictPolicy(parsed, checks: CameraCommandOptions.Declared.checks)
+        camera.checks = try parsed.value(CameraCommandOptions.Declared.checks)
+        camera.minimumScore = serve.minimumScore
         return camera
     }
 }

@@ -61,15 +61,15 @@ import Testing
         let camera = try CameraCommandOptions.parse(seeds[1].arguments)
         #expect(camera.session.frameLimit == 10 && camera.format == .json && camera.preview)
         let monitor = try CameraCommandOptions.parse(seeds[2].arguments)
-        #expect(monitor.session.inputPath == "-" && monitor.session.interval == 0.5 && monitor.logPath == "x.jsonl"
-            && monitor.mqttURL == "mqtt://u@h/t" && monitor.mqttCAFile == "c")
+        #expect(monitor.session.inputPath == "-" && monitor.session.interval == 0.5 && monitor.feed.logPath == "x.jsonl"
+            && monitor.mqtt.url == "mqtt://u@h/t" && monitor.mqtt.caFile == "c")
         #expect(try BenchOptions.parse(seeds[3].arguments).threadCounts == [1, 2, 4])
         #expect(try BenchOptions.parse(seeds[4].arguments).comparedReports == ["a.json", "b.json"])
         let serve = try ServeOptions.parse(seeds[5].arguments)
         #expect(serve.listen.description == "[::1]:0" && serve.maxUploadBytes == 5 << 20 && serve.requestSeconds == 2.5 && serve.jobs == 2)
         let serveCamera = try ServeOptions.parse(seeds[6].arguments)
         #expect(serveCamera.camera?.session.inputPath == "-" && serveCamera.camera?.session.interval == 60
-            && serveCamera.camera?.logPath == "x.jsonl" && serveCamera.camera?.model.topK == 5)
+            && serveCamera.camera?.feed.logPath == "x.jsonl" && serveCamera.camera?.model.topK == 5)
     }
 
     /// The serve seeds reach the routes they are about: an upload head admitted for its body,
