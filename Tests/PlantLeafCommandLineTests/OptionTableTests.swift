@@ -161,4 +161,34 @@ import Testing
         let renamed = try ServeOptions.parse(["--device", "/dev/video3", "--pixel-format", "rgb24"])
         #expect(String(describing: serve) == String(describing: renamed))
     }
+
+    /// Serve refuses each camera monitor option without a camera, naming it: the options it
+    /// checks are the monitor group's own entries.
+    @Test func serveRefusesEachMonitorOptionWithoutACamera() throws {
+        let folder = TestPaths.temporaryDirectory()
+        defer { TestPaths.removeTemporaryDirectory(folder) }
+        let options = CameraMonitorOptions.options.filter { !["--device", "--input"].contains($0.name) }
+        #expect(options.count == 12)
+        for option in options {
+            let value = try #require(Self.values("camera", option.name, folder: folder), "\(option.name): no sample value").0
+            #expect(throws: UsageError("\(option.name) is a camera option: give --device PATH or --input FILE|- too")) {
+                try ServeOptions.parse([option.name, value])
+            }
+        }
+    }
+
+    /// --input refuses the options that set up a device even at their default values, and the
+    /// pixel format in --format's old spelling as --pixel-format, in camera and serve alike.
+    @Test func inputRefusesDeviceOptionsEvenAtTheirDefaults() {
+        let refusals: [(arguments: [String], option: String)] = [
+            (["--size", "640x480"], "--size"), (["--pixel-format", "auto"], "--pixel-format"), (["--fps", "30"], "--fps"),
+            (["--device", "/dev/video0"], "--device"), (["--format", "yuyv"], "--pixel-format"),
+        ]
+        for (arguments, option) in refusals {
+            let error = UsageError("\(option) is for V4L2 devices and cannot be used with --input")
+            #expect(throws: error) { try CameraCommandOptions.parse(["--input", "-"] + arguments) }
+            #expect(throws: error) { try ServeOptions.parse(["--input", "-"] + arguments) }
+        }
+        #expect(throws: Never.self) { try CameraCommandOptions.parse(["--input", "-", "--format", "auto", "--crop", "none"]) }
+    }
 }
