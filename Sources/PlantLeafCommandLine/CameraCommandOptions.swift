@@ -26,26 +26,38 @@ public struct CameraCommandOptions: OptionGroup {
     public var model = ModelOptions()
     @Bound(Declared.checks) var checks: VerdictChecks
     @Bound(SharedOptions.minimumScore) var minimumScore: Double?
-    @Bound(Declared.frames) var frameLimit: Int?
-    @Bound(Declared.duration) var duration: Double?
+    @Bound(Declare.integer("--frames", range: Declared.frameLimits) { range in .lines(["stop after N classified frames, \(range)"]) })
+    var frameLimit: Int?
+    @Bound(Declare.number("--duration", placeholder: "S", range: Declared.durations, aboveLowerBound: true) { range in
+        .lines(["stop after S seconds, \(range) (a year)"])
+    }) var duration: Double?
     public var wait = FrameWaitOptions()
     /// --format; its old pixel-format spelling is --pixel-format once parsed.
     @Bound(Declared.format) var formatSpelling: FormatSpelling?
     /// --lang; nil: the environment's (`OutputLanguage`).
-    @Bound(Declared.language) public var language: Catalogue?
+    @Bound(SharedOptions.language.described(.lines([
+        "language of the status block, of the lines on stderr, of the JSON \"display\"",
+        "and \"advice\", and of the names Home Assistant shows: " + Catalogue.languages.joined(separator: ", ")
+            + " (default: from LC_ALL, LC_MESSAGES or LANG, else en)"])))
+    public var language: Catalogue?
     /// --preview: the model's input drawn above the scores in the terminal status block (ignored
     /// with JSON output).
-    @Bound(Declared.preview) public var preview: Bool
+    @Bound(Flag("--preview", help: .lines([
+        "on a terminal, draw the model's input (48x24 cells) above the scores, in 24-bit colour",
+        "(COLORTERM=truecolor or 24bit), 256 colours (TERM=*256color*) or else grey shades",
+        "(also with NO_COLOR set); none with TERM dumb or unset. Accepted and ignored with",
+        "JSON output (--format json, or stdout not a terminal)",
+    ]))) public var preview: Bool
     public var feed = FeedOptions()
     /// --journal FILE, --no-journal, events and retention.
     public var journal = JournalOptions()
     public var mqtt = MQTTOptions()
-    @Bound(Declared.list) public var list: Bool
+    @Bound(Flag("--list", help: .lines(["list every /dev/video* with its formats, sizes and rates"]))) public var list: Bool
     /// --bench-frames IMAGE, and its --iterations.
     @Bound(Declared.benchFrames) public var benchFramesImage: String?
     @Bound(Declared.iterations) public var iterations: Int
     /// --json, before 0.1.0 --format json: that once parsed.
-    @Bound(Declared.json) var json: Bool
+    @Bound(Flag("--json", help: .deprecated(replacement: "--format json"))) var json: Bool
     /// One line each for old spellings used (`DeprecatedSpelling`), for the command to print.
     public var notices: [String] = []
 
@@ -84,7 +96,8 @@ public struct CameraCommandOptions: OptionGroup {
     /// - Throws: `UsageError` for --input with an option only a device takes.
     public func validate() throws(UsageError) { try monitor.checkStream() }
 
-    /// The options only this subcommand takes, each declared once.
+    /// The ranges of camera's own options, and the declarations its fields bind that something
+    /// else names too (serve's camera runs with --checks's camera default) or too long to read at the field.
     enum Declared {
         /// --frames's range.
         static let frameLimits = 1...1_000_000_000
@@ -105,28 +118,11 @@ public struct CameraCommandOptions: OptionGroup {
             }
             return .pixelFormat(FramePixelFormat(rawValue: text))
         }
-        /// --json, before 0.1.0: --format json.
-        static let json = Flag("--json", help: .deprecated(replacement: "--format json"))
 
         static let checks = SharedOptions.checks.defaulting(
             to: .cameraDefault,
             help: .lines(["verdict checks to run: picture, vegetation, generalist, score, mirror,",
                           "comma-separated, or all or none (default: \(VerdictChecks.cameraDefault))"]))
-        static let frames = Declare.integer("--frames", range: frameLimits) { range in .lines(["stop after N classified frames, \(range)"]) }
-        static let duration = Declare.number("--duration", placeholder: "S", range: durations, aboveLowerBound: true) { range in
-            .lines(["stop after S seconds, \(range) (a year)"])
-        }
-        static let preview = Flag("--preview", help: .lines([
-            "on a terminal, draw the model's input (48x24 cells) above the scores, in 24-bit colour",
-            "(COLORTERM=truecolor or 24bit), 256 colours (TERM=*256color*) or else grey shades",
-            "(also with NO_COLOR set); none with TERM dumb or unset. Accepted and ignored with",
-            "JSON output (--format json, or stdout not a terminal)",
-        ]))
-        static let language = SharedOptions.language.described(.lines([
-            "language of the status block, of the lines on stderr, of the JSON \"display\"",
-            "and \"advice\", and of the names Home Assistant shows: " + Catalogue.languages.joined(separator: ", ")
-                + " (default: from LC_ALL, LC_MESSAGES or LANG, else en)"]))
-        static let list = Flag("--list", help: .lines(["list every /dev/video* with its formats, sizes and rates"]))
         static let iterations = Declare.integer("--iterations", range: iterationCounts, default: 200) { _, _ in .mentionedIn("--bench-frames") }
         static let benchFrames = Declare.text(
             "--bench-frames", placeholder: "IMAGE",
