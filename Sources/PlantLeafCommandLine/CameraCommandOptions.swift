@@ -22,7 +22,7 @@ public struct CameraCommandOptions: OptionGroup {
 
     public var help = false
     public var capture = CaptureOptions()
-    /// The model options classify and serve share; the monitor hands the session its class count.
+    /// The model options classify and serve share, the class count among them.
     public var model = ModelOptions()
     @Bound(Declared.checks) var checks: VerdictChecks
     @Bound(SharedOptions.minimumScore) var minimumScore: Double?
