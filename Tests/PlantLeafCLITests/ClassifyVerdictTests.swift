@@ -127,29 +127,28 @@ import Testing
         let folder = TestPaths.temporaryDirectory()
         defer { TestPaths.removeTemporaryDirectory(folder) }
         let (width, height) = (448, 336)
+        // A sheet lit from one side, a level lower every 32 pixels, with a camera's sensor noise
+        // of a level or two; made once, each leaf laid on a copy.
+        var sheet = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let shade = x / 32, grain = (x * 7 + y * 13 + (x * y) % 5) % 3, offset = (y * width + x) * 3
+                (sheet[offset], sheet[offset + 1], sheet[offset + 2]) = (UInt8(206 - shade + grain), UInt8(221 - shade + grain), UInt8(238 - shade + grain))
+            }
+        }
         var made = 0
         for (index, path) in TestPaths.plantVillageImages().enumerated() where index % 2 == 0 {
             let leaf = try ImageDecoder().decode(try FileReader.readAll(path: path))
             func isLeaf(_ offset: Int) -> Bool {
-                let channels = leaf.pixels[offset..<offset + 3]
-                return Int(channels.max()!) - Int(channels.min()!) > 32
+                let (r, g, b) = (leaf.pixels[offset], leaf.pixels[offset + 1], leaf.pixels[offset + 2])
+                return Int(max(r, g, b)) - Int(min(r, g, b)) > 32
             }
             // A pale leaf the chroma cannot cut out leaves a sheet with fragments: no leaf photo.
             let leafPixels = stride(from: 0, to: leaf.pixels.count, by: 3).count(where: isLeaf)
             guard leafPixels * 8 >= leaf.width * leaf.height else { continue }
             made += 3
             for variant in ["green", "brown", "powdery"] {
-                var pixels = [UInt8](repeating: 0, count: width * height * 3)
-                for y in 0..<height {
-                    for x in 0..<width {
-                        // A sheet lit from one side, a level lower every 32 pixels, with a camera's
-                        // sensor noise of a level or two.
-                        let shade = x / 32, grain = (x * 7 + y * 13 + (x * y) % 5) % 3
-                        for (channel, level) in [206, 221, 238].enumerated() {
-                            pixels[(y * width + x) * 3 + channel] = UInt8(level - shade + grain)
-                        }
-                    }
-                }
+                var pixels = sheet
                 let (left, top) = ((width - leaf.width) / 2, (height - leaf.height) / 2)
                 for y in 0..<leaf.height {
                     for x in 0..<leaf.width {
@@ -159,11 +158,12 @@ import Testing
                         let luma = (77 * r + 150 * g + 29 * b) / 256
                         let powder = (x / 6 + y / 6) % 3 == 0
                         let colour = switch variant {
-                        case "brown": [luma * 115 / 100, luma * 78 / 100, luma * 45 / 100]
-                        case "powdery": powder ? [(r + 3 * 236) / 4, (g + 3 * 238) / 4, (b + 3 * 232) / 4] : [r, g, b]
-                        default: [r, g, b]
+                        case "brown": (luma * 115 / 100, luma * 78 / 100, luma * 45 / 100)
+                        case "powdery": powder ? ((r + 3 * 236) / 4, (g + 3 * 238) / 4, (b + 3 * 232) / 4) : (r, g, b)
+                        default: (r, g, b)
                         }
-                        for channel in 0..<3 { pixels[((top + y) * width + left + x) * 3 + channel] = UInt8(clamping: colour[channel]) }
+                        let target = ((top + y) * width + left + x) * 3
+                        (pixels[target], pixels[target + 1], pixels[target + 2]) = (UInt8(clamping: colour.0), UInt8(clamping: colour.1), UInt8(clamping: colour.2))
                     }
                 }
                 TestImages.write(TestImages.jpeg(pixels, width: width, height: height, quality: 90), to: "\(folder)/\(variant)-\(index).jpg")
