@@ -6,10 +6,9 @@ import PlantLeafSupport
 /// `plantleaf bench`: per-stage latency of the classify pipeline on this machine, with the
 /// machine's state recorded; `plantleaf bench compare` lines up saved reports.
 enum BenchCommand: Subcommand {
-    static let name = "bench"
-    static let abstract = "per-stage latency on this machine; bench compare A.json B.json ..."
-    static let optionTable = BenchOptions.helpTable
-    static let helpLabelWidth = 21
+    static let configuration = CommandConfiguration(
+        name: "bench", abstract: "per-stage latency on this machine; bench compare A.json B.json ...",
+        options: BenchOptions.helpTable, helpLabelWidth: 21)
 
     /// The help text above the options.
     static let helpIntroduction = """

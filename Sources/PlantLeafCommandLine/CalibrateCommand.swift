@@ -4,11 +4,9 @@ import PlantLeafSupport
 /// `plantleaf calibrate DIR`: the grower's own leaf reference for the generalist check, made from
 /// photos of their crop in their light with their camera.
 enum CalibrateCommand: Subcommand {
-    static let name = "calibrate"
-    static let operands = "DIR"
-    static let abstract = "teach the generalist check your own leaf photos (your crop, camera, light)"
-    static let optionTable = CalibrateOptions.optionTable
-    static let helpLabelWidth = 19
+    static let configuration = CommandConfiguration(
+        name: "calibrate", operands: "DIR", abstract: "teach the generalist check your own leaf photos (your crop, camera, light)",
+        options: CalibrateOptions.optionTable, helpLabelWidth: 19)
 
     static let helpIntroduction = """
         USAGE: plantleaf calibrate [options] DIR...

@@ -6,10 +6,9 @@ import PlantLeafSupport
 
 /// `plantleaf camera`: live classification of a V4L2 webcam's frames.
 enum CameraCommand: Subcommand {
-    static let name = "camera"
-    static let abstract = "live classification from a V4L2 webcam (--list shows the cameras)"
-    static let optionTable = CameraCommandOptions.optionTable
-    static let helpLabelWidth = 19
+    static let configuration = CommandConfiguration(
+        name: "camera", abstract: "live classification from a V4L2 webcam (--list shows the cameras)",
+        options: CameraCommandOptions.optionTable, helpLabelWidth: 19)
 
     /// The help text above the options.
     static let helpIntroduction = """

@@ -5,12 +5,9 @@ import Synchronization
 
 /// `plantleaf classify`: the top classes for every image file given or found in given folders.
 enum ClassifyCommand: Subcommand {
-    static let name = "classify"
-    static let operands = "PATH..."
-    static let abstract = "top classes for leaf photos (files or folders)"
-    static let optionTable = ClassifyOptions.optionTable
-    static let helpLabelWidth = 19
-    static let readsArgumentBytes = true
+    static let configuration = CommandConfiguration(
+        name: "classify", operands: "PATH...", abstract: "top classes for leaf photos (files or folders)",
+        options: ClassifyOptions.optionTable, helpLabelWidth: 19, readsArgumentBytes: true)
 
     /// The help text above the options.
     static let helpIntroduction = """

@@ -6,10 +6,9 @@ import PlantLeafSupport
 /// `plantleaf journal export|import|events`: the journal's readings out as JSON lines or CSV, a
 /// camera's --log in as history, and the events with their times.
 enum JournalCommand: Subcommand {
-    static let name = "journal"
-    static let abstract = "the readings and events camera and serve keep: export, import a --log, events"
-    static let optionTable = JournalCommandOptions.optionTable
-    static let helpLabelWidth = 22
+    static let configuration = CommandConfiguration(
+        name: "journal", abstract: "the readings and events camera and serve keep: export, import a --log, events",
+        options: JournalCommandOptions.optionTable, helpLabelWidth: 22)
 
     static let helpIntroduction = """
         USAGE: plantleaf journal export [--since TIME] [--until TIME] [--source NAME] [--format json|csv]

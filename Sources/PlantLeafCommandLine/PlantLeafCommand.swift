@@ -13,8 +13,9 @@ public enum PlantLeafCommand {
 
     static let usage: String = {
         let commands = subcommands.map { command in
-            let label = command.operands.isEmpty ? command.name : command.name + " " + command.operands
-            return "  " + label + String(repeating: " ", count: max(19 - label.count, 2)) + command.abstract
+            let configuration = command.configuration
+            let label = configuration.operands.isEmpty ? configuration.name : configuration.name + " " + configuration.operands
+            return "  " + label + String(repeating: " ", count: max(19 - label.count, 2)) + configuration.abstract
         }
         return """
             USAGE: plantleaf <command> [options]
@@ -78,7 +79,7 @@ public enum PlantLeafCommand {
         if Console.stdoutFailed { return ExitCode.setupFailure }
         if let command = subcommands.first(where: { $0.name == arguments.first }) {
             let (rest, restBytes) = (Array(arguments.dropFirst()), Array(bytes.dropFirst()))
-            if !command.readsArgumentBytes, let refusal = NonUTF8Argument.first(in: restBytes) {
+            if !command.configuration.readsArgumentBytes, let refusal = NonUTF8Argument.first(in: restBytes) {
                 Console.error("\(command.commandLine(rest)): \(refusal) (see plantleaf \(command.name) --help)")
                 return ExitCode.setupFailure
             }

@@ -7,10 +7,9 @@ import Synchronization
 
 /// `plantleaf serve`: the page, the JSON API and the metrics over HTTP, until SIGINT or SIGTERM.
 enum ServeCommand: Subcommand {
-    static let name = "serve"
-    static let abstract = "a page and JSON API to classify photos from a phone's browser"
-    static let optionTable = ServeOptions.optionTable
-    static let helpLabelWidth = 21
+    static let configuration = CommandConfiguration(
+        name: "serve", abstract: "a page and JSON API to classify photos from a phone's browser",
+        options: ServeOptions.optionTable, helpLabelWidth: 21)
 
     static let helpIntroduction = """
         USAGE: plantleaf serve [options]

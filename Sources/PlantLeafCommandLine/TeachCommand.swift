@@ -7,10 +7,9 @@ import PlantLeafSupport
 /// fitted to their field and camera), learned from a few photos each and kept in the lessons
 /// file classify, camera and serve consult (docs/teach.md).
 enum TeachCommand: Subcommand {
-    static let name = "teach"
-    static let abstract = "teach it your crop from a few photos a class: add, list, remove, export, import, check"
-    static let optionTable = TeachOptions.optionTable
-    static let helpLabelWidth = 19
+    static let configuration = CommandConfiguration(
+        name: "teach", abstract: "teach it your crop from a few photos a class: add, list, remove, export, import, check",
+        options: TeachOptions.optionTable, helpLabelWidth: 19)
 
     static let helpIntroduction = """
         USAGE: plantleaf teach add --class NAME PHOTO|DIR...
