@@ -4,9 +4,7 @@ import Glibc
 package enum MonotonicClock {
     /// CLOCK_MONOTONIC now, in nanoseconds: for durations, unaffected by changes of the wall clock.
     package static func nanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        UInt64(systemClockNanoseconds(CLOCK_MONOTONIC))
     }
 
     /// Milliseconds elapsed since `start` (a value from `nanoseconds()`).
@@ -36,4 +34,11 @@ package protocol MonotonicTimeSource: Sendable {
 package struct SystemMonotonicTime: MonotonicTimeSource {
     package init() {}
     package func nanoseconds() -> UInt64 { MonotonicClock.nanoseconds() }
+}
+
+/// `clock` as clock_gettime reads it, in nanoseconds: what `MonotonicClock` and `WallClock` both read.
+func systemClockNanoseconds(_ clock: clockid_t) -> Int64 {
+    var time = timespec()
+    clock_gettime(clock, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
 }

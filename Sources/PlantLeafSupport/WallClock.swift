@@ -6,9 +6,7 @@ import Glibc
 package enum WallClock {
     /// Nanoseconds since the Unix epoch.
     package static func nanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        systemClockNanoseconds(CLOCK_REALTIME)
     }
 
     /// The wall-clock time of an instant on the monotonic clock (a frame's capture time), as
