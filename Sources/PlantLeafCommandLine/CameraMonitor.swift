@@ -53,6 +53,16 @@ struct CameraMonitor {
         name = parsed.feed.name ?? CameraMonitor.defaultName(parsed.session)
         catalogue = OutputLanguage.catalogue(option: parsed.language)
         lineCatalogue = linesInEnglish ? .english : catalogue
+        // A device that is not there or does not capture is said at once, not after the model
+        // has loaded (seconds on a small board). --every waits for a missing device instead.
+        if options.inputPath == nil && options.interval == nil {
+            do throws(CameraError) {
+                _ = try V4L2Device(path: options.devicePath)
+            } catch {
+                Console.error("\(command): \(Remedy.line(error, in: lineCatalogue))")
+                return nil
+            }
+        }
         // The broker's connection is started first, to be made while the model loads.
         var publisher: MQTTPublisher?
         if let url = parsed.mqtt.url {

@@ -27,6 +27,14 @@ import Testing
         }
     }
 
+    /// The device is looked at before the model loads: a wrong --device is the one error, even
+    /// with a model that cannot be loaded.
+    @Test func aMissingDeviceIsSaidBeforeTheModelLoads() throws {
+        let result = try runPlantLeaf(["camera", "--device", "/dev/video-plantleaf-missing", "--model", "/no/such/model.tflite", "--frames", "1"])
+        #expect(result.status == 2)
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("/dev/video-plantleaf-missing: no such device"), "\(result.stderr)")
+    }
+
     @Test func nodeThatIsNoV4L2DeviceIsRefused() throws {
         let result = try runPlantLeaf(["camera", "--device", "/dev/null", "--frames", "1"])
         #expect(result.status == 2)
