@@ -113,6 +113,13 @@ echo "aarch64: skipped: systemdUnitIsInstalledAndVerifies and serveUnitWithItsTo
 # server's routes and refusals are tested here too. Every test that drives Chromium says so in
 # its suite's or its own name ("Browser" or "browser"), so one pattern skips them all.
 echo "aarch64: skipped: every test named for the browser (no chromium in the root; the pages are text)" >&2
+# Three suites check on every sample, or on hundreds of model runs, what the steps after this one
+# check on aarch64 more directly, and take a third of the emulated run: the int8 outputs against
+# the reference pipeline's (the parity step holds every sample's top-3 to x86_64's, which these
+# hold to the reference; the resizer's NEON and portable paths are held to Pillow's arithmetic by
+# the unit tests here), and bench's runs and reports (the bench step runs it and compares).
+echo "aarch64: skipped: ReferenceParityTests, int8ModelGetsTheSamplesRightAndMatchesTheReferenceOutputs and BenchCommandTests" \
+    "(the parity and bench steps check the same on aarch64)" >&2
 in_build_root "PLANTLEAF_BIN=$project/$test_bin swift test --scratch-path $scratch $test_build_flags --skip-build \
         --skip PlantLeafCameraTests \
         --skip HostileImageTests --skip threadLimitBelowTheThreadsAskedForIsASetupError \
@@ -121,7 +128,8 @@ in_build_root "PLANTLEAF_BIN=$project/$test_bin swift test --scratch-path $scrat
         --skip progressLineOnlyWhenStderrIsATerminal --skip noProgressLineOnADumbTerminal \
         --skip systemdUnitIsInstalledAndVerifies --skip serveUnitWithItsTokenCredentialVerifies \
         --skip ffmpegStreamOfALeafIsClassifiedToTheEnd \
-        --skip '[Bb]rowser'"
+        --skip '[Bb]rowser' \
+        --skip ReferenceParityTests --skip int8ModelGetsTheSamplesRightAndMatchesTheReferenceOutputs --skip BenchCommandTests"
 
 step "parity: aarch64 and x86_64 classify the samples"
 [ -x "$host_bin" ] || die "no x86_64 release build at $host_bin: run 'make build' first"
