@@ -118,16 +118,15 @@ import Testing
         #expect(range.stderrLines.count == 1 && range.stderr.hasPrefix("plantleaf serve: --every must be"), "\(range.stderr)")
     }
 
-    /// A camera that cannot be opened ends serve as it ends camera: one line with the remedy, 2.
-    /// Under an Arabic locale it is English, as the rest of a server's log (camera would say it in Arabic).
+    /// A camera that is not there ends serve as it ends camera, before it listens: one line with
+    /// the remedy, 2. Under an Arabic locale it is English, as the rest of a server's log (camera
+    /// would say it in Arabic).
     @Test func missingCameraIsASetupError() throws {
         let result = try runPlantLeaf(["serve", "--jobs", "1", "--listen", "127.0.0.1:0", "--device", "/dev/plantleaf-no-such-camera"],
                                       environment: ["LC_ALL": "", "LC_MESSAGES": "", "LANG": "ar_EG.UTF-8"], timeLimit: 300)
         #expect(result.status == 2, "\(result.stderr)")
-        let lines = result.stderrLines
-        #expect(lines.first?.hasPrefix("plantleaf serve: listening on http://127.0.0.1:") == true)
-        #expect(lines.dropFirst().first?.hasPrefix("plantleaf serve: /dev/plantleaf-no-such-camera: no such device") == true, "\(result.stderr)")
-        #expect(lines.count == 2, "\(result.stderr)")
+        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("plantleaf serve: /dev/plantleaf-no-such-camera: no such device"),
+                "\(result.stderr)")
     }
 
     /// The uploads and the camera share the --jobs instances and their queue. A camera streaming
