@@ -48,7 +48,7 @@ pids=()
 for process in "${processes[@]}"; do
     name=${process%%:*} filter=${process#*:}
     niceness=0
-    case " $lower_priority " in *" $name "*) niceness=5;; esac
+    case " $lower_priority " in *" $name "*) niceness=10;; esac
     NO_COLOR=1 nice -n $niceness "$bin" --testing-library swift-testing --filter "$filter" "$@" > "$logs/$name.log" 2>&1 &
     pids+=($!)
 done
