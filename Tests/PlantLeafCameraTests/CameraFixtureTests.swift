@@ -154,8 +154,9 @@ import Testing
     static let yuyvScenario = Scenario(name: "yuyv", images: [appleScab], script: """
             camera() { "$PLANTLEAF" camera --size 256x256 "$@"; }
             run() { name=$1; shift; camera "$@" > $name.out 2> $name.err; echo $? > $name.rc; }
-            # Waits (30 s at most) until a background run has its stream up.
-            started() { i=0; while ! grep -q buffers $1.err 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done; sleep 1; }
+            # Waits (60 s at most) until a background run has classified its first frame: its
+            # capture loop is then taking buffers from the driver.
+            started() { i=0; while ! grep -q '"frame"' $1.out 2>/dev/null && [ $i -lt 300 ]; do sleep 0.2; i=$((i+1)); done; }
             run missing --device /dev/video9 --frames 1
             run output-node --device /dev/video1 --frames 1
             run yuyv --frames 6 --format json
