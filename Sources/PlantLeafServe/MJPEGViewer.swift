@@ -16,8 +16,9 @@ public protocol HTTPBodyStream: AnyObject, Sendable {
 final class MJPEGViewer: HTTPBodyStream {
     static let boundary = "plantleaf-frame"
     static let contentType = "multipart/x-mixed-replace; boundary=\(boundary)"
-    /// Seconds without a new frame before the last one is sent again.
-    static let repeatAfter = 5.0
+    /// Seconds without a new frame before the last one is sent again: long enough to cost a
+    /// viewer of a still picture little, short enough that a viewer gone is noticed soon.
+    static let defaultRepeatAfter = 5.0
 
     private struct Position {
         /// The number of the reading whose part is being sent.
@@ -27,11 +28,16 @@ final class MJPEGViewer: HTTPBodyStream {
     }
 
     private let feed: LiveFeed
+    private let repeatAfter: Double
     /// A body stream is Sendable (a response may be made on one thread and sent from another);
     /// the library reads each on its connection's thread alone, so this lock is never contended.
     private let position = Mutex(Position())
 
-    init(feed: LiveFeed) { self.feed = feed }
+    /// A viewer of `feed` that sends its last frame again after `repeatAfter` seconds without a new one.
+    init(feed: LiveFeed, repeatAfter: Double = MJPEGViewer.defaultRepeatAfter) {
+        self.feed = feed
+        self.repeatAfter = repeatAfter
+    }
 
     /// A frame as one part of the body: its head, the JPEG, the line break before the next.
     static func part(_ jpeg: [UInt8]) -> [UInt8] {
@@ -41,7 +47,7 @@ final class MJPEGViewer: HTTPBodyStream {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         position.withLock { position in
             while position.offset == position.part.count {
-                guard let reading = feed.reading(after: position.sent, waitingUpTo: MJPEGViewer.repeatAfter) else { return nil }
+                guard let reading = feed.reading(after: position.sent, waitingUpTo: repeatAfter) else { return nil }
                 position.sent = reading.number
                 // The feed's own bytes, shared: nothing is copied per viewer but into the socket.
                 guard let streamPart = reading.streamPart else { continue }
