@@ -79,9 +79,13 @@ struct WeightCache {
             // A new file of our own for XNNPACK to fill; renamed over the cache once complete.
             compilePath = "\(cachePath).\(getpid()).tmp"
             unlink(compilePath)
-            let descriptor = open(compilePath, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            let descriptor = open(compilePath, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw WeightCacheError(SystemError(errno).reason) }
-            close(descriptor)
+            defer { close(descriptor) }
+            if let problem = WeightCache.sharedMappingProblem(descriptor) {
+                unlink(compilePath)
+                throw WeightCacheError("the cache folder's file system cannot map a file being written (\(problem.reason))")
+            }
             building = true
         }
     }
@@ -153,6 +157,20 @@ struct WeightCache {
     }
 
     /// After a failed compile: removes the file XNNPACK was filling.
+    /// Why a file open for writing cannot be mapped shared, as XNNPACK maps the cache it builds;
+    /// nil when it can. Some file systems refuse (9p without its mmap cache, as a VM's shared
+    /// folder or WSL's Windows drives have it), and XNNPACK then compiles a model that fails at
+    /// its first run: such a folder gets no cache. The file is left empty.
+    private static func sharedMappingProblem(_ descriptor: Int32) -> SystemError? {
+        let length = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard ftruncate(descriptor, off_t(length)) == 0 else { return SystemError(errno) }
+        defer { ftruncate(descriptor, 0) }
+        let mapping = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0)
+        guard let mapping, mapping != MAP_FAILED else { return SystemError(errno) }
+        munmap(mapping, length)
+        return nil
+    }
+
     func abandon() {
         if building { unlink(compilePath) }
     }
