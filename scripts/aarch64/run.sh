@@ -120,11 +120,7 @@ echo "aarch64: skipped: every test named for the browser (no chromium in the roo
 # the unit tests here), and bench's runs and reports (the bench step runs it and compares).
 echo "aarch64: skipped: ReferenceParityTests, int8ModelGetsTheSamplesRightAndMatchesTheReferenceOutputs and BenchCommandTests" \
     "(the parity and bench steps check the same on aarch64)" >&2
-# Two processes side by side, as make test runs them (scripts/test/run.sh): the end-to-end tests
-# and the unit tests. Most tests wait for a plantleaf they started, and one process keeps only as
-# many in flight as there are cores.
-in_build_root "PLANTLEAF_BIN=$project/$test_bin TEST_BINARY=$project/$scratch/debug/PlantLeafPackageTests.xctest \
-        TEST_PROCESSES='cli unit' TEST_LOGS=$scratch/test-run scripts/test/run.sh \
+in_build_root "PLANTLEAF_BIN=$project/$test_bin swift test --scratch-path $scratch $test_build_flags --skip-build \
         --skip PlantLeafCameraTests \
         --skip HostileImageTests --skip threadLimitBelowTheThreadsAskedForIsASetupError \
         --skip tlsToARefusingPortBacksOffAndSaysSoPromptly --skip ServeHostileTests --skip slowClientsNeitherBlockOthersNorStay \

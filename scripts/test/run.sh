@@ -6,8 +6,7 @@
 #   scripts/test/run.sh --floors [ARGUMENT...]   the tests that hold floors, with the floors checked (make test-perf)
 #
 # ARGUMENTs go to each process (--skip NAME); TEST_BINARY names the test binary of another
-# scratch folder, TEST_LOGS another folder for the logs, TEST_PROCESSES the processes to run by
-# name ("cli unit": make test-aarch64, whose qemu-user has no camera).
+# scratch folder.
 #
 # Most tests wait for programs they start (plantleaf, the camera fixture's VM, chromium,
 # mosquitto), and Swift Testing runs as many tests at once as there are cores: three processes
@@ -18,7 +17,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${TEST_BINARY:-$(swift build --show-bin-path)/PlantLeafPackageTests.xctest}
-logs=${TEST_LOGS:-.build/test-output/test-run}
+logs=.build/test-output/test-run
 mkdir -p "$logs"
 
 # The processes, by test target: the end-to-end tests, the unit tests of every module (one
@@ -42,13 +41,6 @@ if [ "${1:-}" = --floors ]; then
     shift
     export PLANTLEAF_TEST_FLOORS=1
     processes=("floors:$floors")
-fi
-if [ -n "${TEST_PROCESSES:-}" ]; then
-    chosen=()
-    for process in "${processes[@]}"; do
-        case " $TEST_PROCESSES " in *" ${process%%:*} "*) chosen+=("$process");; esac
-    done
-    processes=("${chosen[@]}")
 fi
 
 started=$SECONDS
