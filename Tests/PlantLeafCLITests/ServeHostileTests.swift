@@ -131,12 +131,14 @@ import Testing
         // The server counts a closed connection free when its thread sees the close: on a loaded
         // machine that is not at once, so the fourth address's first answer is awaited. The held
         // connections stay held.
-        let answered = waitUntil(timeout: 30) {
+        /// Whether the fourth address's GET /api/health is answered 200.
+        func fourthAddressIsAnswered() -> Bool {
             guard let socketDescriptor = try? RawHTTP.connect(port: server.port, from: "127.0.0.5") else { return false }
             defer { close(socketDescriptor) }
             RawHTTP.send(socketDescriptor, RawHTTP.request("GET", "/api/health"))
             return (try? RawHTTP.readResponse(socketDescriptor, timeout: 10))?.status == 200
         }
+        let answered = waitUntil(timeout: 30, fourthAddressIsAnswered)
         #expect(answered, "a fourth address was never answered")
         // Ten more, one after another: each is answered, if need be once the server has seen the
         // previous one close (the reserve is for an address holding next to no connection, and on
@@ -144,12 +146,7 @@ import Testing
         var slowest = 0.0
         for _ in 0..<10 {
             let start = Date()
-            let answeredAgain = waitUntil(timeout: 10) {
-                guard let socketDescriptor = try? RawHTTP.connect(port: server.port, from: "127.0.0.5") else { return false }
-                defer { close(socketDescriptor) }
-                RawHTTP.send(socketDescriptor, RawHTTP.request("GET", "/api/health"))
-                return (try? RawHTTP.readResponse(socketDescriptor, timeout: 10))?.status == 200
-            }
+            let answeredAgain = waitUntil(timeout: 10, fourthAddressIsAnswered)
             #expect(answeredAgain, "a fourth address was refused")
             slowest = max(slowest, Date().timeIntervalSince(start))
         }
